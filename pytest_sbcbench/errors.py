@@ -1,0 +1,72 @@
+"""The one error hierarchy of pytest-sbcbench.
+
+Every failure the tool detects is an :class:`SbcBenchError` carrying the facts a user needs to
+act on it (a path, a command line and its stderr, a schema version).  Degraded-but-continuing
+situations are :class:`SbcBenchWarning`, a :class:`pytest.PytestWarning`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+
+class SbcBenchError(Exception):
+    """Base class of every error raised by pytest-sbcbench."""
+
+
+class SysrootError(SbcBenchError):
+    """A required file under the sysroot is missing or unreadable."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+class ParseError(SbcBenchError):
+    """Tool output or a data file that cannot be understood.  Never "missing data"."""
+
+    def __init__(self, what: str, reason: str, excerpt: str = "") -> None:
+        self.what = what
+        self.reason = reason
+        self.excerpt = excerpt
+        detail = f"\n--- start of input ---\n{excerpt}" if excerpt else ""
+        super().__init__(f"cannot parse {what}: {reason}{detail}")
+
+
+class ToolError(SbcBenchError):
+    """An external tool failed, timed out or printed nothing usable."""
+
+    def __init__(
+        self, argv: Sequence[str], returncode: int | None, stderr: str, reason: str
+    ) -> None:
+        self.argv = tuple(argv)
+        self.returncode = returncode
+        self.stderr = stderr
+        self.reason = reason
+        tail = "\n".join(stderr.strip().splitlines()[-30:])
+        super().__init__(
+            f"{reason}\n  command: {' '.join(self.argv)}\n  exit code: {returncode}"
+            f"\n  stderr:\n{tail or '    (empty)'}"
+        )
+
+
+class SchemaError(SbcBenchError):
+    """A JSON document (baseline, results, board profile) of an unknown or broken schema."""
+
+    def __init__(self, path: Path | str, version: object, reason: str) -> None:
+        self.path = path
+        self.version = version
+        self.reason = reason
+        super().__init__(f"{path}: {reason} (schema {version!r})")
+
+
+class BoardError(SbcBenchError):
+    """An unknown board name, or a board that is not the machine being measured."""
+
+
+class SbcBenchWarning(pytest.PytestWarning):
+    """A measurement continues, but with less than the user asked for."""

@@ -1,0 +1,40 @@
+"""Extension seams of pytest-sbcbench (pluggy hook specifications).
+
+Implement them in a ``conftest.py`` or a plugin; pytest only discovers implementations whose
+names start with ``pytest_``, hence the ``pytest_sbcbench_`` prefix.  Registered through
+``pytest_addhooks`` by the plugin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from .model import Result
+    from .platform.board import BoardProfile
+
+
+@pytest.hookspec
+def pytest_sbcbench_boards(
+    config: pytest.Config,
+) -> Iterable[BoardProfile | Mapping[str, Any]]:
+    """Contribute board profiles.
+
+    Return :class:`~pytest_sbcbench.platform.board.BoardProfile` objects or mappings in the JSON
+    form of ``baselines/boards/*.json`` (schema ``sbcbench-board/1``).  Profiles from hooks
+    override the built-in and ``--sbc-baselines`` ones of the same name.  Called once, when
+    pytest configures.
+    """
+    raise NotImplementedError
+
+
+@pytest.hookspec
+def pytest_sbcbench_result(config: pytest.Config, result: Result) -> None:
+    """Receive each finished, judged result (for example to upload it).
+
+    Called once per recorded metric, right after its verdict is known, in the test's own
+    process.  ``result.as_dict()`` is the entry written to the results JSON.
+    """

@@ -1,0 +1,1 @@
+"""Judge layer: statistics, baselines, plausibility and the regression gate."""

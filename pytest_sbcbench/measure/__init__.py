@@ -1,0 +1,1 @@
+"""Measure layer: workloads that run real tools, and their output parsers."""

@@ -1,0 +1,56 @@
+"""In-process AEAD throughput through ``cryptography``: what a Python service gets."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+import cryptography
+from cryptography.hazmat.backends.openssl.backend import backend
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
+
+from ..model import Identity, Measurement
+
+Encrypt = Callable[[bytes, bytes, bytes | None], bytes]
+INPROCESS_ALGORITHMS = ("aes-128-gcm", "chacha20-poly1305")
+
+
+def _encryptor(algorithm: str) -> Encrypt:
+    if algorithm == "aes-128-gcm":
+        return AESGCM(AESGCM.generate_key(bit_length=128)).encrypt
+    if algorithm == "chacha20-poly1305":
+        return ChaCha20Poly1305(ChaCha20Poly1305.generate_key()).encrypt
+    raise ValueError(f"no in-process implementation of {algorithm!r}; "
+                     f"choose one of {', '.join(INPROCESS_ALGORITHMS)}")
+
+
+def aead_rate(algorithm: str, seconds: float, block_bytes: int) -> float:
+    """Bytes per second encrypting ``block_bytes`` buffers for about ``seconds``."""
+    encrypt = _encryptor(algorithm)
+    data = os.urandom(block_bytes)
+    nonce = os.urandom(12)  # reused on purpose: throwaway key and data, speed only
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    now = start
+    while now < deadline:
+        for _ in range(16):
+            encrypt(nonce, data, None)
+        done += 16
+        now = time.perf_counter()
+    return done * block_bytes / (now - start)
+
+
+def backend_version() -> str:
+    return str(backend.openssl_version_text())
+
+
+def measure_aead(algorithm: str, *, seconds: float, runs: int, block_bytes: int = 16384
+                 ) -> Measurement:
+    samples = tuple(aead_rate(algorithm, seconds, block_bytes) for _ in range(runs))
+    identity = Identity.of(tool="cryptography", version=cryptography.__version__,
+                           library=backend_version(), algorithm=algorithm,
+                           block_bytes=block_bytes, threads=1, seconds=seconds, api="aead")
+    return Measurement(algorithm, "B/s", "higher", identity, samples,
+                       label=f"{algorithm} (python cryptography)")

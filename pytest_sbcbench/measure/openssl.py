@@ -1,0 +1,139 @@
+"""Run the real ``openssl speed`` and turn its output into measurements."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..errors import ParseError, ToolError
+from ..model import Identity, Measurement
+from .openssl_parse import SpeedReport, parse_speed
+
+OPENSSL_ENV = "SBCBENCH_OPENSSL"
+THROUGHPUT_ALGORITHMS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "aes-192-cbc",
+                         "aes-256-cbc", "sha1", "sha256", "sha512", "md5", "chacha20-poly1305")
+# canonical name -> the name ``openssl speed`` takes for it
+ASYMMETRIC_ALGORITHMS = {f"rsa{bits}": f"rsa{bits}" for bits in (512, 1024, 2048, 3072, 4096)}
+ASYMMETRIC_ALGORITHMS.update({f"ecdsa-p{bits}": f"ecdsap{bits}" for bits in (256, 384, 521)})
+ASYMMETRIC_OPS = ("sign", "verify")
+DEFAULT_BLOCK = 16384
+
+RunHook = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class OpensslTool:
+    path: str
+    version: str
+    banner: str
+
+
+def find_openssl() -> str | None:
+    """``$SBCBENCH_OPENSSL`` if set, else ``openssl`` on PATH."""
+    chosen = os.environ.get(OPENSSL_ENV)
+    if chosen:
+        return chosen
+    return shutil.which("openssl")
+
+
+def run_tool(argv: Sequence[str], timeout: float, what: str) -> str:
+    """Run ``argv`` (never through a shell); any failure is a :class:`ToolError`."""
+    try:
+        proc = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    except FileNotFoundError as exc:
+        raise ToolError(argv, None, str(exc), f"{what}: executable not found") from exc
+    except subprocess.TimeoutExpired as exc:
+        stderr = exc.stderr if isinstance(exc.stderr, str) else ""
+        raise ToolError(argv, None, stderr, f"{what}: timed out after {timeout:.0f} s") from exc
+    if proc.returncode != 0:
+        raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: exited {proc.returncode}")
+    if not proc.stdout.strip():
+        raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: printed nothing")
+    return proc.stdout
+
+
+def parse_version(banner: str) -> str:
+    """``OpenSSL 3.0.19 27 Jan 2026 (...)`` -> ``3.0.19``; LibreSSL keeps its prefix."""
+    match = re.match(r"^\s*(OpenSSL|LibreSSL)\s+(\d+\.\d+\.\d+[a-z]*)", banner)
+    if not match:
+        raise ParseError("openssl version", "unrecognised banner", banner[:200])
+    return match.group(2) if match.group(1) == "OpenSSL" else f"LibreSSL {match.group(2)}"
+
+
+def openssl_tool(path: str) -> OpensslTool:
+    banner = run_tool([path, "version"], 30, "openssl version").strip()
+    try:
+        version = parse_version(banner)
+    except ParseError as exc:
+        raise ToolError([path, "version"], 0, banner, str(exc)) from exc
+    return OpensslTool(path=path, version=version, banner=banner)
+
+
+def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
+               block_bytes: int = DEFAULT_BLOCK) -> list[str]:
+    """The ``openssl speed -mr`` command line for one canonical algorithm."""
+    base = [tool.path, "speed", "-mr", "-seconds", str(seconds)]
+    if algorithm in ASYMMETRIC_ALGORITHMS:
+        return [*base, ASYMMETRIC_ALGORITHMS[algorithm]]
+    return [*base, "-evp", algorithm, "-bytes", str(block_bytes)]
+
+
+def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int) -> SpeedReport:
+    timeout = 60.0 + 5.0 * phases * seconds
+    out = run_tool(argv, timeout, "openssl speed")
+    try:
+        return parse_speed(out, tool.version)
+    except ParseError as exc:
+        raise ToolError(argv, 0, out[-2000:], f"openssl speed output unusable: {exc.reason}") from exc
+
+
+def _missing(argv: list[str], what: str, report: SpeedReport) -> ToolError:
+    found = sorted({c.algorithm for c in report.throughput} | {r.algorithm for r in report.rates})
+    return ToolError(argv, 0, "", f"openssl speed printed no {what}; found: {found or 'nothing'}")
+
+
+def measure_throughput(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
+                       block_bytes: int = DEFAULT_BLOCK, on_run: RunHook | None = None
+                       ) -> Measurement:
+    """``runs`` independent ``openssl speed -evp`` invocations; samples in bytes/s."""
+    argv = speed_argv(tool, algorithm, seconds, block_bytes)
+    samples = []
+    for i in range(runs):
+        if on_run:
+            on_run(i, runs)
+        report = speed_once(tool, argv, 1, seconds)
+        value = report.bytes_per_second(algorithm, block_bytes)
+        if value is None or value <= 0:
+            raise _missing(argv, f"{algorithm} at {block_bytes} bytes", report)
+        samples.append(value)
+    identity = Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
+                           block_bytes=block_bytes, threads=1, seconds=seconds)
+    return Measurement(algorithm, "B/s", "higher", identity, tuple(samples))
+
+
+def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
+                  on_run: RunHook | None = None) -> dict[str, Measurement]:
+    """Sign and verify rates (op/s) of an asymmetric algorithm, ``runs`` invocations."""
+    argv = speed_argv(tool, algorithm, seconds)
+    series: dict[str, list[float]] = {op: [] for op in ASYMMETRIC_OPS}
+    for i in range(runs):
+        if on_run:
+            on_run(i, runs)
+        report = speed_once(tool, argv, 2, seconds)
+        for op, values in series.items():
+            value = report.per_second(algorithm, op)
+            if value is None or value <= 0:
+                raise _missing(argv, f"{algorithm} {op} rate", report)
+            values.append(value)
+    return {
+        op: Measurement(algorithm, "op/s", "higher",
+                        Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
+                                    op=op, threads=1, seconds=seconds),
+                        tuple(values), label=f"{algorithm} {op}")
+        for op, values in series.items()
+    }

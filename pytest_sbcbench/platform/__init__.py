@@ -1,0 +1,1 @@
+"""Platform layer: everything read from /proc, /sys and /etc goes through :class:`Sysroot`."""

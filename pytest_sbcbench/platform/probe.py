@@ -1,0 +1,74 @@
+"""What the sysroot says about the machine: arch, CPUs, model, board identification."""
+
+from __future__ import annotations
+
+import os
+import platform as _stdlib_platform
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .parse import cpu_model, infer_arch, parse_cpuinfo, parse_nul_strings, parse_os_release
+from .sysroot import Sysroot
+
+
+@dataclass(frozen=True)
+class Probe:
+    arch: str
+    cpus: int
+    cpu_model: str
+    board_model: str | None
+    compatible: tuple[str, ...]
+    dmi_product: str | None
+    dmi_vendor: str | None
+    kernel: str
+    os: str
+    max_mhz: tuple[float | None, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["compatible"] = list(self.compatible)
+        data["max_mhz"] = list(self.max_mhz)
+        return data
+
+
+def _board_model(sysroot: Sysroot, machine_model: str | None) -> str | None:
+    raw = sysroot.device_tree("model")
+    if raw:
+        names = parse_nul_strings(raw)
+        if names:
+            return names[0]
+    return sysroot.dmi("product_name") or machine_model
+
+
+def max_mhz(sysroot: Sysroot, cpus: int) -> tuple[float | None, ...]:
+    """Per-CPU maximum clock from cpufreq (kHz files), None where cpufreq is absent."""
+    out: list[float | None] = []
+    for cpu in range(cpus):
+        text = sysroot.cpu_attr(cpu, "cpufreq/cpuinfo_max_freq")
+        out.append(int(text) / 1000.0 if text and text.isdigit() else None)
+    return tuple(out)
+
+
+def probe(sysroot: Sysroot) -> Probe:
+    """Read the machine's identification through ``sysroot``.
+
+    On a captured tree the architecture comes from cpuinfo; on the host, from ``uname``.
+    """
+    info = parse_cpuinfo(sysroot.cpuinfo())
+    arch = _stdlib_platform.machine() if sysroot.is_host else infer_arch(info)
+    compatible = tuple(parse_nul_strings(sysroot.device_tree("compatible") or ""))
+    release = parse_os_release(sysroot.os_release())
+    kernel = sysroot.kernel_release() or (os.uname().release if sysroot.is_host else "")
+    cpus = len(info.processors)
+    return Probe(
+        arch=arch,
+        cpus=cpus,
+        cpu_model=cpu_model(info),
+        board_model=_board_model(sysroot, info.machine.get("model")),
+        compatible=compatible,
+        dmi_product=sysroot.dmi("product_name"),
+        dmi_vendor=sysroot.dmi("sys_vendor"),
+        kernel=kernel,
+        os=release.get("PRETTY_NAME", release.get("NAME", "")),
+        max_mhz=max_mhz(sysroot, cpus),
+    )

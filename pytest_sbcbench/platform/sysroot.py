@@ -1,0 +1,125 @@
+"""The single gateway to the kernel's files.
+
+:class:`Sysroot` is the only code in the package that names the ``/proc``, ``/sys`` and ``/etc``
+trees.  Everything platform-related takes a Sysroot, so a test (or a user replaying a captured
+board) can point it at any directory laid out like a root file system.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from ..errors import SysrootError
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Final = _Required()
+
+PROC: Final = "proc"
+SYS: Final = "sys"
+ETC: Final = "etc"
+DEV: Final = "dev"
+
+DEVICE_TREE_DIRS: Final = ("proc/device-tree", "sys/firmware/devicetree/base")
+DMI_DIR: Final = "sys/class/dmi/id"
+CPU_DIR: Final = "sys/devices/system/cpu"
+
+
+@dataclass(frozen=True)
+class Sysroot:
+    """A root directory to read kernel files from; ``/`` is the running machine."""
+
+    root: Path = Path("/")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "root", Path(self.root))
+
+    @property
+    def is_host(self) -> bool:
+        """True when this sysroot is the machine the tests are running on."""
+        try:
+            return self.root.resolve() == Path(os.sep).resolve()
+        except OSError:
+            return False
+
+    def path(self, rel: str) -> Path:
+        """The absolute path of ``rel`` (``"proc/cpuinfo"``) under this root."""
+        return self.root / rel.lstrip("/")
+
+    def exists(self, rel: str) -> bool:
+        return self.path(rel).exists()
+
+    def read(self, rel: str, default: str | _Required = REQUIRED) -> str:
+        """Read a text file.  Without ``default`` a missing file raises :class:`SysrootError`."""
+        path = self.path(rel)
+        try:
+            return path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            if isinstance(default, _Required):
+                raise SysrootError(path, exc.strerror or str(exc)) from exc
+            return default
+
+    def read_int(self, rel: str) -> int | None:
+        """An optional integer file (sysfs style); ``None`` when absent or not a number."""
+        text = self.read(rel, default="").strip()
+        try:
+            return int(text)
+        except ValueError:
+            return None
+
+    def listdir(self, rel: str) -> list[str]:
+        """Sorted entry names of a directory; empty when it does not exist."""
+        try:
+            return sorted(os.listdir(self.path(rel)))
+        except OSError:
+            return []
+
+    def write(self, rel: str, text: str) -> None:
+        """Write a sysfs attribute (governors); errors name the path."""
+        path = self.path(rel)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise SysrootError(path, exc.strerror or str(exc)) from exc
+
+    # Named readers: the kernel files the package uses, in one place.
+    def cpuinfo(self) -> str:
+        return self.read(f"{PROC}/cpuinfo")
+
+    def meminfo(self, default: str | _Required = REQUIRED) -> str:
+        return self.read(f"{PROC}/meminfo", default)
+
+    def proc_crypto(self, default: str | _Required = REQUIRED) -> str:
+        return self.read(f"{PROC}/crypto", default)
+
+    def kernel_release(self) -> str:
+        return self.read(f"{PROC}/sys/kernel/osrelease", default="").strip()
+
+    def os_release(self) -> str:
+        text = self.read(f"{ETC}/os-release", default="")
+        return text or self.read("usr/lib/os-release", default="")
+
+    def device_tree(self, name: str) -> str | None:
+        """A device-tree property (``model``, ``compatible``), raw with its NUL bytes."""
+        for base in DEVICE_TREE_DIRS:
+            text = self.read(f"{base}/{name}", default="")
+            if text:
+                return text
+        return None
+
+    def dmi(self, name: str) -> str | None:
+        """A DMI identification field (``product_name``, ``sys_vendor``) stripped, or None."""
+        text = self.read(f"{DMI_DIR}/{name}", default="").strip()
+        return text or None
+
+    def cpu_attr(self, cpu: int, rel: str) -> str | None:
+        """A per-CPU sysfs attribute such as ``cpufreq/cpuinfo_max_freq``."""
+        text = self.read(f"{CPU_DIR}/cpu{cpu}/{rel}", default="").strip()
+        return text or None

@@ -1,0 +1,80 @@
+"""The pytest plugin (entry point ``sbcbench``): options, hooks, fixtures.  Thin glue only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from . import hookspecs
+from .errors import SbcBenchError
+from .fixtures import sbc_board, sbc_openssl, sbcbench
+from .platform import board as boards
+from .report import results as results_io
+from .report import terminal
+from .settings import MARKERS, add_options, from_config
+from .state import STATE_KEY, RunState
+
+__all__ = ["sbc_board", "sbc_openssl", "sbcbench"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def _hook_profiles(config: pytest.Config) -> list[boards.BoardProfile]:
+    out: list[boards.BoardProfile] = []
+    for contributed in config.hook.pytest_sbcbench_boards(config=config):
+        for item in contributed or ():
+            if isinstance(item, boards.BoardProfile):
+                out.append(item)
+            elif isinstance(item, Mapping):
+                out.append(boards.profile_from_dict(item, "pytest_sbcbench_boards hook"))
+            else:
+                raise pytest.UsageError(
+                    f"pytest_sbcbench_boards returned {type(item).__name__}; "
+                    "expected BoardProfile or a board JSON mapping")
+    return out
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
+    try:
+        settings = from_config(config)
+        state = RunState(settings, _hook_profiles(config))
+        if settings.board is not None or settings.sysroot_given:
+            _ = state.board  # a mismatch or an unreadable tree stops the run now
+    except SbcBenchError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    config.stash[STATE_KEY] = state
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or (state.settings.board is None and not state.settings.sysroot_given):
+        return None
+    board = state.board
+    return f"sbcbench: board {board.name} ({board.title}), sysroot {state.settings.sysroot.root}"
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or not state.results:
+        return
+    terminal.write_summary(terminalreporter, state)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    state = session.config.stash.get(STATE_KEY, None)
+    if state is None or state.settings.results is None:
+        return
+    if state.results or session.testscollected:
+        results_io.write_results(state.settings.results, results_io.document(state))
+

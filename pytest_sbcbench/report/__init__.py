@@ -1,0 +1,1 @@
+"""Report layer: terminal summary, results JSON, Markdown and charts."""

@@ -1,0 +1,65 @@
+"""The results JSON of DESIGN section 4 (schema ``sbcbench-results/1``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cryptography
+
+from ..measure import openssl
+from ..platform.environment import environment
+
+if TYPE_CHECKING:
+    from ..state import RunState
+
+RESULTS_SCHEMA = "sbcbench-results/1"
+
+
+def _openssl_version(state: RunState) -> str | None:
+    if "openssl" in state.tools:
+        return state.tools["openssl"]
+    path = openssl.find_openssl()
+    if path is None:
+        return None
+    try:
+        return openssl.openssl_tool(path).version
+    except Exception:  # the environment block is informative; the tests report tool errors
+        return None
+
+
+def document(state: RunState) -> dict[str, Any]:
+    """The whole results document for this session."""
+    env = environment(state.settings.sysroot, state.probe,
+                      openssl=_openssl_version(state), cryptography=cryptography.__version__)
+    return {
+        "schema": RESULTS_SCHEMA,
+        "board": state.board.name,
+        "created": state.created,
+        "environment": env,
+        "results": [r.as_dict() for r in state.results],
+    }
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write to a temporary file in the same directory, fsync, rename: never half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, sort_keys=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_results(path: Path, doc: dict[str, Any]) -> None:
+    write_json_atomic(path, doc)

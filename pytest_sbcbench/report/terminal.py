@@ -1,0 +1,58 @@
+"""The end-of-run summary table, readable like the seeds' tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..model import Result
+
+if TYPE_CHECKING:
+    from ..state import RunState
+
+DISPLAY_UNITS = {"B/s": ("MB/s", 1e-6), "s": ("s", 1.0), "op/s": ("op/s", 1.0)}
+
+
+def display(value: float, unit: str) -> tuple[str, str]:
+    """A value and unit as people read them: throughput in MB/s (10^6 bytes)."""
+    shown, factor = DISPLAY_UNITS.get(unit, (unit, 1.0))
+    scaled = value * factor
+    text = f"{scaled:,.1f}" if abs(scaled) >= 100 else f"{scaled:,.2f}"
+    return text, shown
+
+
+def rows(results: Sequence[Result]) -> list[list[str]]:
+    out = [["test", "metric", "tool", "median", "unit", "CV %", "n", "verdict"]]
+    for r in results:
+        median, unit = display(r.summary.median, r.measurement.unit)
+        test = r.test.rsplit("::", 1)[-1]
+        tool = str(r.measurement.identity.as_dict().get("tool", ""))
+        out.append([test, r.measurement.display_name, tool, median, unit,
+                    f"{100 * r.summary.cv:.2f}", str(r.summary.n), r.verdict.status])
+    return out
+
+
+def table(results: Sequence[Result]) -> list[str]:
+    grid = rows(results)
+    widths = [max(len(row[i]) for row in grid) for i in range(len(grid[0]))]
+    numeric = {3, 5, 6}
+    lines = []
+    for n, row in enumerate(grid):
+        cells = [c.rjust(w) if i in numeric and n else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines
+
+
+def write_summary(reporter: Any, state: RunState) -> None:
+    board = state.board
+    reporter.write_sep("=", f"sbcbench: {board.name} ({board.title})")
+    for line in table(state.results):
+        reporter.write_line(line)
+    if any(r.verdict.status == "no-baseline" for r in state.results):
+        reporter.write_line(
+            f"no baseline for {board.name} yet: rerun with --sbc-save-baseline to record one")
+    if state.settings.results is not None:
+        reporter.write_line(f"results JSON: {state.settings.results}")

@@ -1,0 +1,145 @@
+"""Command-line options of DESIGN section 3: declared, validated when pytest starts."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .errors import BoardError
+from .platform.board import check_board_name
+from .platform.sysroot import Sysroot
+
+MARKERS = {
+    "crypto": "openssl and in-process cipher, hash and signature throughput",
+    "compile": "clean release builds of pinned source trees",
+    "platform": "what the board must have: CPUs, clocks, ISA features",
+    "scaling": "throughput against thread count",
+    "memory": "DRAM bandwidth",
+    "storage": "sequential storage throughput",
+}
+
+
+def board_name(value: str) -> str:
+    try:
+        return check_board_name(value)
+    except BoardError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive whole number (1, 2, 3...)")
+    return number
+
+
+def positive_float(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of seconds")
+    return number
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
+    add = group.addoption
+    add("--board", type=board_name, default=None, metavar="NAME",
+        help="board profile to judge against (default: auto-detected)")
+    add("--sbc-baselines", type=Path, default=None, metavar="DIR",
+        help="baseline directory (default: baselines/ in the rootdir)")
+    add("--sbc-save-baseline", action="store_true",
+        help="record this run's results into the board's baseline")
+    add("--sbc-results", type=Path, default=None, metavar="PATH",
+        help="write this run's results JSON to PATH")
+    add("--sbc-sysroot", type=Path, default=None, metavar="DIR",
+        help="read /proc and /sys from DIR instead of /")
+    add("--sbc-quick", action="store_true",
+        help="short durations and fewer runs, for smoke runs and CI")
+    add("--sbc-runs", type=positive_int, default=None, metavar="N",
+        help="timed runs per workload (overrides the workload's default)")
+    add("--sbc-interval", type=positive_float, default=1.0, metavar="SECONDS",
+        help="sampler interval (default 1.0)")
+    add("--sbc-strict", action="store_true",
+        help="validity findings (throttling, swap, background load) fail the test")
+    add("--sbc-performance", action="store_true",
+        help="set the performance governor for the run and restore it after")
+    add("--sbc-trace-dir", type=Path, default=None, metavar="DIR",
+        help="write per-test sampler traces and charts to DIR")
+    add("--sbc-cache", type=Path, default=None, metavar="DIR",
+        help="checkout and build cache for compile workloads")
+    add("--sbc-drop-caches", action="store_true",
+        help="drop the page cache before each timed build (root only)")
+    add("--sbc-allow-incomparable", action="store_true",
+        help="do not fail tests whose baseline identity differs")
+    add("--sbc-verify-key", type=Path, default=None, metavar="PUBKEY",
+        help="refuse baselines that are unsigned or whose signature does not match")
+    add("--sbc-report", type=Path, default=None, metavar="DIR",
+        help="write the fleet report for this run among the published boards")
+
+
+@dataclass(frozen=True)
+class Settings:
+    board: str | None
+    baselines: Path
+    save_baseline: bool
+    results: Path | None
+    sysroot: Sysroot
+    sysroot_given: bool
+    quick: bool
+    runs: int | None
+    interval: float
+    strict: bool
+    performance: bool
+    trace_dir: Path | None
+    cache: Path | None
+    drop_caches: bool
+    allow_incomparable: bool
+    verify_key: Path | None
+    report_dir: Path | None
+
+    @property
+    def seconds(self) -> int:
+        """``openssl speed -seconds``: 3, or 1 with ``--sbc-quick``."""
+        return 1 if self.quick else 3
+
+    def runs_for(self, default: int = 3, quick: int = 2) -> int:
+        """Timed runs: ``--sbc-runs`` if given, else the workload's (quick) default."""
+        if self.runs is not None:
+            return self.runs
+        return quick if self.quick else default
+
+
+def from_config(config: pytest.Config) -> Settings:
+    opt = config.getoption
+    sysroot_dir: Path | None = opt("--sbc-sysroot")
+    if sysroot_dir is not None and not sysroot_dir.is_dir():
+        raise pytest.UsageError(f"--sbc-sysroot {sysroot_dir}: not a directory")
+    baselines: Path | None = opt("--sbc-baselines")
+    return Settings(
+        board=opt("--board"),
+        baselines=baselines if baselines is not None else config.rootpath / "baselines",
+        save_baseline=bool(opt("--sbc-save-baseline")),
+        results=opt("--sbc-results"),
+        sysroot=Sysroot(sysroot_dir) if sysroot_dir is not None else Sysroot(),
+        sysroot_given=sysroot_dir is not None,
+        quick=bool(opt("--sbc-quick")),
+        runs=opt("--sbc-runs"),
+        interval=float(opt("--sbc-interval")),
+        strict=bool(opt("--sbc-strict")),
+        performance=bool(opt("--sbc-performance")),
+        trace_dir=opt("--sbc-trace-dir"),
+        cache=opt("--sbc-cache"),
+        drop_caches=bool(opt("--sbc-drop-caches")),
+        allow_incomparable=bool(opt("--sbc-allow-incomparable")),
+        verify_key=opt("--sbc-verify-key"),
+        report_dir=opt("--sbc-report"),
+    )

@@ -1,0 +1,60 @@
+"""Run state of one pytest session, kept in ``config.stash``."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from .errors import SbcBenchError
+from .model import Measurement, Result
+from .platform import board as boards
+from .platform.probe import Probe, probe
+from .settings import Settings
+
+
+@dataclass
+class RunState:
+    """Mutable per-session state; created in ``pytest_configure``."""
+
+    settings: Settings
+    extra_profiles: list[boards.BoardProfile]
+    created: str = field(
+        default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+    results: list[Result] = field(default_factory=list)
+    tools: dict[str, str | None] = field(default_factory=dict)
+    shared: dict[tuple[Any, ...], Mapping[str, Measurement]] = field(default_factory=dict)
+    _probe: Probe | None = None
+    _board: boards.BoardProfile | None = None
+
+    @property
+    def probe(self) -> Probe:
+        if self._probe is None:
+            self._probe = probe(self.settings.sysroot)
+        return self._probe
+
+    def profiles(self) -> dict[str, boards.BoardProfile]:
+        """Built-in, then ``<baselines>/boards``, then hook-contributed profiles."""
+        found = boards.builtin_profiles()
+        found += boards.load_profiles(self.settings.baselines / "boards")
+        return boards.merge([*found, *self.extra_profiles])
+
+    @property
+    def board(self) -> boards.BoardProfile:
+        """The board being judged; raises :class:`BoardError` on a mismatch."""
+        if self._board is None:
+            self._board = boards.resolve(self.settings.board, self.probe, self.profiles())
+        return self._board
+
+
+STATE_KEY = pytest.StashKey[RunState]()
+
+
+def get_state(config: pytest.Config) -> RunState:
+    try:
+        return config.stash[STATE_KEY]
+    except KeyError:
+        raise SbcBenchError("pytest-sbcbench is not configured in this session") from None
