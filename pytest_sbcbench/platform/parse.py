@@ -11,7 +11,7 @@ from ..errors import ParseError
 
 @dataclass(frozen=True)
 class CpuInfo:
-    """``/proc/cpuinfo`` split into per-processor blocks and machine-wide fields."""
+    """The kernel cpuinfo text split into per-processor blocks and machine-wide fields."""
 
     processors: tuple[dict[str, str], ...]
     machine: dict[str, str]
@@ -36,7 +36,7 @@ def _fields(block: str) -> dict[str, str]:
 
 
 def parse_cpuinfo(text: str) -> CpuInfo:
-    """Parse x86 (tab-aligned or space-aligned), ARM and RISC-V ``/proc/cpuinfo``."""
+    """Parse x86 (tab-aligned or space-aligned), ARM and RISC-V cpuinfo text."""
     processors: list[dict[str, str]] = []
     machine: dict[str, str] = {}
     for block in re.split(r"\n\s*\n", text):
@@ -49,7 +49,7 @@ def parse_cpuinfo(text: str) -> CpuInfo:
             for key, value in fields.items():
                 machine.setdefault(key, value)
     if not processors:
-        raise ParseError("/proc/cpuinfo", "no 'processor : N' block found", text[:400])
+        raise ParseError("cpuinfo", "no 'processor : N' block found", text[:400])
     return CpuInfo(tuple(processors), machine)
 
 
@@ -118,7 +118,7 @@ def parse_os_release(text: str) -> dict[str, str]:
 
 
 def parse_meminfo(text: str) -> dict[str, int]:
-    """``/proc/meminfo`` in bytes (the kernel's ``kB`` are KiB)."""
+    """The meminfo file in bytes (the kernel's ``kB`` are KiB)."""
     out: dict[str, int] = {}
     for line in text.splitlines():
         match = re.match(r"^(\S+):\s+(\d+)(?:\s+kB)?\s*$", line)
@@ -126,7 +126,7 @@ def parse_meminfo(text: str) -> dict[str, int]:
             factor = 1024 if line.rstrip().endswith("kB") else 1
             out[match.group(1)] = int(match.group(2)) * factor
     if not out:
-        raise ParseError("/proc/meminfo", "no 'Key: value kB' lines", text[:400])
+        raise ParseError("meminfo", "no 'Key: value kB' lines", text[:400])
     return out
 
 

@@ -1,0 +1,75 @@
+"""Shared helpers for the plugin's own tests: paths to real captures and fake sysroot trees."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).parent.parent
+CPUINFO = DATA / "proc_cpuinfo"
+STAR64_CPUINFO = CPUINFO / "riscv64_starfive-jh7110_u74_vendor-kernel5.15_isa-ext-empty.txt"
+RPI5_CPUINFO = CPUINFO / "arm64_rpi5_bcm2712_cortex-a76_features.txt"
+RK3588_CPUINFO = CPUINFO / "arm64_rk3588_a55-a76_bsp5.10.66_features.txt"
+
+TreeMaker = Callable[..., Path]
+
+
+def build_tree(
+    root: Path,
+    cpuinfo: Path,
+    model: str | None = None,
+    compatible: Sequence[str] = (),
+    dmi_product: str | None = None,
+    max_khz: Mapping[int, int] | None = None,
+    os_release: str = 'PRETTY_NAME="Test Linux 1.0"\n',
+) -> Path:
+    """A root file system layout with the files the platform layer reads."""
+    (root / "proc/sys/kernel").mkdir(parents=True, exist_ok=True)
+    (root / "proc/cpuinfo").write_text(cpuinfo.read_text())
+    (root / "proc/sys/kernel/osrelease").write_text("5.15.131\n")
+    (root / "proc/meminfo").write_text("MemTotal:        3987456 kB\nSwapTotal: 0 kB\n")
+    (root / "etc").mkdir(exist_ok=True)
+    (root / "etc/os-release").write_text(os_release)
+    dt = root / "sys/firmware/devicetree/base"
+    if model is not None or compatible:
+        dt.mkdir(parents=True, exist_ok=True)
+    if model is not None:
+        (dt / "model").write_bytes(model.encode() + b"\0")
+    if compatible:
+        (dt / "compatible").write_bytes(b"".join(c.encode() + b"\0" for c in compatible))
+    if dmi_product is not None:
+        dmi = root / "sys/class/dmi/id"
+        dmi.mkdir(parents=True, exist_ok=True)
+        (dmi / "product_name").write_text(dmi_product + "\n")
+    for cpu, khz in (max_khz or {}).items():
+        freq = root / f"sys/devices/system/cpu/cpu{cpu}/cpufreq"
+        freq.mkdir(parents=True, exist_ok=True)
+        (freq / "cpuinfo_max_freq").write_text(f"{khz}\n")
+    return root
+
+
+def star64_tree(root: Path) -> Path:
+    """A Star64 as the seeds describe it. The device-tree strings are those of the mainline
+    Linux ``jh7110-pine64-star64.dts``; the cpuinfo is a real JH7110 capture."""
+    return build_tree(root, STAR64_CPUINFO, model="Pine64 Star64",
+                      compatible=["pine64,star64", "starfive,jh7110"],
+                      max_khz={c: 1500000 for c in range(4)})
+
+
+@pytest.fixture
+def star64(tmp_path: Path) -> Path:
+    return star64_tree(tmp_path / "star64")
+
+
+@pytest.fixture
+def copy_benchmarks(pytester: pytest.Pytester) -> Callable[[], None]:
+    """Put the repository's real benchmarks/test_crypto.py into the pytester directory."""
+    def copy() -> None:
+        target = pytester.path / "benchmarks"
+        target.mkdir(exist_ok=True)
+        for name in ("test_crypto.py",):
+            (target / name).write_text((REPO / "benchmarks" / name).read_text())
+    return copy

@@ -1,0 +1,181 @@
+"""Sysroot, kernel-file parsers, probe and board detection on real captured files."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
+
+from pytest_sbcbench.errors import BoardError, ParseError, SchemaError, SysrootError
+from pytest_sbcbench.platform import board as boards
+from pytest_sbcbench.platform.parse import (
+    cpu_model,
+    infer_arch,
+    parse_cpuinfo,
+    parse_meminfo,
+    parse_nul_strings,
+    parse_os_release,
+)
+from pytest_sbcbench.platform.probe import probe
+from pytest_sbcbench.platform.sysroot import Sysroot
+
+PACKAGE = REPO / "pytest_sbcbench"
+
+# file stem prefix -> (arch, cpus, model substring) from shared/captures/INDEX.md
+CPUINFO_FACTS = {
+    "riscv64_starfive-jh7110_u74_kernel6.5": ("riscv64", 4, "sifive,u74-mc"),
+    "riscv64_starfive-jh7110_u74_vendor": ("riscv64", 4, None),
+    "riscv64_milkv-mars": ("riscv64", 4, None),
+    "riscv64_spacemit-k1-x60_kernel6.1.15": ("riscv64", 8, "Spacemit(R) X60"),
+    "riscv64_spacemit-k1-x60_bitbrick": ("riscv64", 8, None),
+    "riscv64_spacemit-k3": ("riscv64", 16, None),
+    "riscv64_thead-th1520": ("riscv64", 4, None),
+    "riscv64_allwinner-d1": ("riscv64", 1, "thead,c906"),
+    "arm64_rpi5": ("aarch64", 4, "ARM Cortex-A76"),
+    "arm64_rk3588": ("aarch64", 8, "ARM Cortex-A55+Cortex-A76"),
+    "armv7_rpi2": ("armv7l", 4, "ARMv7 Processor rev 5 (v7l)"),
+    "armv7_allwinner-h3": ("armv7l", 4, None),
+    "x86-64_intel-i5-12400": ("x86_64", 12, "12th Gen Intel(R) Core(TM) i5-12400"),
+    "x86-64_amd-ryzen5-3600": ("x86_64", 12, None),
+}
+
+
+def capture(prefix: str) -> Path:
+    (found,) = [p for p in CPUINFO.glob(f"{prefix}*.txt") if not p.name.endswith(".source.txt")]
+    return found
+
+
+def test_every_cpuinfo_capture_is_covered() -> None:
+    files = [p for p in CPUINFO.glob("*.txt") if not p.name.endswith(".source.txt")]
+    assert len(files) == len(CPUINFO_FACTS)
+
+
+@pytest.mark.parametrize("prefix", sorted(CPUINFO_FACTS))
+def test_cpuinfo_captures(prefix: str) -> None:
+    arch, cpus, model = CPUINFO_FACTS[prefix]
+    info = parse_cpuinfo(capture(prefix).read_text())
+    assert infer_arch(info) == arch
+    assert len(info.processors) == cpus
+    if model is not None:
+        assert cpu_model(info) == model
+
+
+def test_cpuinfo_without_processor_blocks_is_an_error() -> None:
+    with pytest.raises(ParseError, match="cpuinfo"):
+        parse_cpuinfo("garbage\n")
+
+
+def test_this_machine_files() -> None:
+    info = parse_cpuinfo((DATA / "this_machine/cpuinfo_amd-epyc-vm.txt").read_text())
+    assert infer_arch(info) == "x86_64" and cpu_model(info) == "AMD EPYC"
+    release = parse_os_release((DATA / "this_machine/os-release_debian12.txt").read_text())
+    assert release["PRETTY_NAME"] == "Debian GNU/Linux 12 (bookworm)"
+    mem = parse_meminfo((DATA / "this_machine/meminfo_head.txt").read_text())
+    assert mem["MemTotal"] % 1024 == 0 and mem["MemTotal"] > 0
+
+
+def test_device_tree_strings() -> None:
+    assert parse_nul_strings("pine64,star64\0starfive,jh7110\0") == ["pine64,star64",
+                                                                     "starfive,jh7110"]
+
+
+def test_sysroot_required_and_optional_reads(tmp_path: Path) -> None:
+    root = Sysroot(tmp_path)
+    with pytest.raises(SysrootError) as err:
+        root.cpuinfo()
+    assert str(tmp_path / "proc/cpuinfo") in str(err.value)
+    assert root.meminfo(default="") == ""
+    assert root.device_tree("model") is None and root.dmi("product_name") is None
+    assert not root.is_host and Sysroot().is_host
+
+
+def test_probe_star64_tree(star64: Path) -> None:
+    facts = probe(Sysroot(star64))
+    assert (facts.arch, facts.cpus, facts.board_model) == ("riscv64", 4, "Pine64 Star64")
+    assert facts.compatible == ("pine64,star64", "starfive,jh7110")
+    assert facts.max_mhz == (1500.0,) * 4 and facts.kernel == "5.15.131"
+
+
+def test_probe_uses_cpuinfo_model_line_when_no_device_tree(tmp_path: Path) -> None:
+    facts = probe(Sysroot(build_tree(tmp_path, RPI5_CPUINFO)))
+    assert facts.board_model == "Raspberry Pi 5 Model B Rev 1.0"
+
+
+def test_builtin_profiles_cover_the_seed_fleet() -> None:
+    names = {p.name for p in boards.builtin_profiles()}
+    assert names == {"star64", "milkv-mars", "rpi5", "rpi-cm5", "nanopc-t6n", "orangepi5-max",
+                     "orangepi-rv2", "horizon-x3-cm", "bananapi-cm5-pro", "lattepanda-iota",
+                     "macbookpro8-1"}
+    star64 = boards.merge(boards.builtin_profiles())["star64"]
+    assert (star64.soc, star64.isa, star64.cores) == ("StarFive JH7110", "rv64imafdc", 4)
+    t6n = boards.merge(boards.builtin_profiles())["nanopc-t6n"]
+    assert sorted(c.max_mhz for c in t6n.clusters) == [1800, 2400]
+
+
+def test_every_profile_file_is_valid_json_with_sources() -> None:
+    for path in (REPO / "baselines/boards").glob("*.json"):
+        data = json.loads(path.read_text())
+        assert data["schema"] == "sbcbench-board/1" and data["facts"]["sources"], path.name
+        assert path.stem == data["name"]
+
+
+@pytest.mark.parametrize(("kwargs", "expected"), [
+    ({"cpuinfo": RPI5_CPUINFO}, "rpi5"),
+    ({"cpuinfo": RK3588_CPUINFO, "model": "FriendlyElec NanoPC-T6",
+      "compatible": ["friendlyarm,nanopc-t6", "rockchip,rk3588"]}, "nanopc-t6n"),
+    ({"cpuinfo": DATA / "this_machine/cpuinfo_amd-epyc-vm.txt",
+      "dmi_product": "MacBookPro8,1"}, "macbookpro8-1"),
+    ({"cpuinfo": DATA / "this_machine/cpuinfo_amd-epyc-vm.txt"}, "generic-x86_64"),
+    ({"cpuinfo": RK3588_CPUINFO}, "generic-aarch64"),
+])
+def test_detection(tmp_path: Path, kwargs: dict[str, object], expected: str) -> None:
+    facts = probe(Sysroot(build_tree(tmp_path, **kwargs)))  # type: ignore[arg-type]
+    assert boards.detect(facts, boards.merge(boards.builtin_profiles())).name == expected
+
+
+def test_star64_detected_and_requested(star64: Path) -> None:
+    profiles = boards.merge(boards.builtin_profiles())
+    facts = probe(Sysroot(star64))
+    assert boards.resolve("star64", facts, profiles).name == "star64"
+    assert boards.resolve(None, facts, profiles).name == "star64"
+
+
+def test_mismatch_names_both_boards(tmp_path: Path) -> None:
+    facts = probe(Sysroot(build_tree(tmp_path, DATA / "this_machine/cpuinfo_amd-epyc-vm.txt")))
+    with pytest.raises(BoardError, match=r"--board star64 .*detected 'generic-x86_64'"):
+        boards.resolve("star64", facts, boards.merge(boards.builtin_profiles()))
+    with pytest.raises(BoardError, match="unknown board 'nosuch'"):
+        boards.resolve("nosuch", facts, boards.merge(boards.builtin_profiles()))
+
+
+@pytest.mark.parametrize("name", ["Star64", "../x", "a b", "star64!", ""])
+def test_board_names_are_restricted(name: str) -> None:
+    with pytest.raises(BoardError, match="lowercase letters"):
+        boards.check_board_name(name)
+
+
+def test_malformed_profiles_are_schema_errors(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text('{"schema": "sbcbench-board/9", "name": "x"}')
+    with pytest.raises(SchemaError, match="bad.json"):
+        boards.load_profiles(tmp_path)
+    (tmp_path / "bad.json").write_text('{"schema": "sbcbench-board/1", "name": "x"}')
+    with pytest.raises(SchemaError, match="malformed"):
+        boards.load_profiles(tmp_path)
+    (tmp_path / "bad.json").write_text("{truncated")
+    with pytest.raises(SchemaError, match="unreadable"):
+        boards.load_profiles(tmp_path)
+
+
+def test_no_kernel_paths_outside_sysroot() -> None:
+    """Only platform/sysroot.py may name the /proc and /sys trees."""
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.relative_to(PACKAGE).as_posix() == "platform/sysroot.py":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"/(proc|sys)/", line):
+                offenders.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
+    assert offenders == []
