@@ -93,7 +93,10 @@ def sbcbench(request: pytest.FixtureRequest) -> Bench:
 @pytest.fixture(scope="session")
 def sbc_board(request: pytest.FixtureRequest) -> BoardProfile:
     """The board profile this run is judged against."""
-    return get_state(request.config).board
+    try:
+        return get_state(request.config).board
+    except SbcBenchError as exc:
+        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture(scope="session")

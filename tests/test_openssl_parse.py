@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import DATA
 
+from conftest import DATA
 from pytest_sbcbench.errors import ParseError
 from pytest_sbcbench.measure.openssl_parse import (
     canonical,

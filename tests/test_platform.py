@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
 
+from conftest import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
 from pytest_sbcbench.errors import BoardError, ParseError, SchemaError, SysrootError
 from pytest_sbcbench.platform import board as boards
 from pytest_sbcbench.platform.parse import (
@@ -159,7 +159,7 @@ def test_board_names_are_restricted(name: str) -> None:
 
 def test_malformed_profiles_are_schema_errors(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"schema": "sbcbench-board/9", "name": "x"}')
-    with pytest.raises(SchemaError, match="bad.json"):
+    with pytest.raises(SchemaError, match=r"bad\.json"):
         boards.load_profiles(tmp_path)
     (tmp_path / "bad.json").write_text('{"schema": "sbcbench-board/1", "name": "x"}')
     with pytest.raises(SchemaError, match="malformed"):

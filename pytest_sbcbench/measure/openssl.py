@@ -89,7 +89,8 @@ def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int) ->
     try:
         return parse_speed(out, tool.version)
     except ParseError as exc:
-        raise ToolError(argv, 0, out[-2000:], f"openssl speed output unusable: {exc.reason}") from exc
+        reason = f"openssl speed output unusable: {exc.reason}"
+        raise ToolError(argv, 0, out[-2000:], reason) from exc
 
 
 def _missing(argv: list[str], what: str, report: SpeedReport) -> ToolError:

@@ -148,7 +148,8 @@ def describe(probe: Probe) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def resolve(requested: str | None, probe: Probe, profiles: Mapping[str, BoardProfile]) -> BoardProfile:
+def resolve(requested: str | None, probe: Probe,
+            profiles: Mapping[str, BoardProfile]) -> BoardProfile:
     """The board to judge against: the detected one, or ``requested`` if this machine is it."""
     detected = detect(probe, profiles)
     if requested is None or requested == detected.name:
