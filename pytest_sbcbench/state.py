@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
 from .errors import SbcBenchError
-from .model import Measurement, Result
+from .model import Result
 from .platform import board as boards
 from .platform.probe import Probe, probe
 from .settings import Settings
@@ -26,7 +24,6 @@ class RunState:
         default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
     results: list[Result] = field(default_factory=list)
     tools: dict[str, str | None] = field(default_factory=dict)
-    shared: dict[tuple[Any, ...], Mapping[str, Measurement]] = field(default_factory=dict)
     _probe: Probe | None = None
     _board: boards.BoardProfile | None = None
 

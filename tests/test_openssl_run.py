@@ -131,3 +131,8 @@ def test_environment_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     monkeypatch.setenv("PATH", str(tmp_path))
     assert openssl.find_openssl() is None
     assert os.environ["PATH"] == str(tmp_path)
+
+
+def test_timeout_is_a_tool_error() -> None:
+    with pytest.raises(ToolError, match=r"timed out after 0 s[\s\S]*command: sleep 5"):
+        openssl.run_tool(["sleep", "5"], 0.3, "sleeper")
