@@ -12,6 +12,7 @@ import pytest
 from pytest_sbcbench.errors import ParseError, ToolError
 from pytest_sbcbench.measure import openssl
 from pytest_sbcbench.measure.openssl_parse import parse_speed
+from pytest_sbcbench.measure.tools import run_tool
 
 OPENSSL = shutil.which("openssl")
 needs_openssl = pytest.mark.skipif(OPENSSL is None,
@@ -135,4 +136,4 @@ def test_environment_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 def test_timeout_is_a_tool_error() -> None:
     with pytest.raises(ToolError, match=r"timed out after 0 s[\s\S]*command: sleep 5"):
-        openssl.run_tool(["sleep", "5"], 0.3, "sleeper")
+        run_tool(["sleep", "5"], 0.3, "sleeper")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import ParseError, ToolError
 from ..model import Identity, Measurement
 from .openssl_parse import SpeedReport, parse_speed
+from .tools import run_tool
 
 OPENSSL_ENV = "SBCBENCH_OPENSSL"
 THROUGHPUT_ALGORITHMS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "aes-192-cbc",
@@ -38,23 +38,6 @@ def find_openssl() -> str | None:
     if chosen:
         return chosen
     return shutil.which("openssl")
-
-
-def run_tool(argv: Sequence[str], timeout: float, what: str) -> str:
-    """Run ``argv`` (never through a shell); any failure is a :class:`ToolError`."""
-    try:
-        proc = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
-                              check=False)
-    except FileNotFoundError as exc:
-        raise ToolError(argv, None, str(exc), f"{what}: executable not found") from exc
-    except subprocess.TimeoutExpired as exc:
-        stderr = exc.stderr if isinstance(exc.stderr, str) else ""
-        raise ToolError(argv, None, stderr, f"{what}: timed out after {timeout:.0f} s") from exc
-    if proc.returncode != 0:
-        raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: exited {proc.returncode}")
-    if not proc.stdout.strip():
-        raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: printed nothing")
-    return proc.stdout
 
 
 def parse_version(banner: str) -> str:

@@ -30,6 +30,10 @@ DEV: Final = "dev"
 DEVICE_TREE_DIRS: Final = ("proc/device-tree", "sys/firmware/devicetree/base")
 DMI_DIR: Final = "sys/class/dmi/id"
 CPU_DIR: Final = "sys/devices/system/cpu"
+POLICY_DIR: Final = "sys/devices/system/cpu/cpufreq"
+DEVFREQ_DIR: Final = "sys/class/devfreq"
+THERMAL_DIR: Final = "sys/class/thermal"
+HWMON_DIR: Final = "sys/class/hwmon"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,100 @@
+"""Under-load statistics of a sampler trace: only samples taken under load count.
+
+A sample is under load when, during the interval that ended with it, the benchmark's process
+tree used at least half a CPU (or, for ``sbcbench monitor``, the whole system did).  Samples taken
+while the workload sleeps or between runs are idle samples: they never count toward "held max
+clock", which is the seeds' 625 MHz trap.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from ..measure.sampler import Sample, Trace
+
+UNDER_LOAD_CPUS = 0.5
+AT_MAX_FRACTION = 0.98
+
+
+def under_load(trace: Trace) -> list[bool]:
+    """One flag per sample; the first sample (taken before the workload starts) is idle."""
+    flags = [False]
+    for prev, cur in zip(trace.samples, trace.samples[1:], strict=False):
+        dt = cur.t - prev.t
+        if dt <= 0:
+            flags.append(False)
+            continue
+        if trace.load_source == "system":
+            busy = cur.system_busy_cpus or 0.0
+        else:
+            busy = (cur.tree_cpu_s - prev.tree_cpu_s) / dt
+        flags.append(busy >= UNDER_LOAD_CPUS)
+    return flags
+
+
+def loaded_clocks(trace: Trace, sample: Sample) -> list[tuple[float, float | None]]:
+    """(MHz, max MHz) of the CPUs the benchmark ran on, else of every sampled CPU."""
+    index = {cpu: i for i, cpu in enumerate(trace.cpus)}
+    chosen = [index[c] for c in sample.busy_cpus if c in index] or list(range(len(trace.cpus)))
+    out: list[tuple[float, float | None]] = []
+    for i in chosen:
+        mhz = sample.mhz[i]
+        if mhz is not None:
+            out.append((mhz, trace.max_mhz[i]))
+    return out
+
+
+def clock_stats(trace: Trace, flags: list[bool]) -> dict[str, Any]:
+    readings: list[float] = []
+    at_max = 0
+    counted = 0
+    for sample, loaded in zip(trace.samples, flags, strict=True):
+        clocks = loaded_clocks(trace, sample) if loaded else []
+        if not clocks:
+            continue
+        counted += 1
+        readings += [mhz for mhz, _ in clocks]
+        if all(top is None or mhz >= AT_MAX_FRACTION * top for mhz, top in clocks):
+            at_max += 1
+    if not counted:
+        return {"at_max_clock_pct": None, "clock_mhz": None}
+    return {
+        "at_max_clock_pct": round(100.0 * at_max / counted, 1),
+        "clock_mhz": {"min": min(readings), "median": statistics.median(readings),
+                      "max": max(readings)},
+    }
+
+
+def time_below_max_pct(trace: Trace) -> float | None:
+    """Share of cpufreq ``time_in_state`` spent below each CPU's max during the run."""
+    below = total = 0
+    for delta, top in zip(trace.time_in_state, trace.max_mhz, strict=False):
+        for khz, ticks in delta.items():
+            total += ticks
+            if top is not None and khz < AT_MAX_FRACTION * top * 1000:
+                below += ticks
+    return round(100.0 * below / total, 1) if total else None
+
+
+def summarize_trace(trace: Trace) -> dict[str, Any]:
+    """The ``telemetry`` block of a result."""
+    flags = under_load(trace)
+    temps = [s.temp_c for s in trace.samples if s.temp_c is not None]
+    swaps = [s.swap_used for s in trace.samples if s.swap_used is not None]
+    mems = [s.mem_used for s in trace.samples if s.mem_used is not None]
+    out: dict[str, Any] = {
+        "interval_s": trace.interval,
+        "samples": len(trace.samples),
+        "under_load_samples": sum(flags),
+        **clock_stats(trace, flags),
+        "max_mhz": list(trace.max_mhz),
+        "temperature_c": {"idle": trace.samples[0].temp_c if trace.samples else None,
+                          "peak": max(temps) if temps else None},
+        "memory_used_max_bytes": max(mems) if mems else None,
+        "swap_used_max_bytes": max(swaps) if swaps else None,
+        "swap_growth_bytes": (swaps[-1] - swaps[0]) if len(swaps) > 1 else None,
+        "time_below_max_pct": time_below_max_pct(trace),
+        "unavailable": dict(trace.unavailable),
+    }
+    return out

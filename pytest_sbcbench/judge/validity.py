@@ -1,0 +1,89 @@
+"""Run validity: what the samplers saw that makes a number untrustworthy.
+
+Without ``--sbc-strict`` findings are warnings; with it any finding turns the verdict into
+``invalid`` and fails the test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..measure.sampler import Trace
+
+AT_MAX_MIN_PCT = 95.0
+TIME_BELOW_MAX_PCT = 2.0
+SWAP_GROWTH_BYTES = 16 * 1024 * 1024
+THROTTLING = ("clock-below-max", "thermal-trip", "time-below-max")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    detail: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "detail": self.detail}
+
+
+def _clock(telemetry: dict[str, Any]) -> list[Finding]:
+    pct = telemetry.get("at_max_clock_pct")
+    if pct is None or pct >= AT_MAX_MIN_PCT:
+        return []
+    clock = telemetry.get("clock_mhz") or {}
+    tops = "/".join(f"{t:.0f}" for t in sorted({m for m in telemetry.get("max_mhz", []) if m}))
+    return [Finding("clock-below-max",
+                    f"clock held below max under load: {pct:g}% of "
+                    f"{telemetry['under_load_samples']} under-load samples within 2% of max "
+                    f"(median {clock.get('median', 0):.0f} MHz, max {tops} MHz)")]
+
+
+def _thermal(trace: Trace) -> list[Finding]:
+    out = []
+    for i, sensor in enumerate(trace.sensors):
+        readings = [s.temps_c[i] for s in trace.samples if s.temps_c[i] is not None]
+        if not readings or not sensor.trips_c:
+            continue
+        peak = max(r for r in readings if r is not None)
+        crossed = [(kind, temp) for kind, temp in sensor.trips_c if peak >= temp]
+        if crossed:
+            kind, temp = crossed[0]
+            out.append(Finding("thermal-trip", f"thermal trip point crossed on {sensor.name}: "
+                                               f"peak {peak:.1f} C >= {kind} trip {temp:.1f} C"))
+    return out
+
+
+def _time_in_state(trace: Trace, telemetry: dict[str, Any]) -> list[Finding]:
+    pct = telemetry.get("time_below_max_pct")
+    governors = {g for g in trace.governors if g}
+    if pct is None or pct <= TIME_BELOW_MAX_PCT or governors != {"performance"}:
+        return []
+    return [Finding("time-below-max", f"cpufreq time_in_state: {pct:g}% of the run below max "
+                                      "clock under the performance governor")]
+
+
+def _swap(telemetry: dict[str, Any]) -> list[Finding]:
+    growth = telemetry.get("swap_growth_bytes")
+    if growth is None or growth <= SWAP_GROWTH_BYTES:
+        return []
+    return [Finding("swap-growth", f"swap grew by {growth / 2**20:.0f} MiB during the run")]
+
+
+def _governor(trace: Trace) -> list[Finding]:
+    others = sorted({g for g in trace.governors if g and g != "performance"})
+    if not others:
+        return []
+    return [Finding("governor", f"cpufreq governor {', '.join(others)}, not performance "
+                                "(--sbc-performance sets it for the run)")]
+
+
+def findings(trace: Trace, telemetry: dict[str, Any],
+             extra: Iterable[Finding] = ()) -> list[Finding]:
+    """Every validity finding of one test's trace, plus ``extra`` (idle gate, system checks)."""
+    return [*_clock(telemetry), *_thermal(trace), *_time_in_state(trace, telemetry),
+            *_swap(telemetry), *_governor(trace), *extra]
+
+
+def throttling(found: Sequence[Finding]) -> dict[str, Any]:
+    evidence = [f.detail for f in found if f.kind in THROTTLING]
+    return {"throttled": bool(evidence), "evidence": evidence}

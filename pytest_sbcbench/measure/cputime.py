@@ -1,0 +1,61 @@
+"""CPU time of the benchmark's real process tree and of the whole system (psutil)."""
+
+from __future__ import annotations
+
+import os
+
+import psutil
+
+
+class ProcessTree:
+    """Cumulative CPU seconds of a process and all its descendants, live and reaped."""
+
+    def __init__(self, pid: int | None = None) -> None:
+        self.root = psutil.Process(pid if pid is not None else os.getpid())
+        self._last: dict[int, float] = {}
+
+    def read(self) -> tuple[float, tuple[int, ...]]:
+        """(total CPU seconds, CPUs on which processes that used CPU since last read ran)."""
+        total = 0.0
+        busy: set[int] = set()
+        seen: dict[int, float] = {}
+        try:
+            procs = [self.root, *self.root.children(recursive=True)]
+        except psutil.Error:
+            procs = [self.root]
+        for proc in procs:
+            try:
+                times = proc.cpu_times()
+                used = times.user + times.system + times.children_user + times.children_system
+                if used - self._last.get(proc.pid, 0.0) > 0.01:
+                    busy.add(proc.cpu_num())
+            except (psutil.Error, AttributeError):
+                continue
+            seen[proc.pid] = used
+            total += used
+        self._last = seen
+        return total, tuple(sorted(busy))
+
+
+class SystemCpu:
+    """System-wide busy CPUs (1.0 = one CPU fully busy) between successive reads."""
+
+    def __init__(self) -> None:
+        self._last = psutil.cpu_times()
+
+    def busy_cpus(self) -> float | None:
+        now = psutil.cpu_times()
+        idle = (now.idle - self._last.idle) + (getattr(now, "iowait", 0.0)
+                                                - getattr(self._last, "iowait", 0.0))
+        total = _total(now) - _total(self._last)
+        self._last = now
+        if total <= 0:
+            return None
+        cpus = psutil.cpu_count() or 1
+        return float(max(0.0, (total - idle) / total * cpus))
+
+
+def _total(times: object) -> float:
+    """All CPU time; guest time is already counted in user time on Linux."""
+    fields = times._asdict()  # type: ignore[attr-defined]
+    return float(sum(v for k, v in fields.items() if k not in ("guest", "guest_nice")))

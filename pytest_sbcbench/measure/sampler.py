@@ -1,0 +1,152 @@
+"""Background sampling of clocks, temperature, memory and CPU use while a workload runs.
+
+A :class:`Sampler` wakes every ``interval`` seconds (``Event.wait``, so :meth:`Sampler.stop`
+returns within one interval), reads cpufreq, thermal and meminfo through the Sysroot (so a
+captured board tree replays anywhere) and the CPU time of the benchmark's real process tree
+through psutil.  It returns an immutable :class:`Trace`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import psutil
+
+from ..platform import cpufreq, thermal
+from ..platform.parse import parse_meminfo
+from ..platform.sysroot import Sysroot
+from .cputime import ProcessTree, SystemCpu
+
+
+@dataclass(frozen=True)
+class Sample:
+    t: float
+    mhz: tuple[float | None, ...]
+    temps_c: tuple[float | None, ...]
+    mem_used: int | None
+    swap_used: int | None
+    tree_cpu_s: float
+    system_busy_cpus: float | None
+    busy_cpus: tuple[int, ...]
+
+    @property
+    def temp_c(self) -> float | None:
+        known = [t for t in self.temps_c if t is not None]
+        return max(known) if known else None
+
+
+@dataclass(frozen=True)
+class Trace:
+    interval: float
+    cpus: tuple[int, ...]
+    max_mhz: tuple[float | None, ...]
+    governors: tuple[str | None, ...]
+    sensors: tuple[thermal.Sensor, ...]
+    samples: tuple[Sample, ...]
+    unavailable: dict[str, str] = field(default_factory=dict)
+    time_in_state: tuple[dict[int, int], ...] = ()
+    load_source: str = "tree"
+
+
+OnSample = Callable[[Sample], None]
+
+
+def _meminfo(sysroot: Sysroot) -> tuple[int | None, int | None]:
+    text = sysroot.meminfo(default="")
+    if not text:
+        return None, None
+    info = parse_meminfo(text)
+    used = swap = None
+    if "MemTotal" in info and "MemAvailable" in info:
+        used = info["MemTotal"] - info["MemAvailable"]
+    if "SwapTotal" in info and "SwapFree" in info:
+        swap = info["SwapTotal"] - info["SwapFree"]
+    return used, swap
+
+
+def unavailable_probes(sysroot: Sysroot) -> dict[str, str]:
+    """Preflight: each probe that cannot run here, with the reason."""
+    out: dict[str, str] = {}
+    for name, reason in (("cpufreq", cpufreq.cpufreq_missing_reason(sysroot)),
+                         ("thermal", thermal.thermal_missing_reason(sysroot))):
+        if reason:
+            out[name] = reason
+    if not sysroot.meminfo(default=""):
+        out["memory"] = f"no meminfo under {sysroot.root}: memory and swap are not sampled"
+    return out
+
+
+class Sampler:
+    """Sample until stopped; ``pid`` roots the benchmark's process tree (default: this one)."""
+
+    def __init__(self, sysroot: Sysroot, interval: float, pid: int | None = None,
+                 on_sample: OnSample | None = None, load_source: str = "tree") -> None:
+        self.sysroot = sysroot
+        self.interval = interval
+        self.on_sample = on_sample
+        self.load_source = load_source
+        self._tree = ProcessTree(pid)
+        self._system = SystemCpu()
+        policies = cpufreq.policies(sysroot)
+        per_cpu = {cpu: p for p in policies for cpu in p.cpus}
+        self.cpus = tuple(sorted(per_cpu))
+        self.max_mhz = tuple(_mhz(per_cpu[c].max_khz) for c in self.cpus)
+        self.governors = tuple(per_cpu[c].governor for c in self.cpus)
+        self.sensors = tuple(thermal.choose_sensors(sysroot))
+        self.unavailable = unavailable_probes(sysroot)
+        self._samples: list[Sample] = []
+        self._tis_start: tuple[dict[int, int], ...] = ()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start = 0.0
+        self.thread_cpu_s = 0.0
+
+    def sample(self) -> Sample:
+        """Take one sample now."""
+        mem_used, swap_used = _meminfo(self.sysroot)
+        tree_cpu, busy = self._tree.read()
+        sample = Sample(
+            t=time.monotonic() - self._start,
+            mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
+            temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
+            mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
+            system_busy_cpus=self._system.busy_cpus(), busy_cpus=busy)
+        self._samples.append(sample)
+        if self.on_sample is not None:
+            self.on_sample(sample)
+        return sample
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.sample()
+        self.thread_cpu_s = time.thread_time()
+
+    def start(self) -> None:
+        self._start = time.monotonic()
+        self._tis_start = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
+        self.sample()
+        self._thread = threading.Thread(target=self._run, name="sbcbench-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> Trace:
+        """Stop the thread (within one interval), take a last sample, return the trace."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.sample()
+        tis_end = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
+        delta = tuple({k: end.get(k, 0) - start.get(k, 0) for k in end}
+                      for start, end in zip(self._tis_start, tis_end, strict=True))
+        return Trace(self.interval, self.cpus, self.max_mhz, self.governors, self.sensors,
+                     tuple(self._samples), dict(self.unavailable), delta, self.load_source)
+
+
+def _mhz(khz: int | None) -> float | None:
+    return khz / 1000.0 if khz is not None else None
+
+
+def system_cpu_count() -> int:
+    return psutil.cpu_count() or 1

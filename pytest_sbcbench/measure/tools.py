@@ -1,0 +1,27 @@
+"""Running external tools: argument lists only, never a shell; every failure is loud."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+
+from ..errors import ToolError
+
+
+def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: bool = True,
+             env: Mapping[str, str] | None = None) -> str:
+    """Run ``argv``; a missing executable, a timeout, a non-zero exit, or (when output is
+    expected) empty stdout raises :class:`ToolError` with the command line and stderr."""
+    try:
+        proc = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
+                              check=False, env=None if env is None else dict(env))
+    except FileNotFoundError as exc:
+        raise ToolError(argv, None, str(exc), f"{what}: executable not found") from exc
+    except subprocess.TimeoutExpired as exc:
+        stderr = exc.stderr if isinstance(exc.stderr, str) else ""
+        raise ToolError(argv, None, stderr, f"{what}: timed out after {timeout:.0f} s") from exc
+    if proc.returncode != 0:
+        raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: exited {proc.returncode}")
+    if expect_output and not proc.stdout.strip():
+        raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: printed nothing")
+    return proc.stdout
