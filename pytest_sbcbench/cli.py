@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import SbcBenchError
+from .judge.telemetry import summarize_trace
+from .judge.validity import findings, throttling
+from .measure.sampler import Sampler
 from .platform.probe import probe
 from .platform.sysroot import Sysroot
+from .settings import positive_float
 
 
 def _probe(args: argparse.Namespace) -> int:
@@ -23,6 +28,27 @@ def _probe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _monitor(args: argparse.Namespace) -> int:
+    sysroot = Sysroot(args.sysroot)
+    sampler = Sampler(sysroot, args.interval, load_source="system")
+    sampler.start()
+    try:
+        time.sleep(args.duration)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints
+    trace = sampler.stop()
+    telemetry = summarize_trace(trace)
+    found = findings(trace, telemetry)
+    telemetry.update(throttling(found))
+    telemetry["findings"] = [f.as_dict() for f in found]
+    if args.json:
+        print(json.dumps(telemetry, indent=2))
+    else:
+        for key, value in telemetry.items():
+            print(f"{key:22} {value}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
@@ -31,6 +57,15 @@ def parser() -> argparse.ArgumentParser:
                    help="read /proc and /sys from DIR (a captured board tree)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_probe)
+    m = sub.add_parser("monitor", help="sample clocks, temperature and memory outside pytest")
+    m.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
+                   help="read /proc and /sys from DIR (a captured board tree)")
+    m.add_argument("--interval", type=positive_float, default=1.0, metavar="S",
+                   help="seconds between samples (default 1.0)")
+    m.add_argument("--duration", type=positive_float, required=True, metavar="S",
+                   help="seconds to sample")
+    m.add_argument("--json", action="store_true", help="print JSON")
+    m.set_defaults(run=_monitor)
     return top
 
 

@@ -38,17 +38,19 @@ class Bench:
         return tool
 
     def record(self, measurement: Measurement) -> Result:
-        """Summarise and judge ``measurement``, keep it for the report, tell the hooks."""
+        """Summarise ``measurement`` and queue it for this test's verdict.
+
+        Telemetry, validity and the verdict are attached when the test's call phase ends; then
+        the result enters the summary, the results JSON and the ``pytest_sbcbench_result``
+        hook."""
         result = Result(
             test=self._request.node.nodeid,
             measurement=measurement,
             summary=summarize(measurement.samples),
             verdict=no_baseline(self.board.name),
         )
-        self._state.results.append(result)
+        self._state.pending.setdefault(result.test, []).append(result)
         self.results.append(result)
-        self._request.config.hook.pytest_sbcbench_result(config=self._request.config,
-                                                         result=result)
         return result
 
     def openssl_throughput(self, algorithm: str, block_bytes: int = openssl.DEFAULT_BLOCK

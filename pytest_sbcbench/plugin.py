@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from typing import Any
 
 import pytest
 
-from . import hookspecs
+from . import hookspecs, runflow
 from .errors import SbcBenchError
 from .fixtures import sbc_board, sbc_openssl, sbcbench
+from .measure.governor import GovernorGuard
 from .platform import board as boards
 from .report import results as results_io
 from .report import terminal
@@ -53,7 +54,55 @@ def pytest_configure(config: pytest.Config) -> None:
             _ = state.board  # a mismatch or an unreadable tree stops the run now
     except SbcBenchError as exc:
         raise pytest.UsageError(str(exc)) from exc
+    state.governor = GovernorGuard(settings.sysroot)
+    if settings.performance:
+        _set_performance(state)
     config.stash[STATE_KEY] = state
+
+
+def _set_performance(state: RunState) -> None:
+    guard = state.governor
+    assert guard is not None
+    if not guard.recorded:
+        state.notes.append("--sbc-performance: no cpufreq or devfreq governor to set here")
+        return
+    guard.set_performance()
+    if guard.errors and not guard.changed:
+        raise pytest.UsageError("--sbc-performance could not set any governor (run as root?): "
+                                + "; ".join(guard.errors))
+    state.notes += [f"--sbc-performance: {e}" for e in guard.errors]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is not None and state.governor is not None:
+        state.governor.restore()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    state = item.config.stash.get(STATE_KEY, None)
+    if state is None or not runflow.is_workload(item):
+        return (yield)
+    run = runflow.begin(item, state, item.config.pluginmanager.get_plugin("terminalreporter"))
+    try:
+        outcome = yield
+    except BaseException:
+        runflow.end(run, failed=True)
+        raise
+    runflow.end(run, failed=False)
+    return outcome
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object]:
+    """Results recorded outside a sampled call phase are published without telemetry."""
+    try:
+        return (yield)
+    finally:
+        state = item.config.stash.get(STATE_KEY, None)
+        if state is not None and state.pending.get(item.nodeid):
+            runflow.finalize(item, state, None, [])
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -73,7 +122,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     state = session.config.stash.get(STATE_KEY, None)
-    if state is None or state.settings.results is None:
+    if state is None:
+        return
+    if state.started and state.settings.sysroot.is_host:
+        runflow.check_real_clock(state, "after")
+    if state.settings.results is None:
         return
     if state.results or session.testscollected:
         results_io.write_results(state.settings.results, results_io.document(state))

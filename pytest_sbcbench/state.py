@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from .errors import SbcBenchError
+from .judge.validity import Finding
+from .measure.governor import GovernorGuard
+from .measure.realclock import ClockReading
+from .measure.syschecks import SystemChecks
 from .model import Result
 from .platform import board as boards
 from .platform.probe import Probe, probe
@@ -24,6 +28,15 @@ class RunState:
         default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
     results: list[Result] = field(default_factory=list)
     tools: dict[str, str | None] = field(default_factory=dict)
+    pending: dict[str, list[Result]] = field(default_factory=dict)
+    findings: list[tuple[str, Finding]] = field(default_factory=list)
+    session_findings: list[Finding] = field(default_factory=list)
+    unavailable: dict[str, str] = field(default_factory=dict)
+    governor: GovernorGuard | None = None
+    system_checks: SystemChecks | None = None
+    real_clock: dict[str, list[ClockReading]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    started: bool = False
     _probe: Probe | None = None
     _board: boards.BoardProfile | None = None
 

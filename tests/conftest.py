@@ -51,12 +51,34 @@ def build_tree(
     return root
 
 
-def star64_tree(root: Path) -> Path:
-    """A Star64 as the seeds describe it. The device-tree strings are those of the mainline
-    Linux ``jh7110-pine64-star64.dts``; the cpuinfo is a real JH7110 capture."""
-    return build_tree(root, STAR64_CPUINFO, model="Pine64 Star64",
-                      compatible=["pine64,star64", "starfive,jh7110"],
-                      max_khz={c: 1500000 for c in range(4)})
+def star64_tree(root: Path, cur_khz: int = 1500000, governor: str = "performance",
+                temp_mc: int = 56900) -> Path:
+    """A Star64 as the seeds describe it: one cpufreq policy of four U74 at 1.5 GHz, a CPU
+    thermal zone, 4 GB RAM and an 8 GB swapfile. The device-tree strings are those of the
+    mainline Linux ``jh7110-pine64-star64.dts``; the cpuinfo is a real JH7110 capture; the
+    sysfs layout follows the kernel's cpufreq and thermal ABI documentation."""
+    build_tree(root, STAR64_CPUINFO, model="Pine64 Star64",
+               compatible=["pine64,star64", "starfive,jh7110"],
+               max_khz={c: 1500000 for c in range(4)})
+    policy = root / "sys/devices/system/cpu/cpufreq/policy0"
+    write_files(policy, {"related_cpus": "0 1 2 3", "affected_cpus": "0 1 2 3",
+                         "cpuinfo_max_freq": "1500000", "scaling_governor": governor})
+    for cpu in range(4):
+        write_files(root / f"sys/devices/system/cpu/cpu{cpu}/cpufreq",
+                    {"scaling_cur_freq": str(cur_khz), "scaling_governor": governor})
+    write_files(root / "sys/class/thermal/thermal_zone0",
+                {"type": "cpu-thermal", "temp": str(temp_mc), "trip_point_0_temp": "85000",
+                 "trip_point_0_type": "passive", "trip_point_1_temp": "100000",
+                 "trip_point_1_type": "critical"})
+    write_files(root / "proc", {"meminfo": "MemTotal: 3987456 kB\nMemAvailable: 3000000 kB\n"
+                                           "SwapTotal: 8388604 kB\nSwapFree: 8388604 kB\n"})
+    return root
+
+
+def write_files(folder: Path, files: Mapping[str, str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text + "\n")
 
 
 @pytest.fixture
@@ -68,6 +90,7 @@ def star64(tmp_path: Path) -> Path:
 def copy_benchmarks(pytester: pytest.Pytester) -> Callable[[], None]:
     """Put the repository's real benchmarks/test_crypto.py into the pytester directory."""
     def copy() -> None:
+        pytester.makeini("[pytest]\n")  # anchors the rootdir: test ids start at benchmarks/
         target = pytester.path / "benchmarks"
         target.mkdir(exist_ok=True)
         for name in ("test_crypto.py",):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -170,12 +171,18 @@ def test_malformed_profiles_are_schema_errors(tmp_path: Path) -> None:
 
 
 def test_no_kernel_paths_outside_sysroot() -> None:
-    """Only platform/sysroot.py may name the /proc and /sys trees."""
+    """Only platform/sysroot.py may name the /proc and /sys trees, as text anywhere (comments
+    included) or as string constants that start a relative path into them."""
     offenders = []
     for path in PACKAGE.rglob("*.py"):
         if path.relative_to(PACKAGE).as_posix() == "platform/sysroot.py":
             continue
-        for number, line in enumerate(path.read_text().splitlines(), 1):
+        text = path.read_text()
+        for number, line in enumerate(text.splitlines(), 1):
             if re.search(r"/(proc|sys)/", line):
                 offenders.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and re.match(r"^(proc|sys|dev)/", node.value):
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.value!r}")
     assert offenders == []

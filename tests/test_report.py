@@ -42,9 +42,9 @@ def test_table_rows() -> None:
                Verdict("no-baseline", "x"))
     lines = table([r])
     assert lines[0].split() == ["test", "metric", "tool", "median", "unit", "CV", "%", "n",
-                                "verdict"]
+                                "at", "max", "verdict"]
     assert lines[2].split() == ["test_cipher[aes-128-gcm]", "aes-128-gcm", "openssl", "21.75",
-                                "MB/s", "0.33", "2", "no-baseline"]
+                                "MB/s", "0.33", "2", "-", "no-baseline"]
 
 
 def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from ..measure.sampler import Sample, Trace
 
 UNDER_LOAD_CPUS = 0.5
 AT_MAX_FRACTION = 0.98
+MIN_INTERVAL_FRACTION = 0.25
 
 
 def under_load(trace: Trace) -> list[bool]:
@@ -22,8 +23,8 @@ def under_load(trace: Trace) -> list[bool]:
     flags = [False]
     for prev, cur in zip(trace.samples, trace.samples[1:], strict=False):
         dt = cur.t - prev.t
-        if dt <= 0:
-            flags.append(False)
+        if dt < MIN_INTERVAL_FRACTION * trace.interval:
+            flags.append(False)  # too short to judge (the stop sample right after another)
             continue
         if trace.load_source == "system":
             busy = cur.system_busy_cpus or 0.0

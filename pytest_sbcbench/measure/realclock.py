@@ -11,10 +11,13 @@ import hashlib
 import os
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ToolError
+from ..platform import cpufreq
+from ..platform.sysroot import Sysroot
 from .tools import run_tool
 
 ADDS_PER_STEP = 64
@@ -92,11 +95,29 @@ def parse_output(text: str) -> float:
     return int(steps) * ADDS_PER_STEP / float(seconds) / 1e6
 
 
-def measure(binary: Path, cpu: int, seconds: float = 0.2) -> float:
-    """Delivered MHz of ``cpu``: the loop pinned to that CPU."""
+MISMATCH_PCT = 3.0
+
+
+def cluster_cpus(sysroot: Sysroot) -> list[int]:
+    """One CPU per cpufreq policy (cluster); the first usable CPU when there is no cpufreq."""
+    firsts = [min(p.cpus) for p in cpufreq.policies(sysroot) if p.cpus]
+    return firsts or [min(os.sched_getaffinity(0))]
+
+
+def measure_with_cpufreq(binary: Path, sysroot: Sysroot, cpu: int,
+                         seconds: float = 0.3) -> ClockReading:
+    """Run the loop on ``cpu`` and read cpufreq's claim while it runs."""
     argv = [str(binary), f"{seconds}"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False,
-                          preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
-    if done.returncode != 0 or not done.stdout.strip():
-        raise ToolError(argv, done.returncode, done.stderr, "real-clock loop failed")
-    return parse_output(done.stdout)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+    time.sleep(seconds / 2)
+    claimed = cpufreq.current_khz(sysroot, cpu)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode != 0 or not out.strip():
+        raise ToolError(argv, proc.returncode, err, "real-clock loop failed")
+    return ClockReading(cpu, parse_output(out), claimed / 1000.0 if claimed else None)
+
+
+def check_clusters(sysroot: Sysroot, cache: Path) -> list[ClockReading]:
+    binary = build(cache)
+    return [measure_with_cpufreq(binary, sysroot, cpu) for cpu in cluster_cpus(sysroot)]

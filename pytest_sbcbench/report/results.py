@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -35,6 +36,12 @@ def document(state: RunState) -> dict[str, Any]:
     """The whole results document for this session."""
     env = environment(state.settings.sysroot, state.probe,
                       openssl=_openssl_version(state), cryptography=cryptography.__version__)
+    env["governors"] = dict(state.governor.recorded) if state.governor else {}
+    env["system_checks"] = state.system_checks.as_dict() if state.system_checks else None
+    env["real_clock"] = {when: [dataclasses.asdict(r) for r in readings]
+                         for when, readings in state.real_clock.items()}
+    env["not_sampled"] = dict(state.unavailable)
+    env["session_findings"] = [f.as_dict() for f in state.session_findings]
     return {
         "schema": RESULTS_SCHEMA,
         "board": state.board.name,

@@ -22,20 +22,22 @@ def display(value: float, unit: str) -> tuple[str, str]:
 
 
 def rows(results: Sequence[Result]) -> list[list[str]]:
-    out = [["test", "metric", "tool", "median", "unit", "CV %", "n", "verdict"]]
+    out = [["test", "metric", "tool", "median", "unit", "CV %", "n", "at max", "verdict"]]
     for r in results:
         median, unit = display(r.summary.median, r.measurement.unit)
         test = r.test.rsplit("::", 1)[-1]
         tool = str(r.measurement.identity.as_dict().get("tool", ""))
+        at_max = r.telemetry.get("at_max_clock_pct")
         out.append([test, r.measurement.display_name, tool, median, unit,
-                    f"{100 * r.summary.cv:.2f}", str(r.summary.n), r.verdict.status])
+                    f"{100 * r.summary.cv:.2f}", str(r.summary.n),
+                    "-" if at_max is None else f"{at_max:g}%", r.verdict.status])
     return out
 
 
 def table(results: Sequence[Result]) -> list[str]:
     grid = rows(results)
     widths = [max(len(row[i]) for row in grid) for i in range(len(grid[0]))]
-    numeric = {3, 5, 6}
+    numeric = {3, 5, 6, 7}
     lines = []
     for n, row in enumerate(grid):
         cells = [c.rjust(w) if i in numeric and n else c.ljust(w)
@@ -46,10 +48,27 @@ def table(results: Sequence[Result]) -> list[str]:
     return lines
 
 
+def extra_lines(state: RunState) -> list[str]:
+    """Findings, probes that could not run (once each), real-clock readings, notes."""
+    lines = [f"finding: {nodeid.rsplit('::', 1)[-1]}: {f.kind}: {f.detail}"
+             for nodeid, f in state.findings]
+    lines += [f"not sampled: {name}: {reason}" for name, reason in state.unavailable.items()]
+    for when, readings in state.real_clock.items():
+        for r in readings:
+            claim = (f"cpufreq says {r.cpufreq_mhz:.0f} MHz ({r.mismatch_pct:+.1f}%)"
+                     if r.cpufreq_mhz and r.mismatch_pct is not None else "no cpufreq to compare")
+            lines.append(f"real clock {when}: cpu{r.cpu} {r.measured_mhz:.0f} MHz measured, "
+                         f"{claim}")
+    lines += [f"note: {n}" for n in state.notes]
+    return lines
+
+
 def write_summary(reporter: Any, state: RunState) -> None:
     board = state.board
     reporter.write_sep("=", f"sbcbench: {board.name} ({board.title})")
     for line in table(state.results):
+        reporter.write_line(line)
+    for line in extra_lines(state):
         reporter.write_line(line)
     if any(r.verdict.status == "no-baseline" for r in state.results):
         reporter.write_line(

@@ -1,0 +1,73 @@
+"""Per-test sampler traces: CSV always, a PNG chart when matplotlib (extra ``plot``) is there."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from ..judge.telemetry import under_load
+from ..measure.sampler import Trace
+
+
+def safe_name(nodeid: str) -> str:
+    """A file name for a test id: ``benchmarks/test_crypto.py::test_cipher[aes-128-gcm]``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")[:180]
+
+
+def write_csv(trace: Trace, path: Path) -> Path:
+    flags = under_load(trace)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["t_s", *(f"cpu{c}_mhz" for c in trace.cpus),
+                         *(f"temp_c_{s.name}" for s in trace.sensors),
+                         "mem_used_bytes", "swap_used_bytes", "tree_cpu_s", "system_busy_cpus",
+                         "under_load"])
+        for sample, loaded in zip(trace.samples, flags, strict=True):
+            writer.writerow([f"{sample.t:.3f}", *_cells(sample.mhz), *_cells(sample.temps_c),
+                             sample.mem_used, sample.swap_used, f"{sample.tree_cpu_s:.3f}",
+                             _cell(sample.system_busy_cpus), int(loaded)])
+    return path
+
+
+def _cell(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _cells(values: tuple[float | None, ...]) -> list[str]:
+    return [_cell(v) for v in values]
+
+
+def write_png(trace: Trace, path: Path, title: str) -> Path | None:
+    """Clock and temperature over time on linear axes, under-load spans shaded.
+
+    Returns None when matplotlib is not installed (``pip install pytest-sbcbench[plot]``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    times = [s.t for s in trace.samples]
+    fig, (clock_ax, temp_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5))
+    for i, cpu in enumerate(trace.cpus):
+        clock_ax.plot(times, [s.mhz[i] for s in trace.samples], label=f"cpu{cpu}")
+    temp_ax.plot(times, [s.temp_c for s in trace.samples], color="tab:red")
+    flags = under_load(trace)
+    for ax in (clock_ax, temp_ax):
+        for j, loaded in enumerate(flags):
+            if loaded and j > 0:
+                ax.axvspan(times[j - 1], times[j], color="0.85", zorder=0)
+    clock_ax.set_ylabel("clock (MHz)")
+    temp_ax.set_ylabel("temperature (C)")
+    temp_ax.set_xlabel("seconds (shaded: under load)")
+    clock_ax.set_title(title, fontsize=9)
+    if trace.cpus:
+        clock_ax.legend(fontsize=7, ncol=4)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path

@@ -1,0 +1,162 @@
+"""What happens around each benchmark test: idle gate, sampler, telemetry, verdict.
+
+The plugin's hooks call :func:`begin` before a test's call phase and :func:`end` after it;
+results a test recorded are finalised here, in the pytest hook flow, so each test passes or
+fails on its own."""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from .errors import SbcBenchWarning
+from .judge import telemetry as telemetry_mod
+from .judge import validity
+from .measure import realclock
+from .measure.idle import wait_for_idle
+from .measure.sampler import Sampler, Trace
+from .measure.syschecks import run_system_checks
+from .model import Result, Verdict
+from .report import trace as trace_out
+from .report.progress import StatusLine
+from .state import RunState
+
+WORKLOAD_MARKERS = ("crypto", "compile", "scaling", "memory", "storage")
+
+
+@dataclass
+class Run:
+    item: pytest.Item
+    state: RunState
+    sampler: Sampler
+    status: StatusLine | None
+    gate: validity.Finding | None
+
+
+def is_workload(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(name) for name in WORKLOAD_MARKERS)
+
+
+def session_start(state: RunState) -> None:
+    """Once, before the first workload: system checks and the real-clock check."""
+    if state.started:
+        return
+    state.started = True
+    if not state.settings.sysroot.is_host:
+        state.notes.append("system checks and real-clock check skipped: --sbc-sysroot is a "
+                           "captured tree, not this machine")
+        return
+    state.system_checks = run_system_checks()
+    if state.system_checks.on_battery:
+        state.session_findings.append(validity.Finding("power-supply", "running on battery"))
+    check_real_clock(state, "before")
+
+
+def check_real_clock(state: RunState, when: str) -> None:
+    cache = state.settings.cache or realclock.default_cache()
+    try:
+        readings = realclock.check_clusters(state.settings.sysroot, cache)
+    except Exception as exc:  # a diagnostic: report why, keep benchmarking
+        state.notes.append(f"real-clock check {when} unavailable: {exc}")
+        return
+    state.real_clock[when] = readings
+    for r in readings:
+        if r.mismatch_pct is not None and abs(r.mismatch_pct) > realclock.MISMATCH_PCT:
+            state.session_findings.append(validity.Finding(
+                "real-clock", f"cpu{r.cpu} {when}: measured {r.measured_mhz:.0f} MHz but "
+                              f"cpufreq says {r.cpufreq_mhz:.0f} MHz ({r.mismatch_pct:+.1f}%)"))
+
+
+def begin(item: pytest.Item, state: RunState, reporter: Any) -> Run:
+    session_start(state)
+    settings = state.settings
+    _, gate = wait_for_idle(2.0 if settings.quick else 10.0)
+    status = None
+    if reporter is not None and reporter.verbosity >= 0 and reporter.isatty:
+        status = StatusLine(_ReporterStream(reporter), item.name, live=True)
+    sampler = Sampler(settings.sysroot, settings.interval,
+                      on_sample=status.update if status else None)
+    for name, reason in sampler.unavailable.items():
+        state.unavailable.setdefault(name, reason)
+    sampler.start()
+    return Run(item, state, sampler, status, gate)
+
+
+def end(run: Run, failed: bool) -> None:
+    """Stop sampling, finalise the test's results; fail the test when strict finds problems."""
+    trace = run.sampler.stop()
+    reporter = run.item.config.pluginmanager.get_plugin("terminalreporter")
+    if run.status is not None and run.status.close() and reporter is not None:
+        reporter.currentfspath = None
+    extra = [*run.state.session_findings, *([run.gate] if run.gate else [])]
+    invalid = finalize(run.item, run.state, trace, extra)
+    if invalid and not failed:
+        pytest.fail(invalid, pytrace=False)
+
+
+def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
+             extra: list[validity.Finding]) -> str | None:
+    """Attach telemetry and findings to the test's pending results and publish them.
+
+    Returns the failure message when ``--sbc-strict`` makes a result invalid."""
+    pending = state.pending.pop(item.nodeid, [])
+    telemetry: dict[str, Any] = {}
+    found: list[validity.Finding] = list(extra)
+    if trace is not None:
+        telemetry = telemetry_mod.summarize_trace(trace)
+        found = validity.findings(trace, telemetry, extra)
+        telemetry.update(validity.throttling(found))
+        _write_trace(state, item.nodeid, trace)
+    telemetry["findings"] = [f.as_dict() for f in found]
+    failure = None
+    for result in pending:
+        verdict = result.verdict
+        if found and state.settings.strict:
+            verdict = Verdict("invalid", "; ".join(f.detail for f in found))
+            failure = f"invalid run (--sbc-strict): {verdict.detail}"
+        publish(item.config, state, dataclasses.replace(result, telemetry=telemetry,
+                                                         verdict=verdict))
+    for f in found:
+        state.findings.append((item.nodeid, f))
+    if found and pending and not state.settings.strict:
+        warn_findings(found)
+    return failure
+
+
+def warn_findings(found: list[validity.Finding]) -> None:
+    """Findings are warnings, even under ``filterwarnings = error``: ``--sbc-strict`` is the
+    switch that makes them fail a test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", SbcBenchWarning)
+        for f in found:
+            warnings.warn(SbcBenchWarning(f"{f.kind}: {f.detail}"), stacklevel=1)
+
+
+def publish(config: pytest.Config, state: RunState, result: Result) -> None:
+    state.results.append(result)
+    config.hook.pytest_sbcbench_result(config=config, result=result)
+
+
+def _write_trace(state: RunState, nodeid: str, trace: Trace) -> None:
+    folder = state.settings.trace_dir
+    if folder is None:
+        return
+    name = trace_out.safe_name(nodeid)
+    trace_out.write_csv(trace, folder / f"{name}.csv")
+    trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+
+
+class _ReporterStream:
+    def __init__(self, reporter: Any) -> None:
+        self.reporter = reporter
+
+    def write(self, text: str) -> int:
+        self.reporter.write(text, flush=True)
+        return len(text)
+
+    def flush(self) -> None:
+        pass

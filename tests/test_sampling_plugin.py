@@ -1,0 +1,159 @@
+"""Sampling inside pytest runs, governor handling, traces, monitor, real clock, pyperf checks."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import star64_tree
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.measure import realclock
+from pytest_sbcbench.measure.governor import GovernorGuard
+from pytest_sbcbench.measure.sampler import Sample
+from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
+from pytest_sbcbench.platform.sysroot import Sysroot
+from pytest_sbcbench.report.progress import StatusLine
+
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
+                                   reason="openssl not on PATH (apt-get install openssl)")
+SHA512 = ["benchmarks", "-m", "crypto", "-k", "sha512", "--sbc-quick", "--board", "star64",
+          "--sbc-interval", "0.2"]
+
+
+def run_star64(pytester: pytest.Pytester, tree: Path, *extra: str,
+               subprocess: bool = False) -> tuple[object, dict]:
+    out = pytester.path / "r.json"
+    run = pytester.runpytest_subprocess if subprocess else pytester.runpytest
+    result = run(*SHA512, "--sbc-sysroot", str(tree), "--sbc-results", str(out), *extra)
+    return result, json.loads(out.read_text())["results"][0]
+
+
+@needs_openssl
+def test_star64_at_full_clock(pytester: pytest.Pytester, tmp_path: Path,
+                              copy_benchmarks: Callable[[], None]) -> None:
+    copy_benchmarks()
+    result, entry = run_star64(pytester, star64_tree(tmp_path / "t"))
+    result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
+    telemetry = entry["telemetry"]
+    assert telemetry["under_load_samples"] > 0
+    assert telemetry["at_max_clock_pct"] == 100.0
+    assert telemetry["temperature_c"]["idle"] == 56.9
+    assert telemetry["throttled"] is False and telemetry["findings"] == []
+
+
+@needs_openssl
+def test_star64_held_at_1ghz(pytester: pytest.Pytester, tmp_path: Path,
+                             copy_benchmarks: Callable[[], None]) -> None:
+    copy_benchmarks()
+    tree = star64_tree(tmp_path / "t", cur_khz=1000000)
+    result, entry = run_star64(pytester, tree)
+    result.assert_outcomes(passed=1, warnings=1)  # type: ignore[attr-defined]
+    assert entry["telemetry"]["at_max_clock_pct"] == 0.0
+    assert entry["telemetry"]["throttled"] is True
+    result.stdout.fnmatch_lines(["*finding: test_digest?sha512?: clock-below-max*"])  # type: ignore[attr-defined]
+    strict, entry = run_star64(pytester, tree, "--sbc-strict")
+    strict.assert_outcomes(failed=1)  # type: ignore[attr-defined]
+    strict.stdout.fnmatch_lines(["*invalid run (--sbc-strict): clock held below max*"])  # type: ignore[attr-defined]
+    assert entry["verdict"]["status"] == "invalid"
+
+
+def test_performance_governor_is_restored_after_a_test_raises(
+        pytester: pytest.Pytester, tmp_path: Path) -> None:
+    tree = star64_tree(tmp_path / "t", governor="ondemand")
+    files = [tree / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"]
+    devfreq = tree / "sys/class/devfreq/dmc"
+    devfreq.mkdir(parents=True)
+    (devfreq / "governor").write_text("simple_ondemand\n")
+    files.append(devfreq / "governor")
+    pytester.makepyfile(f"""
+        from pathlib import Path
+        def test_raises():
+            assert Path({str(files[0])!r}).read_text() == "performance"
+            assert Path({str(files[1])!r}).read_text() == "performance"
+            raise RuntimeError("a benchmark crashed")
+    """)
+    result = pytester.runpytest("--sbc-sysroot", str(tree), "--sbc-performance")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*RuntimeError: a benchmark crashed*"])
+    assert files[0].read_text().strip() == "ondemand"
+    assert files[1].read_text().strip() == "simple_ondemand"
+
+
+def test_governor_guard_only_restores_what_it_changed(tmp_path: Path) -> None:
+    tree = star64_tree(tmp_path / "t", governor="performance")
+    guard = GovernorGuard(Sysroot(tree))
+    guard.set_performance()
+    assert guard.changed == {} and guard.restore() == []
+
+
+@needs_openssl
+def test_trace_dir_gets_csv_and_png(pytester: pytest.Pytester, tmp_path: Path,
+                                    copy_benchmarks: Callable[[], None]) -> None:
+    copy_benchmarks()
+    traces = tmp_path / "traces"
+    result, _ = run_star64(pytester, star64_tree(tmp_path / "t"), "--sbc-trace-dir", str(traces),
+                           subprocess=True)  # matplotlib loads once per process
+    result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
+    csv_file = traces / "benchmarks_test_crypto.py_test_digest_sha512.csv"
+    header = csv_file.read_text().splitlines()[0].split(",")
+    assert header[:5] == ["t_s", "cpu0_mhz", "cpu1_mhz", "cpu2_mhz", "cpu3_mhz"]
+    assert "temp_c_cpu-thermal" in header and header[-1] == "under_load"
+    if importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("the PNG needs the 'plot' extra (pip install pytest-sbcbench[plot])")
+    png = csv_file.with_suffix(".png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_monitor_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tree = star64_tree(tmp_path / "t")
+    assert main(["monitor", "--sysroot", str(tree), "--interval", "0.2", "--duration", "1",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["samples"] >= 5 and data["max_mhz"] == [1500.0] * 4
+    assert data["temperature_c"]["idle"] == 56.9
+
+
+def test_monitor_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["monitor", "--interval", "0", "--duration", "1"])
+    assert exit_.value.code == 2
+
+
+def test_status_line_only_when_live_and_after_the_delay() -> None:
+    sample = Sample(1.0, (1500.0, None), (61.5,), None, None, 0.0, None, ())
+    quiet = io.StringIO()
+    StatusLine(quiet, "t", live=False, delay=0).update(sample)
+    assert quiet.getvalue() == ""
+    out = io.StringIO()
+    line = StatusLine(out, "test_cipher[aes-128-gcm]", live=True, delay=0)
+    line.update(sample)
+    assert "test_cipher[aes-128-gcm]" in out.getvalue() and "1500 MHz | 61.5 C" in out.getvalue()
+    assert line.close() is True and out.getvalue().endswith("\r\x1b[K")
+
+
+@pytest.mark.skipif(realclock.compiler() is None, reason="no C compiler (apt-get install gcc)")
+def test_real_clock_loop_measures_this_machine(tmp_path: Path) -> None:
+    readings = realclock.check_clusters(Sysroot(), tmp_path)
+    assert readings and all(r.measured_mhz > 100 for r in readings)
+    assert list(tmp_path.glob("realclock-*"))  # compiled once, cached
+
+
+def test_real_clock_output_and_mismatch() -> None:
+    assert realclock.parse_output("1000000 0.025600000 7\n") == pytest.approx(2500.0)
+    reading = realclock.ClockReading(0, 1455.0, 1500.0)
+    assert reading.mismatch_pct == pytest.approx(-3.0)
+    assert realclock.ClockReading(0, 1455.0, None).mismatch_pct is None
+
+
+def test_pyperf_system_checks() -> None:
+    checks = run_system_checks()
+    assert checks.error is None
+    assert any(s.startswith("ASLR") for s in checks.states)
+    unplugged = SystemChecks(("Power supply: the power cable is unplugged",), (), ())
+    assert unplugged.on_battery and not SystemChecks((), (), ()).on_battery
