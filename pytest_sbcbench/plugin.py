@@ -77,6 +77,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is not None and state.governor is not None:
         state.governor.restore()
+    if state is not None and state.terminal is not None:
+        state.terminal.close()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -22,7 +22,7 @@ from .measure.sampler import Sampler, Trace
 from .measure.syschecks import run_system_checks
 from .model import Result, Verdict
 from .report import trace as trace_out
-from .report.progress import StatusLine
+from .report.progress import StatusLine, open_terminal
 from .state import RunState
 
 WORKLOAD_MARKERS = ("crypto", "compile", "scaling", "memory", "storage")
@@ -77,7 +77,10 @@ def begin(item: pytest.Item, state: RunState, reporter: Any) -> Run:
     _, gate = wait_for_idle(2.0 if settings.quick else 10.0)
     status = None
     if reporter is not None and reporter.verbosity >= 0 and reporter.isatty:
-        status = StatusLine(_ReporterStream(reporter), item.name, live=True)
+        if state.terminal is None:
+            state.terminal = open_terminal()
+        if state.terminal is not None:
+            status = StatusLine(state.terminal, item.name, live=True)
     sampler = Sampler(settings.sysroot, settings.interval,
                       on_sample=status.update if status else None)
     for name, reason in sampler.unavailable.items():
@@ -89,9 +92,10 @@ def begin(item: pytest.Item, state: RunState, reporter: Any) -> Run:
 def end(run: Run, failed: bool) -> None:
     """Stop sampling, finalise the test's results; fail the test when strict finds problems."""
     trace = run.sampler.stop()
-    reporter = run.item.config.pluginmanager.get_plugin("terminalreporter")
-    if run.status is not None and run.status.close() and reporter is not None:
-        reporter.currentfspath = None
+    if run.status is not None:
+        reporter = run.item.config.pluginmanager.get_plugin("terminalreporter")
+        writer = getattr(reporter, "_tw", None)
+        run.status.close(getattr(writer, "width_of_current_line", None))
     extra = [*run.state.session_findings, *([run.gate] if run.gate else [])]
     invalid = finalize(run.item, run.state, trace, extra)
     if invalid and not failed:
@@ -148,15 +152,3 @@ def _write_trace(state: RunState, nodeid: str, trace: Trace) -> None:
     name = trace_out.safe_name(nodeid)
     trace_out.write_csv(trace, folder / f"{name}.csv")
     trace_out.write_png(trace, folder / f"{name}.png", nodeid)
-
-
-class _ReporterStream:
-    def __init__(self, reporter: Any) -> None:
-        self.reporter = reporter
-
-    def write(self, text: str) -> int:
-        self.reporter.write(text, flush=True)
-        return len(text)
-
-    def flush(self) -> None:
-        pass

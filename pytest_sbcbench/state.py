@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
+from typing import TextIO
 
 import pytest
 
@@ -37,6 +38,7 @@ class RunState:
     real_clock: dict[str, list[ClockReading]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     started: bool = False
+    terminal: TextIO | None = None
     _probe: Probe | None = None
     _board: boards.BoardProfile | None = None
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from typing import Protocol
+from typing import Protocol, TextIO
 
 from ..measure.sampler import Sample
 
@@ -47,10 +48,21 @@ class StatusLine:
             self.stream.write("\r\x1b[K" + self.render(sample))
             self.stream.flush()
 
-    def close(self) -> bool:
-        """Erase the line; True when something was shown (the caller restarts its line)."""
+    def close(self, column: int | None = None) -> bool:
+        """Erase the status line.  With ``column`` (where pytest's own line ended) the cursor
+        goes back to the end of that line; returns True when something was shown."""
         with self._lock:
             if self.shown:
-                self.stream.write("\r\x1b[K")
+                back = f"\x1b[A\r\x1b[{column}C" if column else ("\x1b[A\r" if column == 0
+                                                                  else "")
+                self.stream.write("\r\x1b[K" + back)
                 self.stream.flush()
             return self.shown
+
+
+def open_terminal() -> TextIO | None:
+    """The controlling terminal, which pytest's output capture does not redirect."""
+    try:
+        return open(os.ctermid(), "w", encoding="utf-8")
+    except OSError:
+        return None
