@@ -9,12 +9,16 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import SbcBenchError
+from .errors import SbcBenchError, SchemaError
+from .judge import signing
+from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
+from .judge.verdict import judge
 from .measure.sampler import Sampler
 from .platform.probe import probe
 from .platform.sysroot import Sysroot
+from .report.results import load_results
 from .settings import positive_float
 
 
@@ -49,6 +53,34 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    baseline = load_baseline(args.baseline)
+    if baseline is None:
+        raise SchemaError(args.baseline, None, "no such baseline file")
+    board, results = load_results(args.results)
+    if board != baseline.board:
+        print(f"note: results are for board {board}, the baseline for {baseline.board}")
+    regressions = 0
+    for result in results:
+        verdict = judge(result, baseline, baseline.board)
+        regressions += verdict.status == "regression"
+        print(f"{verdict.status:12} {result.test}: {verdict.detail}")
+    print(f"{len(results)} results, {regressions} regression(s)")
+    return 1 if regressions else 0
+
+
+def _keygen(args: argparse.Namespace) -> int:
+    private, public = signing.keygen(args.prefix)
+    print(f"private key: {private} (keep it off the board under test)\npublic key:  {public}")
+    return 0
+
+
+def _sign(args: argparse.Namespace) -> int:
+    load_baseline(args.baseline)  # refuse to sign a broken file
+    print(f"signature: {signing.sign(args.baseline, args.key)}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
@@ -66,6 +98,18 @@ def parser() -> argparse.ArgumentParser:
                    help="seconds to sample")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(run=_monitor)
+    c = sub.add_parser("compare", help="gate a results file against a baseline file")
+    c.add_argument("baseline", type=Path)
+    c.add_argument("results", type=Path)
+    c.set_defaults(run=_compare)
+    k = sub.add_parser("keygen", help="make an Ed25519 key pair for signing baselines")
+    k.add_argument("prefix", type=Path, nargs="?", default=Path("sbcbench"),
+                   help="writes PREFIX.key and PREFIX.pub (default: sbcbench)")
+    k.set_defaults(run=_keygen)
+    g = sub.add_parser("sign", help="sign a baseline file (writes BASELINE.sig)")
+    g.add_argument("baseline", type=Path)
+    g.add_argument("--key", type=Path, required=True, help="private key from 'sbcbench keygen'")
+    g.set_defaults(run=_sign)
     return top
 
 

@@ -64,6 +64,15 @@ class SchemaError(SbcBenchError):
         super().__init__(f"{path}: {reason} (schema {version!r})")
 
 
+class SignatureError(SbcBenchError):
+    """A baseline that is unsigned, or whose Ed25519 signature does not match."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
 class BoardError(SbcBenchError):
     """An unknown board name, or a board that is not the machine being measured."""
 

@@ -13,6 +13,17 @@ Status = Literal[
 IdentityValue = str | int | float | bool | None
 
 
+DISPLAY_UNITS = {"B/s": ("MB/s", 1e-6), "s": ("s", 1.0), "op/s": ("op/s", 1.0)}
+
+
+def display(value: float, unit: str) -> tuple[str, str]:
+    """A value and unit as people read them: throughput in MB/s (10^6 bytes)."""
+    shown, factor = DISPLAY_UNITS.get(unit, (unit, 1.0))
+    scaled = value * factor
+    text = f"{scaled:,.1f}" if abs(scaled) >= 100 else f"{scaled:,.2f}"
+    return text, shown
+
+
 @dataclass(frozen=True)
 class Identity:
     """Everything that makes two numbers the same measurement.

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from . import hookspecs, runflow
-from .errors import SbcBenchError
+from . import baselines, hookspecs, runflow
+from .errors import SbcBenchError, SysrootError
 from .fixtures import sbc_board, sbc_openssl, sbcbench
 from .measure.governor import GovernorGuard
 from .platform import board as boards
@@ -50,14 +50,24 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         settings = from_config(config)
         state = RunState(settings, _hook_profiles(config))
-        if settings.board is not None or settings.sysroot_given:
-            _ = state.board  # a mismatch or an unreadable tree stops the run now
+        _resolve_board(state)
+        state.baseline = baselines.load_for_run(settings, state)
     except SbcBenchError as exc:
         raise pytest.UsageError(str(exc)) from exc
     state.governor = GovernorGuard(settings.sysroot)
     if settings.performance:
         _set_performance(state)
     config.stash[STATE_KEY] = state
+
+
+def _resolve_board(state: RunState) -> None:
+    """A mismatch or an unreadable tree stops the run now; a host without /proc only defers
+    (the plugin may be installed where no benchmark will run)."""
+    try:
+        _ = state.board
+    except SysrootError:
+        if state.settings.board is not None or state.settings.sysroot_given:
+            raise
 
 
 def _set_performance(state: RunState) -> None:
@@ -128,8 +138,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     if state.started and state.settings.sysroot.is_host:
         runflow.check_real_clock(state, "after")
-    if state.settings.results is None:
-        return
-    if state.results or session.testscollected:
-        results_io.write_results(state.settings.results, results_io.document(state))
+    doc = results_io.document(state) if state.results or session.testscollected else None
+    if state.settings.results is not None and doc is not None:
+        results_io.write_results(state.settings.results, doc)
+    if state.settings.save_baseline and doc is not None:
+        baselines.save(state, doc["environment"],
+                       interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
 

@@ -16,6 +16,7 @@ import pytest
 from .errors import SbcBenchWarning
 from .judge import telemetry as telemetry_mod
 from .judge import validity
+from .judge.verdict import judge
 from .measure import realclock
 from .measure.idle import wait_for_idle
 from .measure.sampler import Sampler, Trace
@@ -90,7 +91,7 @@ def begin(item: pytest.Item, state: RunState, reporter: Any) -> Run:
 
 
 def end(run: Run, failed: bool) -> None:
-    """Stop sampling, finalise the test's results; fail the test when strict finds problems."""
+    """Stop sampling, finalise the test's results; fail the test on a failing verdict."""
     trace = run.sampler.stop()
     if run.status is not None:
         reporter = run.item.config.pluginmanager.get_plugin("terminalreporter")
@@ -106,7 +107,8 @@ def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
              extra: list[validity.Finding]) -> str | None:
     """Attach telemetry and findings to the test's pending results and publish them.
 
-    Returns the failure message when ``--sbc-strict`` makes a result invalid."""
+    Returns the failure message when a verdict fails the test (invalid, regression,
+    incomparable)."""
     pending = state.pending.pop(item.nodeid, [])
     telemetry: dict[str, Any] = {}
     found: list[validity.Finding] = list(extra)
@@ -116,19 +118,37 @@ def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
         telemetry.update(validity.throttling(found))
         _write_trace(state, item.nodeid, trace)
     telemetry["findings"] = [f.as_dict() for f in found]
-    failure = None
+    failures = []
     for result in pending:
-        verdict = result.verdict
-        if found and state.settings.strict:
-            verdict = Verdict("invalid", "; ".join(f.detail for f in found))
-            failure = f"invalid run (--sbc-strict): {verdict.detail}"
+        verdict = verdict_for(state, result, found)
+        message = failure_message(state, verdict)
+        if message:
+            failures.append(message)
         publish(item.config, state, dataclasses.replace(result, telemetry=telemetry,
                                                          verdict=verdict))
     for f in found:
         state.findings.append((item.nodeid, f))
     if found and pending and not state.settings.strict:
         warn_findings(found)
-    return failure
+    return "\n".join(failures) or None
+
+
+def verdict_for(state: RunState, result: Result, found: list[validity.Finding]) -> Verdict:
+    """Invalid under --sbc-strict when anything was found; else the baseline gate's verdict."""
+    if found and state.settings.strict:
+        return Verdict("invalid", "; ".join(f.detail for f in found))
+    machine = {"cpu_model": state.probe.cpu_model, "cpus": state.probe.cpus}
+    return judge(result, state.baseline, state.board.name, machine)
+
+
+def failure_message(state: RunState, verdict: Verdict) -> str | None:
+    if verdict.status == "invalid":
+        return f"invalid run (--sbc-strict): {verdict.detail}"
+    if verdict.status == "regression":
+        return f"regression: {verdict.detail}"
+    if verdict.status == "incomparable" and not state.settings.allow_incomparable:
+        return f"incomparable (--sbc-allow-incomparable to pass): {verdict.detail}"
+    return None
 
 
 def warn_findings(found: list[validity.Finding]) -> None:

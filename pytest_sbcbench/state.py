@@ -9,6 +9,7 @@ from typing import TextIO
 import pytest
 
 from .errors import SbcBenchError
+from .judge.baseline import Baseline
 from .judge.validity import Finding
 from .measure.governor import GovernorGuard
 from .measure.realclock import ClockReading
@@ -38,6 +39,7 @@ class RunState:
     real_clock: dict[str, list[ClockReading]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     started: bool = False
+    baseline: Baseline | None = None
     terminal: TextIO | None = None
     _probe: Probe | None = None
     _board: boards.BoardProfile | None = None
@@ -53,6 +55,10 @@ class RunState:
         found = boards.builtin_profiles()
         found += boards.load_profiles(self.settings.baselines / "boards")
         return boards.merge([*found, *self.extra_profiles])
+
+    @property
+    def board_resolved(self) -> bool:
+        return self._board is not None
 
     @property
     def board(self) -> boards.BoardProfile:

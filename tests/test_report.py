@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pytest_sbcbench.judge.stats import summarize
-from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict, display
 from pytest_sbcbench.report.results import write_json_atomic
-from pytest_sbcbench.report.terminal import display, table
+from pytest_sbcbench.report.terminal import table
 
 
 def test_summary_of_the_seeds_pinned_runs() -> None:

@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import cryptography
 
+from ..errors import SchemaError
+from ..judge.stats import summarize
 from ..measure import openssl
+from ..model import Identity, Measurement, Result, Verdict
 from ..platform.environment import environment
 
 if TYPE_CHECKING:
@@ -70,3 +73,33 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 def write_results(path: Path, doc: dict[str, Any]) -> None:
     write_json_atomic(path, doc)
+
+
+def load_results(path: Path) -> tuple[str, list[Result]]:
+    """Read a results file back into results; a broken file is a :class:`SchemaError`."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SchemaError(path, None, f"unreadable results file: {exc}") from exc
+    if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA:
+        version = data.get("schema") if isinstance(data, dict) else None
+        raise SchemaError(path, version, f"not a results file; expected {RESULTS_SCHEMA}")
+    try:
+        return str(data["board"]), [_result(r) for r in data["results"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
+
+
+def _result(data: dict[str, Any]) -> Result:
+    samples = tuple(float(v) for v in data["samples"])
+    if not samples:
+        raise ValueError(f"{data['test']}: no samples")
+    label = data["metric"]
+    if "op" in data["identity"]:
+        label = f"{data['metric']} {data['identity']['op']}"
+    m = Measurement(str(data["metric"]), str(data["unit"]), data["better"],
+                    Identity.from_mapping(data["identity"]), samples, label=label)
+    verdict = data.get("verdict", {})
+    return Result(str(data["test"]), m, summarize(samples),
+                  Verdict(verdict.get("status", "no-baseline"), verdict.get("detail", "")),
+                  data.get("telemetry", {}))

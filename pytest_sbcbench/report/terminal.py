@@ -5,21 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..model import Result
+from ..model import Result, display
 
 if TYPE_CHECKING:
     from ..state import RunState
-
-DISPLAY_UNITS = {"B/s": ("MB/s", 1e-6), "s": ("s", 1.0), "op/s": ("op/s", 1.0)}
-
-
-def display(value: float, unit: str) -> tuple[str, str]:
-    """A value and unit as people read them: throughput in MB/s (10^6 bytes)."""
-    shown, factor = DISPLAY_UNITS.get(unit, (unit, 1.0))
-    scaled = value * factor
-    text = f"{scaled:,.1f}" if abs(scaled) >= 100 else f"{scaled:,.2f}"
-    return text, shown
-
 
 def rows(results: Sequence[Result]) -> list[list[str]]:
     out = [["test", "metric", "tool", "median", "unit", "CV %", "n", "at max", "verdict"]]

@@ -1,0 +1,86 @@
+"""Ed25519 signatures for baselines, so a kernel under test cannot edit its own baseline.
+
+``sbcbench keygen PREFIX`` writes ``PREFIX.key`` (private, mode 0600) and ``PREFIX.pub``;
+``sbcbench sign BASELINE --key KEY`` writes ``BASELINE.sig`` (base64 of the signature over the
+file's exact bytes); ``--sbc-verify-key PUBKEY`` refuses baselines without a matching one."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from ..errors import SignatureError
+
+SUFFIX = ".sig"
+
+
+def signature_path(baseline: Path) -> Path:
+    return baseline.with_name(baseline.name + SUFFIX)
+
+
+def keygen(prefix: Path) -> tuple[Path, Path]:
+    key = Ed25519PrivateKey.generate()
+    private = prefix.with_name(prefix.name + ".key")
+    public = prefix.with_name(prefix.name + ".pub")
+    if private.exists() or public.exists():
+        raise SignatureError(private, "refusing to overwrite an existing key")
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(pem)
+    public.write_bytes(key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    return private, public
+
+
+def _private_key(path: Path) -> Ed25519PrivateKey:
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except (OSError, ValueError, TypeError) as exc:
+        raise SignatureError(path, f"cannot read private key: {exc}") from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SignatureError(path, "not an Ed25519 private key")
+    return key
+
+
+def public_key(path: Path) -> Ed25519PublicKey:
+    try:
+        key = serialization.load_pem_public_key(path.read_bytes())
+    except (OSError, ValueError, TypeError) as exc:
+        raise SignatureError(path, f"cannot read public key: {exc}") from exc
+    if not isinstance(key, Ed25519PublicKey):
+        raise SignatureError(path, "not an Ed25519 public key")
+    return key
+
+
+def sign(baseline: Path, key_path: Path) -> Path:
+    try:
+        data = baseline.read_bytes()
+    except OSError as exc:
+        raise SignatureError(baseline, f"cannot read: {exc.strerror}") from exc
+    signature = _private_key(key_path).sign(data)
+    out = signature_path(baseline)
+    out.write_text(base64.b64encode(signature).decode("ascii") + "\n", encoding="ascii")
+    return out
+
+
+def verify(baseline: Path, key: Ed25519PublicKey) -> None:
+    """Raise :class:`SignatureError` unless ``baseline`` carries a matching signature."""
+    sig = signature_path(baseline)
+    if not sig.exists():
+        raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
+                                       "'sbcbench sign' or drop --sbc-verify-key")
+    try:
+        key.verify(base64.b64decode(sig.read_text(encoding="ascii"), validate=True),
+                   baseline.read_bytes())
+    except (InvalidSignature, binascii.Error, ValueError) as exc:
+        raise SignatureError(baseline, f"signature {sig.name} does not match this baseline: "
+                                       "it was changed after signing, or signed by another "
+                                       "key") from exc
