@@ -94,15 +94,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     state = item.config.stash.get(STATE_KEY, None)
-    if state is None or not runflow.is_workload(item):
+    if state is None:
         return (yield)
-    run = runflow.begin(item, state, item.config.pluginmanager.get_plugin("terminalreporter"))
+    run = None
+    if runflow.is_workload(item):
+        reporter = item.config.pluginmanager.get_plugin("terminalreporter")
+        run = runflow.begin(item, state, reporter)
     try:
         outcome = yield
     except BaseException:
-        runflow.end(run, failed=True)
+        runflow.end(item, state, run, failed=True)
         raise
-    runflow.end(run, failed=False)
+    runflow.end(item, state, run, failed=False)
     return outcome
 
 

@@ -90,17 +90,21 @@ def begin(item: pytest.Item, state: RunState, reporter: Any) -> Run:
     return Run(item, state, sampler, status, gate)
 
 
-def end(run: Run, failed: bool) -> None:
-    """Stop sampling, finalise the test's results; fail the test on a failing verdict."""
-    trace = run.sampler.stop()
-    if run.status is not None:
-        reporter = run.item.config.pluginmanager.get_plugin("terminalreporter")
-        writer = getattr(reporter, "_tw", None)
-        run.status.close(getattr(writer, "width_of_current_line", None))
-    extra = [*run.state.session_findings, *([run.gate] if run.gate else [])]
-    invalid = finalize(run.item, run.state, trace, extra)
-    if invalid and not failed:
-        pytest.fail(invalid, pytrace=False)
+def end(item: pytest.Item, state: RunState, run: Run | None, failed: bool) -> None:
+    """Stop sampling (workload tests), finalise the test's results, and fail the test on a
+    failing verdict unless it already failed on its own."""
+    trace = None
+    extra: list[validity.Finding] = []
+    if run is not None:
+        trace = run.sampler.stop()
+        if run.status is not None:
+            reporter = item.config.pluginmanager.get_plugin("terminalreporter")
+            writer = getattr(reporter, "_tw", None)
+            run.status.close(getattr(writer, "width_of_current_line", None))
+        extra = [*state.session_findings, *([run.gate] if run.gate else [])]
+    message = finalize(item, state, trace, extra)
+    if message and not failed:
+        pytest.fail(message, pytrace=False)
 
 
 def finalize(item: pytest.Item, state: RunState, trace: Trace | None,

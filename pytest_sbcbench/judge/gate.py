@@ -16,7 +16,8 @@ Work in log space (ratios).  Let the baseline hold k sessions of n_j samples and
 * One-sided by the metric's direction: a regression when the move the bad way exceeds the
   tolerance t(1 - ALPHA, df) * SE, and never below FLOOR_PCT (a documented floor: moves under
   1.5% (as a ratio) are not called regressions, which also guards against a variance
-  estimate that came out too small by chance).  The same tolerance the good way is an ``improvement``.
+  estimate that came out too small by chance).  The same tolerance the good way is an
+  ``improvement``.
 * Without any repeated sample (one sample per session, one session) there is no variance to
   measure; a fixed NO_VARIANCE_PCT tolerance applies and the verdict says so.
 

@@ -78,7 +78,7 @@ def verify(baseline: Path, key: Ed25519PublicKey) -> None:
         raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
                                        "'sbcbench sign' or drop --sbc-verify-key")
     try:
-        key.verify(base64.b64decode(sig.read_text(encoding="ascii"), validate=True),
+        key.verify(base64.b64decode(sig.read_text(encoding="ascii").strip(), validate=True),
                    baseline.read_bytes())
     except (InvalidSignature, binascii.Error, ValueError) as exc:
         raise SignatureError(baseline, f"signature {sig.name} does not match this baseline: "

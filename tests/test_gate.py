@@ -1,0 +1,111 @@
+"""The regression gate's statistics on synthetic samples."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_sbcbench.judge.gate import FLOOR_PCT, NO_VARIANCE_PCT, gate, standard_error
+from pytest_sbcbench.judge.tdist import t_cdf, t_ppf
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+import gate_simulation  # noqa: E402
+
+STAR64_PINNED = [458.17, 463.08, 462.59]  # seconds, CV 0.59%
+
+
+@pytest.mark.parametrize(("p", "df", "expected"), [
+    (0.975, 4, 2.776445), (0.99, 10, 2.763769), (0.95, 1, 6.313752), (0.98, 4, 2.998528),
+    (0.995, 30, 2.749996), (0.975, 2.5, 3.574652),
+])
+def test_t_quantiles(p: float, df: float, expected: float) -> None:
+    assert t_ppf(p, df) == pytest.approx(expected, rel=1e-3)
+    assert t_cdf(t_ppf(p, df), df) == pytest.approx(p, abs=1e-9)
+
+
+def test_t_quantile_domain() -> None:
+    with pytest.raises(ValueError):
+        t_ppf(0.4, 3)
+
+
+def test_unchanged_build_passes() -> None:
+    outcome = gate([STAR64_PINNED], [460.1, 462.0, 461.5], "lower")
+    assert outcome.status == "pass"
+    assert outcome.df == 4.0 and outcome.baseline_n == 3 and outcome.current_n == 3
+
+
+def test_three_percent_slower_build_is_a_regression() -> None:
+    outcome = gate([STAR64_PINNED], [x * 1.03 for x in (459.0, 462.5, 461.9)], "lower")
+    assert outcome.status == "regression"
+    line = outcome.line("ballistics-engine pinned", "s")
+    assert "baseline median 462.6 s" in line and "change +2.97%" in line
+    assert "tolerance" in line and "n = 3 in 1 session(s) vs 3" in line
+
+
+def test_direction_follows_better() -> None:
+    base = [[100.0, 101.0, 99.5]]
+    assert gate(base, [90.0, 91.0, 90.5], "higher").status == "regression"
+    assert gate(base, [90.0, 91.0, 90.5], "lower").status == "improvement"
+    assert gate(base, [110.0, 111.0, 110.5], "higher").status == "improvement"
+
+
+def test_tolerance_is_symmetric_in_log_space() -> None:
+    """A halving of throughput is as large a move as a doubling of time."""
+    base = [[100.0, 101.0, 99.0]]
+    halved = gate(base, [50.0, 50.5, 49.5], "higher")
+    doubled = gate(base, [200.0, 202.0, 198.0], "lower")
+    assert halved.status == doubled.status == "regression"
+    assert halved.tolerance_pct < doubled.tolerance_pct  # same log width, shown per direction
+
+
+def test_floor_stops_tiny_variance_from_flagging_noise() -> None:
+    base = [[100.0, 100.0001, 100.0002]]
+    outcome = gate(base, [101.0, 101.0001, 101.0002], "lower")
+    assert outcome.status == "pass" and outcome.tolerance_pct == pytest.approx(FLOOR_PCT)
+
+
+def test_two_session_baseline_widens_for_between_session_spread() -> None:
+    one = gate([[100.0, 100.3, 99.8]], [102.5, 102.6, 102.3], "lower")
+    two = gate([[100.0, 100.3, 99.8], [102.0, 101.8, 102.2]], [102.5, 102.6, 102.3], "lower")
+    assert one.status == "regression"
+    assert two.status == "pass" and two.tolerance_pct > one.tolerance_pct
+    assert two.baseline_sessions == 2 and two.baseline_n == 6
+
+
+def test_two_runs_each() -> None:
+    outcome = gate([[100.0, 101.0], [100.5, 99.5]], [80.0, 81.0], "higher")
+    assert outcome.status == "regression" and outcome.df == 3.0
+
+
+def test_single_samples_use_a_fixed_tolerance() -> None:
+    assert gate([[100.0]], [96.0], "higher").status == "pass"
+    outcome = gate([[100.0]], [94.0], "higher")
+    assert outcome.status == "regression" and outcome.df is None
+    assert outcome.tolerance_pct == pytest.approx(100 * (1 - 1 / (1 + NO_VARIANCE_PCT / 100)))
+    assert "no variance" in outcome.line("x")
+
+
+def test_single_samples_in_several_sessions_use_their_spread() -> None:
+    found = standard_error([[4.6], [4.61], [4.59]], [4.6])
+    assert found is not None and found[1] == 2.0
+
+
+@pytest.mark.parametrize("bad", [([], [1.0]), ([[1.0]], []), ([[0.0, 1.0]], [1.0]),
+                                 ([[1.0]], [-2.0])])
+def test_invalid_input(bad: tuple[list[list[float]], list[float]]) -> None:
+    with pytest.raises(ValueError):
+        gate(bad[0], bad[1], "higher")
+
+
+def test_simulation_meets_the_target() -> None:
+    """At CV 0.6% and 3 vs 3 runs: at most 1% false alarms, at least 95% of 3% regressions."""
+    rates = gate_simulation.simulate(1500, 11)
+    name = gate_simulation.SCENARIOS[0].name
+    ours = "sbcbench gate (this project)"
+    assert rates[(name, ours, 0.0)] <= 0.01
+    assert rates[(name, ours, 0.03)] >= 0.95
+    assert rates[(name, "pytest-benchmark mean:5%", 0.03)] < 0.05
+    table = gate_simulation.table(rates)
+    assert table[0].startswith("**CV 0.6%, 3 vs 3**") and "| rule |" in table[2]
