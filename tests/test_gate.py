@@ -11,7 +11,7 @@ from pytest_sbcbench.judge.gate import FLOOR_PCT, NO_VARIANCE_PCT, gate, standar
 from pytest_sbcbench.judge.tdist import t_cdf, t_ppf
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
-import gate_simulation  # noqa: E402
+import gate_simulation
 
 STAR64_PINNED = [458.17, 463.08, 462.59]  # seconds, CV 0.59%
 
