@@ -73,6 +73,14 @@ class SignatureError(SbcBenchError):
         super().__init__(f"{path}: {reason}")
 
 
+class BuildError(ToolError):
+    """A build that failed; the message carries the command and the log's last lines."""
+
+
+class CheckoutError(SbcBenchError):
+    """A commit that cannot be pinned: unknown, ambiguous, a branch name, or the wrong tree."""
+
+
 class BoardError(SbcBenchError):
     """An unknown board name, or a board that is not the machine being measured."""
 

@@ -82,6 +82,7 @@ class Measurement:
     identity: Identity
     samples: tuple[float, ...]
     label: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def display_name(self) -> str:

@@ -128,7 +128,8 @@ def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
         message = failure_message(state, verdict)
         if message:
             failures.append(message)
-        publish(item.config, state, dataclasses.replace(result, telemetry=telemetry,
+        merged = {**telemetry, **result.measurement.details}
+        publish(item.config, state, dataclasses.replace(result, telemetry=merged,
                                                          verdict=verdict))
     for f in found:
         state.findings.append((item.nodeid, f))

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from ..errors import ToolError
 
 
 def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: bool = True,
-             env: Mapping[str, str] | None = None) -> str:
+             env: Mapping[str, str] | None = None, cwd: Path | None = None) -> str:
     """Run ``argv``; a missing executable, a timeout, a non-zero exit, or (when output is
     expected) empty stdout raises :class:`ToolError` with the command line and stderr."""
     try:
         proc = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
-                              check=False, env=None if env is None else dict(env))
+                              check=False, env=None if env is None else dict(env), cwd=cwd)
     except FileNotFoundError as exc:
         raise ToolError(argv, None, str(exc), f"{what}: executable not found") from exc
     except subprocess.TimeoutExpired as exc:

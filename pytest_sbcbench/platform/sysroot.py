@@ -93,6 +93,10 @@ class Sysroot:
         except OSError as exc:
             raise SysrootError(path, exc.strerror or str(exc)) from exc
 
+    def drop_caches(self) -> None:
+        """Drop the page cache (root only): ``echo 3 > /proc/sys/vm/drop_caches``."""
+        self.write(f"{PROC}/sys/vm/drop_caches", "3\n")
+
     # Named readers: the kernel files the package uses, in one place.
     def cpuinfo(self) -> str:
         return self.read(f"{PROC}/cpuinfo")

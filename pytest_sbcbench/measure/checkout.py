@@ -1,0 +1,134 @@
+"""Pinned checkouts: a full commit SHA and a verified tree fingerprint, or nothing.
+
+A compile time measured on "whatever main was" is an orphan.  :func:`checkout` clones (or
+reuses) a cached clone, resolves the commit to exactly one full SHA, checks it out detached and
+clean, and fingerprints the tree so a baseline is only ever compared with the same tree."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CheckoutError
+from .fingerprint import Fingerprint, fingerprint, tracked_files
+from .git import commits_with_prefix, git, is_hex_commit, ref_names
+from .tools import run_tool
+
+MIRROR_ENV = "SBCBENCH_GIT_MIRROR"
+TIERS = ("pinned", "head")
+
+
+@dataclass(frozen=True)
+class Tree:
+    url: str
+    requested: str
+    sha: str
+    tier: str
+    path: Path
+    fingerprint: Fingerprint
+
+
+def local_source(url: str) -> str:
+    """A local path (bare repository included) as an absolute path; URLs unchanged."""
+    if re.match(r"^[a-z][a-z0-9+.-]*://", url) or re.match(r"^[^/]+@[^/]+:", url):
+        return url
+    return str(Path(url).expanduser().resolve())
+
+
+def source_for(url: str) -> str:
+    """``$SBCBENCH_GIT_MIRROR/<name>[.git]`` when such a mirror exists, else the URL."""
+    mirror = os.environ.get(MIRROR_ENV)
+    if mirror:
+        name = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+        for candidate in (Path(mirror) / name, Path(mirror) / f"{name}.git"):
+            if candidate.exists():
+                return str(candidate)
+    return local_source(url)
+
+
+def clone_dir(cache: Path, url: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", url.rstrip("/").rsplit("/", 1)[-1])[:40].strip("-")
+    return cache / "checkouts" / f"{slug}-{hashlib.sha256(url.encode()).hexdigest()[:10]}"
+
+
+def ensure_clone(source: str, repo: Path) -> None:
+    """Clone once into the cache (via a temporary name, so Ctrl-C leaves no half clone)."""
+    if (repo / ".git").is_dir():
+        return
+    repo.parent.mkdir(parents=True, exist_ok=True)
+    tmp = repo.with_name(repo.name + f".partial-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    git(None, "clone", "--no-checkout", "--quiet", source, str(tmp), timeout=3600)
+    os.replace(tmp, repo)
+
+
+def resolve(repo: Path, commit: str, tier: str) -> str | None:
+    """Exactly one full SHA for ``commit``; None when the clone does not have it yet."""
+    if is_hex_commit(commit):
+        refs = ref_names(repo, commit)
+        shas = commits_with_prefix(repo, commit)
+        if refs and tier == "pinned":
+            raise CheckoutError(f"commit {commit!r} is ambiguous: it is also the name of "
+                                f"{', '.join(refs)}; give more hex digits")
+        if len(shas) > 1:
+            raise CheckoutError(f"commit {commit!r} is ambiguous: it matches "
+                                f"{', '.join(s[:12] for s in shas)}; give more hex digits")
+        return shas[0] if shas else None
+    if tier == "pinned":
+        raise CheckoutError(f"{commit!r} is a branch or tag name; the pinned tier needs a "
+                            "commit SHA (a name moves, a SHA does not)")
+    for ref in (f"refs/remotes/origin/{commit}", f"refs/tags/{commit}"):
+        if ref in git(repo, "for-each-ref", "--format=%(refname)").split():
+            return git(repo, "rev-parse", "--verify", f"{ref}^{{commit}}",
+                       expect_output=True).strip()
+    return None
+
+
+def _lockfile(repo: Path, sha: str, cargo: str | None) -> str:
+    tracked = tracked_files(repo, sha)
+    if "Cargo.toml" not in tracked:
+        return "none"
+    if "Cargo.lock" in tracked:
+        return "tracked"
+    if cargo is None:
+        raise CheckoutError(f"{repo}: no Cargo.lock at {sha[:12]} and no cargo to resolve one "
+                            "(install Rust: apt-get install cargo)")
+    run_tool([cargo, "generate-lockfile"], 1800, "cargo generate-lockfile", expect_output=False,
+             cwd=repo)
+    return "generated"
+
+
+def check_expect(tree: Tree, expect: Mapping[str, int] | None) -> None:
+    found = tree.fingerprint.as_dict()
+    wrong = {k: (v, found.get(k)) for k, v in (expect or {}).items() if found.get(k) != v}
+    if wrong:
+        detail = ", ".join(f"{k}: expected {e}, found {f}" for k, (e, f) in wrong.items())
+        raise CheckoutError(f"tree fingerprint of {tree.url} at {tree.sha} differs ({detail}): "
+                            "not the tree the baseline was measured on")
+
+
+def checkout(url: str, commit: str, cache: Path, *, tier: str = "pinned",
+             expect: Mapping[str, int] | None = None, cargo: str | None = None) -> Tree:
+    if tier not in TIERS:
+        raise CheckoutError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
+    source = source_for(url)
+    repo = clone_dir(cache, url)
+    ensure_clone(source, repo)
+    sha = resolve(repo, commit, tier)
+    if sha is None:
+        git(repo, "fetch", "--quiet", "--tags", "origin",
+            "+refs/heads/*:refs/remotes/origin/*", timeout=3600)
+        sha = resolve(repo, commit, tier)
+    if sha is None:
+        raise CheckoutError(f"commit {commit!r} not found in {url}")
+    git(repo, "checkout", "--quiet", "--detach", "--force", sha)
+    git(repo, "clean", "-fdxq")
+    lockfile = _lockfile(repo, sha, cargo)
+    tree = Tree(url, commit, sha, tier, repo, fingerprint(repo, sha, lockfile))
+    check_expect(tree, expect)
+    return tree
