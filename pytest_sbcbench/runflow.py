@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from .errors import SbcBenchWarning
+from .judge import physics, validity
 from .judge import telemetry as telemetry_mod
-from .judge import validity
 from .judge.verdict import judge
 from .measure import realclock
 from .measure.idle import wait_for_idle
@@ -124,7 +124,8 @@ def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
     telemetry["findings"] = [f.as_dict() for f in found]
     failures = []
     for result in pending:
-        verdict = verdict_for(state, result, found)
+        with_telemetry = dataclasses.replace(result, telemetry=telemetry)
+        verdict = verdict_for(state, with_telemetry, found)
         message = failure_message(state, verdict)
         if message:
             failures.append(message)
@@ -139,7 +140,11 @@ def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
 
 
 def verdict_for(state: RunState, result: Result, found: list[validity.Finding]) -> Verdict:
-    """Invalid under --sbc-strict when anything was found; else the baseline gate's verdict."""
+    """Implausible when a number beats physics; invalid under --sbc-strict when anything was
+    found; else the baseline gate's verdict."""
+    implausible = physics.check(result, state.board)
+    if implausible is not None:
+        return implausible
     if found and state.settings.strict:
         return Verdict("invalid", "; ".join(f.detail for f in found))
     machine = {"cpu_model": state.probe.cpu_model, "cpus": state.probe.cpus}
@@ -147,6 +152,8 @@ def verdict_for(state: RunState, result: Result, found: list[validity.Finding]) 
 
 
 def failure_message(state: RunState, verdict: Verdict) -> str | None:
+    if verdict.status == "implausible":
+        return f"implausible: {verdict.detail}"
     if verdict.status == "invalid":
         return f"invalid run (--sbc-strict): {verdict.detail}"
     if verdict.status == "regression":

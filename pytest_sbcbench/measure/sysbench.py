@@ -1,0 +1,88 @@
+"""sysbench 0.4 and 1.x: the syntax of the detected version, and results that must exist.
+
+sysbench 0.4.12 silently printed nothing for 1.0-style invocations; here a run that printed
+no result is a :class:`ParseError`, never "missing data"."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import ParseError
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SysbenchResult:
+    version: str
+    test: str  # "cpu" or "memory"
+    threads: int | None
+    total_time_s: float | None
+    events: int | None
+    events_per_second: float | None = None
+    bytes_per_second: float | None = None
+    max_prime: int | None = None
+    block_bytes: int | None = None
+
+
+def parse_version(text: str) -> str:
+    match = re.search(r"^sysbench\s+(\d+\.\d+(?:\.\d+)?)", text, re.MULTILINE)
+    if not match:
+        raise ParseError("sysbench output", "no 'sysbench X.Y' banner", text[:300])
+    return match.group(1)
+
+
+def major_minor(version: str) -> tuple[int, int]:
+    parts = [int(p) for p in version.split(".")[:2]]
+    return parts[0], parts[1] if len(parts) > 1 else 0
+
+
+def cpu_argv(version: str, threads: int, max_prime: int, seconds: int) -> list[str]:
+    """The command line in the syntax of ``version``."""
+    if major_minor(version) >= (1, 0):
+        return ["sysbench", "cpu", f"--threads={threads}", f"--cpu-max-prime={max_prime}",
+                f"--time={seconds}", "run"]
+    return ["sysbench", "--test=cpu", f"--num-threads={threads}",
+            f"--cpu-max-prime={max_prime}", f"--max-time={seconds}", "run"]
+
+
+def _number(pattern: str, text: str) -> float | None:
+    match = re.search(pattern, text, re.MULTILINE)
+    return float(match.group(1)) if match else None
+
+
+def _block_bytes(text: str) -> int | None:
+    match = re.search(r"block size:\s*(\d+)\s*(K|KiB|M|MiB)?", text, re.IGNORECASE)
+    if not match:
+        return None
+    unit = (match.group(2) or "").upper()
+    return int(match.group(1)) * (MIB if unit.startswith("M") else 1024 if unit else 1)
+
+
+def parse_sysbench(text: str) -> SysbenchResult:
+    """cpu or memory output of either version; no result figure is an error."""
+    version = parse_version(text)
+    total = _number(r"total time:\s*([\d.]+)s", text)
+    events_f = _number(r"total number of events:\s*(\d+)", text)
+    events = int(events_f) if events_f is not None else None
+    threads_f = _number(r"Number of threads:\s*(\d+)", text)
+    threads = int(threads_f) if threads_f is not None else None
+    transferred = re.search(r"([\d.]+)\s*(MiB|MB) transferred \(\s*([\d.]+)\s*(MiB|MB)/sec\)",
+                            text)
+    if transferred:
+        # 1.x prints MiB; 0.4 prints "MB" but means MiB (10240 ops of 1024K = "10240.00 MB")
+        return SysbenchResult(version, "memory", threads, total, events,
+                              bytes_per_second=float(transferred.group(3)) * MIB,
+                              block_bytes=_block_bytes(text))
+    rate = _number(r"events per second:\s*([\d.]+)", text)
+    if rate is None and total and events:
+        rate = events / total
+    if rate is None:
+        raise ParseError(f"sysbench {version} output", "no result: neither 'events per second' "
+                         "nor total time and events (wrong syntax for this version?)",
+                         text[:400])
+    prime = _number(r"(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)",
+                    text)
+    return SysbenchResult(version, "cpu", threads, total, events, events_per_second=rate,
+                          max_prime=int(prime) if prime is not None else None)

@@ -1,0 +1,102 @@
+"""CPU features and ISA extensions, parsed (never substring-matched), and what they accelerate.
+
+``rv64imafdc`` contains a "v" but has no vector extension: the ``rv64`` base is stripped before
+single-letter extensions are read, and multi-letter ones (``z*``, ``s*``, ``x*``) are split on
+underscores."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .parse import CpuInfo
+
+SINGLE_LETTER_G = ("i", "m", "a", "f", "d")
+
+
+@dataclass(frozen=True)
+class RiscvIsa:
+    base: str
+    extensions: tuple[str, ...]
+    vector_071: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {"base": self.base, "extensions": list(self.extensions),
+                "vector_0_7_1": self.vector_071}
+
+
+def parse_riscv_isa(text: str) -> RiscvIsa:
+    """``rv64imafdcv_zicsr_zba`` -> base rv64, extensions i m a f d c v zicsr zba."""
+    text = text.strip().lower()
+    match = re.match(r"^(rv32|rv64|rv128)([a-z]*)((?:_[a-z0-9]+)*)$", text.replace(" ", "_"))
+    if not match:
+        return RiscvIsa("unknown", ())
+    letters: list[str] = []
+    for letter in match.group(2):
+        letters += [*SINGLE_LETTER_G, "zicsr", "zifencei"] if letter == "g" else [letter]
+    multi = [part for part in match.group(3).split("_") if part]
+    return RiscvIsa(match.group(1), tuple(dict.fromkeys([*letters, *multi])))
+
+
+@dataclass(frozen=True)
+class Features:
+    arch: str
+    names: tuple[str, ...]
+    isa: RiscvIsa | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _riscv(info: CpuInfo) -> Features:
+    strings: list[str] = []
+    for block in info.processors:
+        for key in ("isa", "hart isa"):
+            if block.get(key):
+                strings.append(block[key])
+    merged: list[str] = []
+    base = "unknown"
+    for text in strings:
+        parsed = parse_riscv_isa(text)
+        base = parsed.base if base == "unknown" else base
+        merged += parsed.extensions
+    for block in info.processors:
+        merged += [e.lower() for e in block.get("isa-ext", "").replace("_", " ").split()]
+    vector_071 = info.first("cpu-vector") is not None and \
+        (info.first("cpu-vector") or "").startswith("0.")
+    notes = ("vector 0.7.1 (cpu-vector): not RVV 1.0",) if vector_071 else ()
+    names = tuple(dict.fromkeys(merged))
+    return Features("riscv", tuple(sorted(names)), RiscvIsa(base, names, vector_071), notes)
+
+
+def features(info: CpuInfo, arch: str) -> Features:
+    """Lower-case feature names of every CPU (union), from x86 ``flags``, ARM ``Features``
+    or RISC-V ``isa``/``hart isa``/``isa-ext``."""
+    if arch.startswith("riscv"):
+        return _riscv(info)
+    key = "flags" if arch in ("x86_64", "i686", "i386") else "features"
+    names: set[str] = set()
+    for block in info.processors:
+        names.update(n.lower() for n in block.get(key, "").split())
+    return Features("x86" if key == "flags" else "arm", tuple(sorted(names)))
+
+
+# accelerator -> feature names that provide it, per architecture family
+ACCEL: dict[str, dict[str, tuple[str, ...]]] = {
+    "x86": {"aes": ("aes", "vaes"), "sha1": ("sha_ni",), "sha256": ("sha_ni",),
+            "sha512": ("sha512",), "pmull": ("pclmulqdq", "vpclmulqdq"), "vector": ("avx2",)},
+    "arm": {"aes": ("aes",), "sha1": ("sha1",), "sha256": ("sha2",), "sha512": ("sha512",),
+            "pmull": ("pmull",), "vector": ("asimd", "sve", "neon")},
+    "riscv": {"aes": ("zkne", "zknd", "zk", "zkn", "zvkned"), "sha1": (),
+              "sha256": ("zknh", "zkn", "zk", "zvknha", "zvknhb"), "sha512": ("zknh", "zvknhb"),
+              "pmull": ("zbc", "zbkc", "zvbc"), "vector": ("v",)},
+}
+
+
+def accel(found: Features) -> dict[str, bool]:
+    """Which crypto and vector units the features provide (RVV 0.7.1 is not ``vector``)."""
+    table = ACCEL.get(found.arch, {})
+    names = set(found.names)
+    out = {key: any(n in names for n in table.get(key, ())) for key in
+           ("aes", "sha1", "sha256", "sha512", "pmull", "vector")}
+    if found.isa is not None and found.isa.vector_071:
+        out["vector"] = False
+    return out
