@@ -9,21 +9,43 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import SbcBenchError, SchemaError
-from .judge import signing
+from .errors import BoardError, SbcBenchError, SchemaError, ToolError
+from .judge import physics, signing
 from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
 from .judge.verdict import judge
+from .measure.openssl import find_openssl
+from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sampler
-from .platform.probe import probe
+from .measure.tools import run_tool
+from .platform.board import builtin_profiles, load_profiles, merge
+from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
 from .report.results import load_results
-from .settings import positive_float
+from .settings import board_name, positive_float
+
+
+def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
+    """``openssl engine -t -c`` and ``openssl list -providers``: from --engines FILE, or run
+    here when probing this machine; unknown for a captured tree without --engines."""
+    if args.engines is not None:
+        return args.engines.read_text(errors="replace"), ""
+    path = find_openssl()
+    if not sysroot.is_host or path is None:
+        return None, ""
+    engines = run_tool([path, "engine", "-t", "-c"], 60, "openssl engine", expect_output=False)
+    try:
+        providers = run_tool([path, "list", "-providers"], 60, "openssl list")
+    except ToolError:
+        providers = ""  # OpenSSL 1.x has no providers
+    return engines, providers
 
 
 def _probe(args: argparse.Namespace) -> int:
-    facts = probe(Sysroot(args.sysroot)).as_dict()
+    sysroot = Sysroot(args.sysroot)
+    engines, providers = _engines(args, sysroot)
+    facts = platform_facts(sysroot, engines, providers)
     if args.json:
         print(json.dumps(facts, indent=2))
     else:
@@ -81,12 +103,57 @@ def _sign(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(errors="replace")
+    except OSError as exc:
+        raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
+    report = parse_speed(text)
+    rows: list[dict[str, object]] = [
+        {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
+         "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})}
+        for c in report.throughput]
+    rows += [{"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second}
+             for r in report.rates]
+    if args.json:
+        print(json.dumps({"version": report.version, "results": rows}, indent=2))
+    else:
+        print(f"version: {report.version or 'unknown'}")
+        for row in rows:
+            value = row.get("bytes_per_second", row.get("per_second"))
+            where = row.get("block_bytes", row.get("op"))
+            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.2f}")
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    profiles = merge([*builtin_profiles(), *load_profiles(args.baselines / "boards")])
+    if args.board not in profiles:
+        raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
+    board = profiles[args.board]
+    _, results = load_results(args.results)
+    bad = 0
+    for result in results:
+        verdict = physics.check(result, board)
+        if verdict is not None:
+            bad += 1
+            print(f"implausible  {result.test}: {verdict.detail}")
+        else:
+            print(f"ok           {result.test}: {result.measurement.display_name}")
+    limits = ", ".join(f"{lim.metric} <= {lim.value:.4g} {lim.unit}"
+                       for lim in physics.limits(board))
+    print(f"{len(results)} results, {bad} implausible on {board.name} ({limits or 'no limits'})")
+    return 1 if bad else 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("probe", help="platform facts read from /proc and /sys (or --sysroot)")
     p.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                    help="read /proc and /sys from DIR (a captured board tree)")
+    p.add_argument("--engines", type=Path, default=None, metavar="FILE",
+                   help="captured 'openssl engine -t -c' output of that machine")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_probe)
     m = sub.add_parser("monitor", help="sample clocks, temperature and memory outside pytest")
@@ -98,6 +165,17 @@ def parser() -> argparse.ArgumentParser:
                    help="seconds to sample")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(run=_monitor)
+    o = sub.add_parser("parse", help="parse a tool's output")
+    o.add_argument("tool", choices=["openssl"])
+    o.add_argument("file", type=Path)
+    o.add_argument("--json", action="store_true", help="print JSON")
+    o.set_defaults(run=_parse)
+    v = sub.add_parser("validate", help="the physics gate on a results file")
+    v.add_argument("results", type=Path)
+    v.add_argument("--board", required=True, type=board_name)
+    v.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
+                   help="extra board profiles in DIR/boards (default: ./baselines)")
+    v.set_defaults(run=_validate)
     c = sub.add_parser("compare", help="gate a results file against a baseline file")
     c.add_argument("baseline", type=Path)
     c.add_argument("results", type=Path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .errors import SbcBenchError
@@ -10,6 +12,7 @@ from .judge.verdict import no_baseline
 from .measure import inprocess, openssl
 from .model import Measurement, Result
 from .platform.board import BoardProfile
+from .platform.facts import platform_facts
 from .settings import Settings
 from .state import RunState, get_state
 
@@ -98,6 +101,13 @@ def sbc_board(request: pytest.FixtureRequest) -> BoardProfile:
         return get_state(request.config).board
     except SbcBenchError as exc:
         pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def sbc_platform(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Platform facts of the machine (or --sbc-sysroot tree): features, ISA, accelerators,
+    clusters, kernel crypto (``sbcbench probe --json``)."""
+    return platform_facts(get_state(request.config).settings.sysroot)
 
 
 @pytest.fixture(scope="session")

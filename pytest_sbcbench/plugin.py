@@ -9,7 +9,7 @@ import pytest
 
 from . import baselines, hookspecs, runflow
 from .errors import SbcBenchError, SysrootError
-from .fixtures import sbc_board, sbc_openssl, sbcbench
+from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbcbench
 from .fixtures_compile import compile_bench, pinned_checkout
 from .measure.governor import GovernorGuard
 from .platform import board as boards
@@ -18,7 +18,8 @@ from .report import terminal
 from .settings import MARKERS, add_options, from_config
 from .state import STATE_KEY, RunState
 
-__all__ = ["compile_bench", "pinned_checkout", "sbc_board", "sbc_openssl", "sbcbench"]
+__all__ = ["compile_bench", "pinned_checkout", "sbc_board", "sbc_openssl", "sbc_platform",
+           "sbcbench"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

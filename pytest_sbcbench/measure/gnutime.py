@@ -15,7 +15,7 @@ def parse_time_v(text: str) -> dict[str, float]:
     """The numeric fields of ``time -v``; an all-zero rusage block is a :class:`ParseError`."""
     values: dict[str, float] = {}
     for line in text.splitlines():
-        match = re.match(r"^\s*(.+?):\s+([\d.]+)\s*$", line)
+        match = re.match(r"^\s*(.+?):\s+(\d+(?:\.\d+)?)\s*$", line)
         if match:
             values[match.group(1)] = float(match.group(2))
     present = [values[f] for f in RUSAGE_FIELDS if f in values]

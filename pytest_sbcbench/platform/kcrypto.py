@@ -6,9 +6,9 @@ import re
 from dataclasses import asdict, dataclass
 
 ENGINE_DRIVERS = re.compile(
-    r"^(sun4i-ss|sun8i-ce|sun8i-ss|ss-|jh7110|starfive|safexcel|rk-|rockchip|caam|mv-|atmel|"
-    r"omap|talitos|qce|stm32|img-|artpec|ccree|hisi|virtio_crypto|mtk|ccp-|qat|chcr|nx-|"
-    r"crypto4xx|mxs-dcp|mxc-|amlogic|meson|geode|hifn|n2_)", re.IGNORECASE)
+    r"(^|[-_(])(sun4i-ss|sun8i-ce|sun8i-ss|jh7110|starfive|safexcel|rockchip|caam|atmel|omap|"
+    r"talitos|qce|stm32|artpec|ccree|hisi|virtio_crypto|mtk|qat|chcr|crypto4xx|mxs-dcp|amlogic|"
+    r"meson|geode|hifn)($|[-_)])|^(ss|rk|mv|img|ccp|nx|mxc|n2)-", re.IGNORECASE)
 CPU_DRIVERS = re.compile(
     r"(-ce\b|-ce-|^ce-|-neon|neon-|-aesni|aesni|-avx|-ssse3|-sse2|-arm64|-arm\b|-armv8|clmul|"
     r"zvk|-riscv|sha-ni|_ni\b|-ni\b|padlock|-vaes|-x86|-asm|-s390|-p8|-ppc)", re.IGNORECASE)

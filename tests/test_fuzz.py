@@ -1,0 +1,92 @@
+"""Every parser fails with its own clear error on any input, never with another exception."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_sbcbench.errors import ParseError, SchemaError
+from pytest_sbcbench.judge.baseline import parse_baseline
+from pytest_sbcbench.measure.gnutime import parse_time_v
+from pytest_sbcbench.measure.openssl_parse import parse_speed
+from pytest_sbcbench.measure.sysbench import parse_sysbench
+from pytest_sbcbench.platform.isa import parse_riscv_isa
+from pytest_sbcbench.platform.kcrypto import parse_openssl_engines, parse_proc_crypto
+from pytest_sbcbench.platform.mmc import parse_ios
+from pytest_sbcbench.platform.parse import parse_cpuinfo, parse_meminfo, parse_os_release
+
+CAPTURES = [p.read_text(errors="replace") for p in sorted(DATA.rglob("*.txt"))
+            if not p.name.endswith(".source.txt")]
+LINES = sorted({line for text in CAPTURES for line in text.splitlines()})
+
+
+@st.composite
+def tool_like(draw: st.DrawFn) -> str:
+    """Real capture lines shuffled, truncated, duplicated, mixed with noise."""
+    picked = draw(st.lists(st.sampled_from(LINES), max_size=30))
+    noise = draw(st.lists(st.text(max_size=40), max_size=5))
+    lines = draw(st.permutations(picked + noise))
+    text = "\n".join(lines)
+    cut = draw(st.integers(min_value=0, max_value=len(text)))
+    return text[:cut] if draw(st.booleans()) else text
+
+
+INPUTS = st.one_of(st.text(max_size=400), tool_like(),
+                   st.sampled_from(CAPTURES).map(lambda t: t[: len(t) // 2]))
+FUZZ = settings(max_examples=150, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+RAISING: dict[str, Callable[[str], object]] = {
+    "openssl": parse_speed, "sysbench": parse_sysbench, "mmc": parse_ios,
+    "time": parse_time_v, "cpuinfo": parse_cpuinfo, "meminfo": parse_meminfo,
+}
+TOLERANT: dict[str, Callable[[str], object]] = {
+    "proc_crypto": parse_proc_crypto, "engines": parse_openssl_engines,
+    "isa": parse_riscv_isa, "os_release": parse_os_release,
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAISING))
+def test_parsers_raise_only_parse_errors(name: str) -> None:
+    parser = RAISING[name]
+
+    @FUZZ
+    @given(INPUTS)
+    def check(text: str) -> None:
+        try:
+            parser(text)
+        except ParseError as exc:
+            assert exc.reason  # a message a user can act on
+    check()
+
+
+@pytest.mark.parametrize("name", sorted(TOLERANT))
+def test_tolerant_parsers_never_raise(name: str) -> None:
+    parser = TOLERANT[name]
+
+    @FUZZ
+    @given(INPUTS)
+    def check(text: str) -> None:
+        parser(text)
+    check()
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=300), st.sampled_from([
+    '{"schema": "sbcbench-baseline/1", "board": "b", "entries": [{}]}',
+    '{"schema": "sbcbench-baseline/1", "board": "b", "entries": 5}',
+    '{"schema": "sbcbench-baseline/1", "board": "b", "entries": [{"test": 1, "metric": 2, '
+    '"unit": 3, "better": "up", "identity": {}, "sessions": []}]}',
+    '{"schema": "sbcbench-baseline/1", "board": "b", "entries": [{"test": "t", "metric": "m",'
+    ' "unit": "s", "better": "lower", "identity": [], "sessions": [{"samples": ["x"]}]}]}',
+])))
+def test_baselines_fail_only_with_schema_errors(text: str) -> None:
+    try:
+        parse_baseline(text, Path("b.json"))
+    except SchemaError as exc:
+        assert "b.json" in str(exc)

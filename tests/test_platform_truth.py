@@ -1,0 +1,336 @@
+"""ISA and accelerators, kernel crypto, tool parsers and the physics gate, on real captures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import CPUINFO, DATA, build_tree, star64_tree, write_files
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.errors import ParseError
+from pytest_sbcbench.judge import physics
+from pytest_sbcbench.judge.stats import summarize
+from pytest_sbcbench.measure.gnutime import parse_time_v
+from pytest_sbcbench.measure.sysbench import cpu_argv, parse_sysbench
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+from pytest_sbcbench.platform import kcrypto
+from pytest_sbcbench.platform.board import builtin_profiles, merge
+from pytest_sbcbench.platform.facts import platform_facts
+from pytest_sbcbench.platform.isa import accel, features, parse_riscv_isa
+from pytest_sbcbench.platform.mmc import parse_ios
+from pytest_sbcbench.platform.parse import infer_arch, parse_cpuinfo
+from pytest_sbcbench.platform.sysroot import Sysroot
+
+BOARDS = merge(builtin_profiles())
+NONE = {"aes": False, "sha1": False, "sha256": False, "sha512": False, "pmull": False}
+
+
+def facts_of(prefix: str):  # type: ignore[no-untyped-def]
+    (path,) = [p for p in CPUINFO.glob(f"{prefix}*.txt") if not p.name.endswith("source.txt")]
+    info = parse_cpuinfo(path.read_text())
+    found = features(info, infer_arch(info))
+    return found, accel(found)
+
+
+@pytest.mark.parametrize("prefix", ["riscv64_starfive-jh7110_u74_vendor",
+                                    "riscv64_starfive-jh7110_u74_kernel6.5",
+                                    "riscv64_milkv-mars", "riscv64_allwinner-d1"])
+def test_baseline_riscv_has_no_vector_and_no_crypto(prefix: str) -> None:
+    found, acc = facts_of(prefix)
+    assert found.isa is not None and found.isa.base == "rv64"
+    assert "v" not in found.isa.extensions and "v" not in found.names
+    assert acc == {**NONE, "vector": False}
+
+
+def test_star64_isa_string_is_parsed_not_substring_matched() -> None:
+    isa = parse_riscv_isa("rv64imafdc")
+    assert isa.base == "rv64" and isa.extensions == ("i", "m", "a", "f", "d", "c")
+    assert "v" not in isa.extensions  # the "v" of "rv64" is the base, not an extension
+    assert parse_riscv_isa("rv64gc").extensions[:7] == ("i", "m", "a", "f", "d", "zicsr",
+                                                        "zifencei")
+    assert parse_riscv_isa("RV64IMAFDCV_Zba_Zbb").extensions[-3:] == ("v", "zba", "zbb")
+
+
+def test_spacemit_k1_has_vector_and_clmul_but_no_aes() -> None:
+    found, acc = facts_of("riscv64_spacemit-k1-x60_bitbrick")
+    assert {"v", "zbc", "zvkt", "zkt"} <= set(found.names)
+    assert "zvkned" not in found.names
+    assert acc["vector"] and acc["pmull"] and not acc["aes"] and not acc["sha256"]
+
+
+def test_spacemit_k3_vector_crypto() -> None:
+    found, acc = facts_of("riscv64_spacemit-k3")
+    assert {"zvkned", "zvknha", "zvknhb", "zvkg", "zvksed", "zvksh", "h"} <= set(found.names)
+    assert acc == {"aes": True, "sha1": False, "sha256": True, "sha512": True, "pmull": True,
+                   "vector": True}
+
+
+def test_thead_vector_071_is_not_rvv10() -> None:
+    found, acc = facts_of("riscv64_thead-th1520")
+    assert "v" in found.names and found.isa is not None and found.isa.vector_071
+    assert acc["vector"] is False and "not RVV 1.0" in found.notes[0]
+
+
+@pytest.mark.parametrize(("prefix", "expected"), [
+    ("arm64_rpi5", {"aes": True, "sha1": True, "sha256": True, "sha512": False, "pmull": True,
+                    "vector": True}),
+    ("arm64_rk3588", {"aes": True, "sha1": True, "sha256": True, "sha512": False, "pmull": True,
+                      "vector": True}),
+    ("armv7_rpi2", {**NONE, "vector": True}),
+    ("x86-64_intel-i5-12400", {"aes": True, "sha1": True, "sha256": True, "sha512": False,
+                               "pmull": True, "vector": True}),
+    ("x86-64_amd-ryzen5-3600", {"aes": True, "sha1": True, "sha256": True, "sha512": False,
+                                "pmull": True, "vector": True}),
+])
+def test_arm_and_x86_accelerators(prefix: str, expected: dict[str, bool]) -> None:
+    assert facts_of(prefix)[1] == expected
+
+
+def test_rk3588_clusters(tmp_path: Path) -> None:
+    tree = build_tree(tmp_path, CPUINFO / "arm64_rk3588_a55-a76_bsp5.10.66_features.txt")
+    cpu = tmp_path / "sys/devices/system/cpu/cpufreq"
+    write_files(cpu / "policy0", {"related_cpus": "0-3", "cpuinfo_max_freq": "1800000"})
+    write_files(cpu / "policy4", {"related_cpus": "4-7", "cpuinfo_max_freq": "2400000"})
+    facts = platform_facts(Sysroot(tree))
+    assert [c["max_mhz"] for c in facts["clusters"]] == [1800.0, 2400.0]
+    assert [c["cpus"] for c in facts["clusters"]] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+
+def test_probe_star64_tree_json(star64: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["probe", "--sysroot", str(star64), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"arch", "cpus", "cpu_model", "board_model", "features", "isa", "accel",
+            "kernel_crypto", "max_mhz"} <= data.keys()
+    assert data["isa"]["base"] == "rv64" and "v" not in data["isa"]["extensions"]
+    assert not any(data["accel"].values())
+    assert data["max_mhz"] == [1500.0] * 4
+
+
+def crypto(name: str) -> list[kcrypto.KernelAlgorithm]:
+    return kcrypto.parse_proc_crypto((DATA / name).read_text())
+
+
+def test_h616_hardware_engine_and_priorities() -> None:
+    algos = crypto("proc_crypto/arm64_allwinner-h616_bsp-kernel_ss-hw-engine.txt")
+    assert len(algos) == 105
+    engines = [a for a in algos if a.kind == "engine"]
+    assert len(engines) == 44 and all(a.driver.startswith("ss-") for a in engines)
+    cbc = next(a for a in algos if a.driver == "ss-cbc-aes")
+    assert (cbc.name, cbc.priority, cbc.type, cbc.module) == ("cbc(aes)", 260, "ablkcipher",
+                                                              "kernel")
+    best = kcrypto.best(algos)
+    assert best["cbc(aes)"].driver == "cbc-aes-ce" and best["cbc(aes)"].priority == 300
+    assert best["cbc(aes)"].kind == "cpu" and best["sha256"].driver == "ss-sha256"
+
+
+def test_armv8_ce_generic_board() -> None:
+    algos = crypto("proc_crypto/arm64_armv8-ce_generic-board.txt")
+    assert len(algos) == 90
+    first = algos[0]
+    assert (first.name, first.driver, first.module, first.priority, first.internal) == (
+        "__ecb(aes)", "cryptd(__ecb-aes-ce)", "cryptd", 350, True)
+    best = kcrypto.best(algos)
+    assert best["cbc(aes)"].driver == "cbc-aes-ce" and best["gcm(aes)"].priority == 300
+    assert best["sha256"].driver == "sha256-ce" and best["sha256"].priority == 200
+    assert not [a for a in algos if a.kind == "engine"]
+
+
+def engines(name: str) -> list[kcrypto.Engine]:
+    return kcrypto.parse_openssl_engines((DATA / "openssl_engine" / name).read_text())
+
+
+def test_openssl_engine_outputs() -> None:
+    afalg = engines("openssl-1.1.1_openwrt-mips_engine-t-c_afalg.txt")
+    assert [(e.id, e.available) for e in afalg] == [("dynamic", False), ("afalg", True)]
+    assert afalg[1].ciphers == ("AES-128-CBC", "AES-192-CBC", "AES-256-CBC")
+    assert kcrypto.userspace_path(afalg) == "engine afalg"
+    rdrand = engines("openssl-1.x_x86-64_engine-t_rdrand.txt")
+    assert [(e.id, e.available) for e in rdrand] == [("rdrand", True), ("dynamic", False)]
+    assert kcrypto.userspace_path(rdrand) is None
+    cryptodev = engines("openssl-1.0.x_dockstar-kirkwood-armv5_engine_cryptodev.txt")
+    assert [e.id for e in cryptodev] == ["cryptodev", "dynamic"]
+    assert kcrypto.userspace_path(cryptodev) == "engine cryptodev"
+
+
+def test_jh7110_engine_is_stranded() -> None:
+    algos = crypto("constructed/jh7110_proc_crypto_from-seed.txt")
+    best = kcrypto.best(algos)
+    assert best["rsa"].driver == "rsa-jh7110" and best["rsa"].priority == 3000
+    only_dynamic = kcrypto.parse_openssl_engines("(dynamic) Dynamic engine loading support\n")
+    finding = kcrypto.stranded(algos, only_dynamic)
+    assert finding is not None and "stranded accelerator: 20 algorithms" in finding
+    assert kcrypto.stranded(algos, engines("openssl-1.1.1_openwrt-mips_engine-t-c_afalg.txt")) \
+        is None
+    generic = crypto("proc_crypto/arm64_armv8-ce_generic-board.txt")
+    assert kcrypto.stranded(generic, only_dynamic) is None
+
+
+def test_probe_reports_the_stranded_engine(star64: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (star64 / "proc/crypto").write_text(
+        (DATA / "constructed/jh7110_proc_crypto_from-seed.txt").read_text())
+    captured = tmp_path / "engines.txt"
+    captured.write_text("(dynamic) Dynamic engine loading support\n     [ unavailable ]\n")
+    assert main(["probe", "--sysroot", str(star64), "--engines", str(captured), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["openssl_kernel_path"] is None and "stranded" in data["findings"][0]
+    assert "rsa-jh7110" in data["kernel_crypto_engines"]
+
+
+SYSBENCH = DATA / "sysbench"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("sysbench-0.4.12_cpu_rpi-zero-armv6_1thread.txt",
+     {"version": "0.4.12", "max_prime": 10000, "total_time_s": 374.2803, "events": 10000}),
+    ("sysbench-0.4.12_cpu_x86-vps-web3_16threads_maxprime20000.txt",
+     {"threads": 16, "total_time_s": 11.5526, "events": 10000}),
+    ("sysbench-1.0.7_cpu_macbookpro_no-events-per-second-line.txt",
+     {"total_time_s": 10.0009, "events": 4135}),
+    ("sysbench-1.0.18_cpu_fitlet-minipc-x86_1thread.txt",
+     {"events_per_second": 1178.88, "events": 11792}),
+    ("sysbench-1.0.20_cpu_rpi4-cortex-a72_1thread.txt",
+     {"events_per_second": 1488.30, "events": 14891}),
+    ("sysbench-1.0.20_cpu_x86-native_maxprime200000_300s.txt",
+     {"events_per_second": 23.12, "max_prime": 200000, "total_time_s": 300.0045,
+      "events": 6935}),
+])
+def test_sysbench_cpu(name: str, expected: dict[str, object]) -> None:
+    result = parse_sysbench((SYSBENCH / name).read_text())
+    assert result.test == "cpu"
+    for key, value in expected.items():
+        assert getattr(result, key) == pytest.approx(value)
+
+
+def test_sysbench_derived_rate_and_memory() -> None:
+    macbook = parse_sysbench((SYSBENCH / "sysbench-1.0.7_cpu_macbookpro_no-events-per-second-"
+                                         "line.txt").read_text())
+    assert round(macbook.events_per_second or 0, 2) == 413.46
+    old = parse_sysbench((SYSBENCH / "sysbench-0.4.12_memory_x86-vps-web3_1M-block_10G_write"
+                                     ".txt").read_text())
+    assert (old.test, old.block_bytes, old.events) == ("memory", 1024 * 1024, 10240)
+    assert old.bytes_per_second == pytest.approx(3855.80 * 2**20)
+    new = parse_sysbench((SYSBENCH / "sysbench-1.0.20_memory_x86-native_256threads_write.txt")
+                         .read_text())
+    assert (new.threads, new.block_bytes) == (256, 1024)
+    assert new.bytes_per_second == pytest.approx(15701.95 * 2**20)
+
+
+def test_sysbench_syntax_by_version() -> None:
+    assert cpu_argv("0.4.12", 2, 20000, 10)[:3] == ["sysbench", "--test=cpu", "--num-threads=2"]
+    assert cpu_argv("1.0.20", 2, 20000, 10)[:3] == ["sysbench", "cpu", "--threads=2"]
+
+
+@pytest.mark.parametrize("text", [
+    "",
+    "sysbench 0.4.12:  multi-threaded system evaluation benchmark\n\n",  # 1.0 syntax on 0.4
+    "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\nFATAL: unknown test 'cpux'\n",
+    "Usage:\n  sysbench [options]... [testname] [command]\n",
+])
+def test_sysbench_without_a_result_is_an_error(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse_sysbench(text)
+
+
+@pytest.mark.parametrize(("name", "clock", "width", "timing", "mb_s"), [
+    ("th1520-licheepi4a_mmc1_microsd_sd-high-speed_tabs.txt", 50000000, 4, "sd high-speed",
+     24.75),
+    ("th1520-licheepi4a_mmc1_microsd_sd-uhs-sdr104_tabs.txt", 198000000, 4, "sd uhs SDR104",
+     99.0),
+    ("rockchip_mmc0_emmc_hs400-enhanced-strobe_spaces.txt", 200000000, 8,
+     "mmc HS400 enhanced strobe", 400.0),
+])
+def test_mmc_ios(name: str, clock: int, width: int, timing: str, mb_s: float) -> None:
+    ios = parse_ios((DATA / "mmc_ios" / name).read_text())
+    assert (ios.clock_hz, ios.bus_width_bits, ios.timing) == (clock, width, timing)
+    assert ios.limit_bytes_per_s / 1e6 == pytest.approx(mb_s)
+
+
+def test_sd_high_speed_is_25_mb_s() -> None:
+    seed = "clock:        50000000 Hz\nbus width:    2 (4 bits)\ntiming spec:  2 (sd high-speed)\n"
+    assert parse_ios(seed).limit_bytes_per_s == 25e6
+    with pytest.raises(ParseError, match="mmc ios"):
+        parse_ios("clock: 5\n")
+
+
+def test_gnu_time_all_zero_is_a_broken_tool() -> None:
+    with pytest.raises(ParseError, match="every rusage field is zero"):
+        parse_time_v((DATA / "constructed/gnu-time-v_unknown-version_all-zero.txt").read_text())
+    real = parse_time_v((DATA / "this_machine/gnu-time-v_openssl-speed.txt").read_text())
+    assert real["Maximum resident set size (kbytes)"] > 0
+    with pytest.raises(ParseError, match="no rusage fields"):
+        parse_time_v("")
+
+
+def results_file(tmp_path: Path, board: str, metrics: dict[str, float]) -> Path:
+    entries = []
+    for metric, value in metrics.items():
+        m = Measurement(metric, "B/s", "higher", Identity.of(tool="sysbench"), (value,))
+        entries.append(Result(f"t::{metric}", m, summarize(m.samples),
+                              Verdict("no-baseline", "")).as_dict())
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"schema": "sbcbench-results/1", "board": board, "created": "x",
+                                "environment": {}, "results": entries}))
+    return path
+
+
+def test_validate_rejects_the_seeds_impossible_numbers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = results_file(tmp_path, "macbookpro8-1", {"memory-read": 40.4e9,
+                                                    "storage-read": 2.86e9,
+                                                    "storage-write": 74.8e6})
+    assert main(["validate", str(path), "--board", "macbookpro8-1"]) == 1
+    out = capsys.readouterr().out
+    assert "implausible  t::memory-read: memory-read 40,400.0 MB/s beats physics: a bug report, " \
+           "not a result (limit 21,300.0 MB/s" in out
+    assert "implausible  t::storage-read: storage-read 2,860.0 MB/s beats physics" in out
+    assert "ok           t::storage-write" in out
+
+
+def test_validate_accepts_plausible_numbers(tmp_path: Path) -> None:
+    path = results_file(tmp_path, "star64", {"memory-read": 5488e6, "storage-read": 23.5e6})
+    assert main(["validate", str(path), "--board", "star64"]) == 0
+    assert main(["validate", str(path), "--board", "no-such-board"]) == 2
+
+
+def test_sampled_clock_beyond_max_is_implausible() -> None:
+    m = Measurement("sha512", "B/s", "higher", Identity.of(tool="openssl"), (63.5e6,))
+    result = Result("t", m, summarize(m.samples), Verdict("no-baseline", ""),
+                    {"clock_mhz": {"min": 1500.0, "median": 1500.0, "max": 2000.0}})
+    verdict = physics.check(result, BOARDS["star64"])
+    assert verdict is not None and "sampled clock 2000 MHz beats physics" in verdict.detail
+
+
+def test_physics_failure_in_a_pytest_run(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    tree = build_tree(tmp_path / "mbp", DATA / "this_machine/cpuinfo_amd-epyc-vm.txt",
+                      dmi_product="MacBookPro8,1")
+    pytester.makepyfile("""
+        from pytest_sbcbench.model import Identity, Measurement
+
+        def test_sysbench_memory(sbcbench):
+            sbcbench.record(Measurement("memory-read", "B/s", "higher",
+                                        Identity.of(tool="sysbench", block_bytes=1048576),
+                                        (40.4e9, 40.3e9)))
+    """)
+    result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "macbookpro8-1")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*implausible: memory-read 40,400.0 MB/s beats physics: a bug "
+                                 "report, not a result*"])
+
+
+def test_star64_platform_checks(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    (pytester.path / "benchmarks").mkdir()
+    source = Path(__file__).parent.parent / "benchmarks" / "test_platform.py"
+    (pytester.path / "benchmarks" / "test_platform.py").write_text(source.read_text())
+    good = star64_tree(tmp_path / "good")
+    pytester.runpytest("benchmarks", "--sbc-sysroot", str(good)).assert_outcomes(passed=4)
+    bad = star64_tree(tmp_path / "bad")
+    cpuinfo = (bad / "proc/cpuinfo").read_text().replace("rv64imafdc", "rv64imafdcv_zkne")
+    (bad / "proc/cpuinfo").write_text(cpuinfo)
+    (bad / "sys/devices/system/cpu/cpufreq/policy0/cpuinfo_max_freq").write_text("1200000\n")
+    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(bad), "--board", "star64")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["*star64 clusters should reach ?1500? MHz, cpufreq says ?1200.0?*",
+                                 "*star64 unexpectedly reports: ?'v', 'zkne'?*"])
