@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import DATA
 from pytest_sbcbench.errors import ParseError, SchemaError
 from pytest_sbcbench.judge.baseline import parse_baseline
 from pytest_sbcbench.measure.gnutime import parse_time_v

@@ -1,4 +1,4 @@
-"""The kernel's crypto table (/proc/crypto) and whether userspace OpenSSL can reach it."""
+"""The kernel crypto table and whether userspace OpenSSL can reach it."""
 
 from __future__ import annotations
 

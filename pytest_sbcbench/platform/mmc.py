@@ -1,4 +1,4 @@
-"""``/sys/kernel/debug/mmc*/ios``: bus clock, width and timing, and the throughput they allow."""
+"""The mmc debugfs ``ios`` file: bus clock, width and timing, and the throughput they allow."""
 
 from __future__ import annotations
 
