@@ -323,7 +323,8 @@ def test_physics_failure_in_a_pytest_run(pytester: pytest.Pytester, tmp_path: Pa
 def test_star64_platform_checks(pytester: pytest.Pytester, tmp_path: Path) -> None:
     (pytester.path / "benchmarks").mkdir()
     source = Path(__file__).parent.parent / "benchmarks" / "test_platform.py"
-    (pytester.path / "benchmarks" / "test_platform.py").write_text(source.read_text())
+    # another basename: tests/test_platform.py is already imported in this process
+    (pytester.path / "benchmarks" / "test_board_checks.py").write_text(source.read_text())
     good = star64_tree(tmp_path / "good")
     pytester.runpytest("benchmarks", "--sbc-sysroot", str(good)).assert_outcomes(passed=4)
     bad = star64_tree(tmp_path / "bad")
