@@ -22,6 +22,9 @@ from .measure.tools import run_tool
 from .platform.board import builtin_profiles, load_profiles, merge
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
+from .report.charts import write_charts
+from .report.fleet import load_fleet
+from .report.markdown import as_json, render
 from .report.results import load_results
 from .settings import board_name, positive_float
 
@@ -146,6 +149,23 @@ def _validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    profiles = merge([*builtin_profiles(), *load_profiles(args.baselines / "boards")])
+    entries = load_fleet(args.results)
+    if args.format == "json":
+        text = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
+    else:
+        text = render(entries, profiles, args.vs, args.measured_clock)
+    print(text)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / f"report.{'json' if args.format == 'json' else 'md'}").write_text(text)
+        charts = write_charts(entries, args.out, args.vs)
+        note = f"{len(charts)} chart files" if charts else "no charts (pip install .[plot])"
+        print(f"wrote {args.out}: report and {note}", file=sys.stderr)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
@@ -176,6 +196,17 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="extra board profiles in DIR/boards (default: ./baselines)")
     v.set_defaults(run=_validate)
+    r = sub.add_parser("report", help="fleet comparison of results files")
+    r.add_argument("results", type=Path, nargs="+")
+    r.add_argument("--format", choices=["md", "json"], default="md")
+    r.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="write report.md/json and PNG+SVG charts into DIR")
+    r.add_argument("--vs", default=None, metavar="BOARD",
+                   help="reference board for crypto ratios (default: fastest on sha512)")
+    r.add_argument("--measured-clock", action="store_true",
+                   help="per-GHz figures from the sampled under-load clock when available")
+    r.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR")
+    r.set_defaults(run=_report)
     c = sub.add_parser("compare", help="gate a results file against a baseline file")
     c.add_argument("baseline", type=Path)
     c.add_argument("results", type=Path)

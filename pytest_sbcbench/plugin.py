@@ -13,8 +13,8 @@ from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbcbench
 from .fixtures_compile import compile_bench, pinned_checkout
 from .measure.governor import GovernorGuard
 from .platform import board as boards
+from .report import fleet_report, terminal
 from .report import results as results_io
-from .report import terminal
 from .settings import MARKERS, add_options, from_config
 from .state import STATE_KEY, RunState
 
@@ -146,6 +146,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     doc = results_io.document(state) if state.results or session.testscollected else None
     if state.settings.results is not None and doc is not None:
         results_io.write_results(state.settings.results, doc)
+    if state.settings.report_dir is not None and doc is not None:
+        fleet_report.write(state, doc)
     if state.settings.save_baseline and doc is not None:
         baselines.save(state, doc["environment"],
                        interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)

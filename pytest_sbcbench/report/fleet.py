@@ -1,0 +1,175 @@
+"""Fleet comparison: where a board lands among others, and why.
+
+Results are ranked only within a group of identical identities (same workload, tree, block size,
+threads...); anything else is listed separately, never mixed.  Crypto gaps are split with a
+control metric that no board accelerates (sha512): gap = core factor x instruction-set factor."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import SchemaError
+from ..model import Identity, Result
+from ..platform.board import BoardProfile
+from .results import load_results
+
+CONTROL = "sha512"
+CIPHERS = ("chacha20-poly1305", "aes-128-gcm")
+
+
+@dataclass(frozen=True)
+class Entry:
+    board: str
+    result: Result
+    environment: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def value(self) -> float:
+        """The mean of the runs, as the seeds rank (their fleet table is "mean of three")."""
+        return self.result.summary.mean
+
+
+def load_fleet(paths: Iterable[Path]) -> list[Entry]:
+    out = []
+    for path in paths:
+        board, results = load_results(path)
+        try:
+            env = json.loads(Path(path).read_text()).get("environment", {})
+        except ValueError as exc:  # pragma: no cover - load_results already parsed it
+            raise SchemaError(path, None, str(exc)) from exc
+        out += [Entry(board, r, env) for r in results]
+    return out
+
+
+def group_key(result: Result) -> tuple[str, str, Identity]:
+    m = result.measurement
+    return (m.metric, m.unit, m.identity)
+
+
+def groups(entries: Sequence[Entry]) -> dict[tuple[str, str, Identity], list[Entry]]:
+    out: dict[tuple[str, str, Identity], list[Entry]] = {}
+    for e in entries:
+        out.setdefault(group_key(e.result), []).append(e)
+    return out
+
+
+def ranking(group: Sequence[Entry]) -> list[tuple[int, Entry, float]]:
+    """(rank, entry, x vs best) with the best first, by the metric's direction."""
+    lower = group[0].result.measurement.better == "lower"
+    ordered = sorted(group, key=lambda e: e.value if lower else -e.value)
+    best = ordered[0].value
+    return [(i + 1, e, (e.value / best) if lower else (best / e.value))
+            for i, e in enumerate(ordered)]
+
+
+def clock_mhz(entry: Entry, profiles: dict[str, BoardProfile], measured: bool = False
+              ) -> tuple[float | None, str]:
+    """The clock for per-GHz figures: the all-core sustained maximum by default (the
+    i5-2435M's 2.8 GHz two-core turbo, the Pi 5's 2.4 GHz), or the measured under-load median."""
+    if measured:
+        clock = (entry.result.telemetry.get("clock_mhz") or {}).get("median")
+        if clock:
+            return float(clock), "measured under load"
+    if entry.environment.get("sustained_mhz"):
+        return float(entry.environment["sustained_mhz"]), "all-core sustained max"
+    profile = profiles.get(entry.board)
+    if profile is not None:
+        if profile.facts.get("all_core_turbo_mhz"):
+            return float(profile.facts["all_core_turbo_mhz"]), "all-core sustained max"
+        tops = {c.max_mhz for c in profile.clusters if c.max_mhz}
+        if len(tops) == 1:
+            return float(tops.pop()), "all-core sustained max"
+    return None, "unknown (mixed clusters or not stated)"
+
+
+def cores(entry: Entry, profiles: dict[str, BoardProfile]) -> int | None:
+    env = entry.environment
+    if env.get("physical_cores"):
+        return int(env["physical_cores"])
+    profile = profiles.get(entry.board)
+    return profile.cores if profile is not None else None
+
+
+@dataclass(frozen=True)
+class CompileRow:
+    rank: int
+    board: str
+    seconds: float
+    vs_best: float
+    cores: int | None
+    core_seconds: float | None
+    mhz: float | None
+    clock_source: str
+    core_ghz_seconds: float | None
+
+
+def compile_rows(group: Sequence[Entry], profiles: dict[str, BoardProfile],
+                 measured_clock: bool = False) -> list[CompileRow]:
+    rows = []
+    for rank, e, vs in ranking(group):
+        n = cores(e, profiles)
+        mhz, source = clock_mhz(e, profiles, measured_clock)
+        core_s = e.value * n if n else None
+        rows.append(CompileRow(rank, e.board, e.value, vs, n, core_s, mhz, source,
+                               core_s * mhz / 1000 if core_s and mhz else None))
+    return rows
+
+
+def family_key(identity: Identity) -> Identity:
+    """The identity without the algorithm and op: one crypto table."""
+    return Identity.from_mapping({k: v for k, v in identity.as_dict().items()
+                                  if k not in ("algorithm", "op")})
+
+
+def crypto_families(entries: Sequence[Entry]) -> dict[Identity, dict[str, dict[str, Entry]]]:
+    """family -> board -> metric label -> entry, for throughput results (B/s)."""
+    out: dict[Identity, dict[str, dict[str, Entry]]] = {}
+    for e in entries:
+        m = e.result.measurement
+        if m.unit != "B/s" or "algorithm" not in m.identity.as_dict():
+            continue
+        out.setdefault(family_key(m.identity), {}).setdefault(e.board, {})[m.metric] = e
+    return out
+
+
+@dataclass(frozen=True)
+class GapRow:
+    metric: str
+    value: float
+    reference: float
+    gap: float
+    isa_factor: float | None
+
+
+def reference_board(family: dict[str, dict[str, Entry]], vs: str | None) -> str | None:
+    if vs is not None:
+        return vs if vs in family else None
+    with_control = [b for b, m in family.items() if CONTROL in m]
+    if not with_control:
+        return None
+    return max(with_control, key=lambda b: family[b][CONTROL].value)
+
+
+def gaps(family: dict[str, dict[str, Entry]], board: str, reference: str) -> list[GapRow]:
+    """reference / board per metric, and that gap divided by the control's gap."""
+    mine, ref = family[board], family[reference]
+    control = ref[CONTROL].value / mine[CONTROL].value if CONTROL in mine and CONTROL in ref \
+        else None
+    rows = []
+    for metric in sorted(set(mine) & set(ref)):
+        gap = ref[metric].value / mine[metric].value
+        rows.append(GapRow(metric, mine[metric].value, ref[metric].value, gap,
+                           gap / control if control else None))
+    return rows
+
+
+def cipher_preference(metrics: dict[str, Entry]) -> tuple[str, float] | None:
+    """ChaCha20-Poly1305 or AES-128-GCM, and how many times faster the preferred one is."""
+    if not all(c in metrics for c in CIPHERS):
+        return None
+    chacha, aes = (metrics[c].value for c in CIPHERS)
+    return ("chacha20-poly1305", chacha / aes) if chacha > aes else ("aes-128-gcm", aes / chacha)

@@ -1,0 +1,130 @@
+"""The fleet report as Markdown and as JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from ..model import Identity, display
+from ..platform.board import BoardProfile
+from . import fleet
+
+
+def describe(identity: Identity) -> str:
+    return ", ".join(f"{k}={v}" for k, v in identity.items if k != "tool" and v is not None)
+
+
+def _value(value: float, unit: str) -> str:
+    text, shown = display(value, unit)
+    return f"{text} {shown}"
+
+
+def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.Entry],
+                   profiles: dict[str, BoardProfile], measured_clock: bool) -> list[str]:
+    metric, unit, identity = key
+    lines = [f"### {metric} ({describe(identity)})", ""]
+    if unit == "s":
+        rows = fleet.compile_rows(group, profiles, measured_clock)
+        best_ghz = min((r.core_ghz_seconds for r in rows if r.core_ghz_seconds), default=None)
+        lines += ["| # | board | time | vs best | cores | core-seconds | clock (GHz) | "
+                  "core-GHz-seconds | per core per GHz vs best |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in rows:
+            ghz = f"{r.mhz / 1000:.2f}" if r.mhz else "n/a"
+            cgs = f"{r.core_ghz_seconds:.1f}" if r.core_ghz_seconds else "n/a"
+            rel = f"{r.core_ghz_seconds / best_ghz:.3f}x" if r.core_ghz_seconds and best_ghz \
+                else "n/a"
+            lines.append(f"| {r.rank} | {r.board} | {r.seconds:.2f} s | {r.vs_best:.2f}x | "
+                         f"{r.cores or 'n/a'} | {r.core_seconds or 0:.1f} | {ghz} | {cgs} | "
+                         f"{rel} |")
+        clocks = sorted({r.clock_source for r in rows})
+        lines += ["", f"Clock used for per-GHz figures: {'; '.join(clocks)}."]
+    else:
+        lines += ["| # | board | value | vs best |", "|---|---|---|---|"]
+        for rank, e, vs in fleet.ranking(group):
+            lines.append(f"| {rank} | {e.board} | {_value(e.value, unit)} | {vs:.2f}x |")
+    return [*lines, ""]
+
+
+def gap_section(family: dict[str, dict[str, fleet.Entry]], identity: Identity,
+                vs: str | None) -> list[str]:
+    reference = fleet.reference_board(family, vs)
+    if reference is None or len(family) < 2:
+        return []
+    lines = [f"### Gaps to {reference} ({describe(identity)})", ""]
+    for board in sorted(b for b in family if b != reference):
+        rows = fleet.gaps(family, board, reference)
+        control = next((r for r in rows if r.metric == fleet.CONTROL), None)
+        lines += [f"**{board}** vs {reference}"
+                  + (f": control {fleet.CONTROL} {control.gap:.2f}x is the core itself" if control
+                     else ": no control metric"), "",
+                  "| metric | " + board + " | " + reference + " | gap | instruction-set factor |",
+                  "|---|---|---|---|---|"]
+        for r in rows:
+            isa = f"{r.isa_factor:.2f}x" if r.isa_factor is not None else "n/a"
+            lines.append(f"| {r.metric} | {_value(r.value, 'B/s')} | "
+                         f"{_value(r.reference, 'B/s')} | {r.gap:.2f}x | {isa} |")
+        lines.append("")
+    return lines
+
+
+def cipher_section(families: dict[Identity, dict[str, dict[str, fleet.Entry]]]) -> list[str]:
+    lines = ["## Cipher preference (ChaCha20-Poly1305 vs AES-128-GCM)", "",
+             "| board | table | prefer | by |", "|---|---|---|---|"]
+    found = False
+    for identity, family in families.items():
+        for board, metrics in sorted(family.items()):
+            pref = fleet.cipher_preference(metrics)
+            if pref:
+                found = True
+                lines.append(f"| {board} | {describe(identity)} | {pref[0]} | {pref[1]:.2f}x |")
+    return [*lines, ""] if found else []
+
+
+def render(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
+           vs: str | None = None, measured_clock: bool = False) -> str:
+    all_groups = fleet.groups(entries)
+    ranked = {k: g for k, g in all_groups.items() if len(g) > 1}
+    single = {k: g for k, g in all_groups.items() if len(g) == 1}
+    lines = ["# Fleet report", "",
+             f"{len(entries)} results from {len({e.board for e in entries})} machines; "
+             "ranked only among identical identities.", "", "## Rankings", ""]
+    for key in sorted(ranked, key=lambda k: (k[0], describe(k[2]))):
+        lines += ranked_section(key, ranked[key], profiles, measured_clock)
+    families = fleet.crypto_families(entries)
+    lines += ["## Crypto gaps, split by the control", ""]
+    for identity, family in families.items():
+        lines += gap_section(family, identity, vs)
+    lines += cipher_section(families)
+    lines += ["## Not ranked (no other machine with the same identity)", ""]
+    for (metric, unit, identity), group in sorted(single.items(), key=lambda i: i[0][0]):
+        e = group[0]
+        lines.append(f"- {e.board}: {metric} {_value(e.value, unit)} ({describe(identity)})")
+    return "\n".join(lines) + "\n"
+
+
+def as_json(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
+            vs: str | None = None, measured_clock: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"rankings": [], "gaps": [], "cipher_preference": []}
+    for (metric, unit, identity), group in fleet.groups(entries).items():
+        if len(group) < 2:
+            continue
+        item: dict[str, Any] = {"metric": metric, "unit": unit, "identity": identity.as_dict(),
+                                "rows": [{"rank": r, "board": e.board, "value": e.value,
+                                          "vs_best": v} for r, e, v in fleet.ranking(group)]}
+        if unit == "s":
+            item["compile"] = [asdict(r) for r in fleet.compile_rows(group, profiles,
+                                                                      measured_clock)]
+        out["rankings"].append(item)
+    for identity, family in fleet.crypto_families(entries).items():
+        ref = fleet.reference_board(family, vs)
+        for board in sorted(b for b in family if ref and b != ref):
+            out["gaps"].append({"board": board, "reference": ref, "table": identity.as_dict(),
+                                "rows": [asdict(r) for r in fleet.gaps(family, board, ref or "")]})
+        for board, metrics in sorted(family.items()):
+            pref = fleet.cipher_preference(metrics)
+            if pref:
+                out["cipher_preference"].append({"board": board, "prefer": pref[0],
+                                                 "ratio": pref[1]})
+    return out

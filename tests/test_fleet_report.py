@@ -1,0 +1,135 @@
+"""The fleet report on the published data reproduces the seeds' derived figures, computed from
+the stored numbers (never typed in), and never ranks different identities together."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.platform.board import builtin_profiles, merge
+from pytest_sbcbench.report import fleet
+from pytest_sbcbench.report.markdown import as_json, render
+
+PUBLISHED = sorted((REPO / "baselines" / "published").glob("*.json"))
+PROFILES = merge(builtin_profiles())
+
+
+@pytest.fixture(scope="module")
+def entries() -> list[fleet.Entry]:
+    return fleet.load_fleet(PUBLISHED)
+
+
+def family_2026(entries: list[fleet.Entry]) -> dict[str, dict[str, fleet.Entry]]:
+    (family,) = [f for ident, f in fleet.crypto_families(entries).items()
+                 if ident.as_dict().get("block_bytes") == 16384
+                 and "aesni" not in ident.as_dict()]
+    return family
+
+
+def compile_group(entries: list[fleet.Entry], commit: str, crates: int) -> list[fleet.Entry]:
+    return next(g for (metric, _, ident), g in fleet.groups(entries).items()
+                if metric == "build-time" and ident.as_dict()["commit"] == commit
+                and ident.as_dict()["crates"] == crates)
+
+
+def test_star64_gaps_to_the_a76(entries: list[fleet.Entry]) -> None:
+    rows = {r.metric: r for r in fleet.gaps(family_2026(entries), "star64", "nanopc-t6n")}
+    # the seeds quote 100.9x from unrounded data; the stored 2185.7 / 21.7 give 100.7x
+    assert rows["aes-128-gcm"].gap == pytest.approx(2185.7 / 21.7) == pytest.approx(100.72, 1e-3)
+    assert round(rows["aes-128-cbc"].gap, 1) == 58.3
+    assert round(rows["sha256"].gap, 1) == 40.4
+    assert round(rows["sha512"].gap, 1) == 5.9  # the control: the core itself
+    assert round(rows["chacha20-poly1305"].gap, 1) == 13.2
+    assert rows["aes-128-gcm"].isa_factor == pytest.approx(17.0, abs=0.05)  # "about 17x"
+
+
+def test_macbook_against_the_a76(entries: list[fleet.Entry]) -> None:
+    rows = {r.metric: r for r in fleet.gaps(family_2026(entries), "macbookpro8-1",
+                                            "nanopc-t6n")}
+    assert [round(rows[m].gap, 2) for m in ("aes-128-cbc", "aes-128-gcm", "aes-256-gcm",
+                                            "sha256", "sha512")] == [3.18, 1.96, 1.78, 5.68, 1.04]
+    assert round(1 / rows["chacha20-poly1305"].gap, 2) == 1.13  # Sandy Bridge wins by 13%
+
+
+def test_chacha_aes_inversion(entries: list[fleet.Entry]) -> None:
+    family = family_2026(entries)
+    prefer_star64 = fleet.cipher_preference(family["star64"])
+    prefer_a76 = fleet.cipher_preference(family["nanopc-t6n"])
+    assert prefer_star64 is not None and prefer_a76 is not None
+    assert prefer_star64[0] == "chacha20-poly1305" and round(prefer_star64[1], 2) == 2.35
+    assert prefer_a76[0] == "aes-128-gcm" and round(prefer_a76[1], 1) == 3.2
+
+
+def test_compile_ratios_and_normalisation(entries: list[fleet.Entry]) -> None:
+    rows = {r.board: r for r in fleet.compile_rows(compile_group(entries, "2821bba", 144),
+                                                   PROFILES)}
+    assert len(rows) == 11 and rows["nanopc-t6n"].rank == 1
+    assert round(rows["orangepi-rv2"].seconds / rows["star64"].seconds, 2) == 1.41
+    assert round(rows["orangepi-rv2"].core_seconds / rows["star64"].core_seconds, 2) == 2.82
+    assert round(rows["horizon-x3-cm"].seconds / rows["star64"].seconds, 2) == 0.82  # 1.22x
+    assert round(rows["star64"].seconds / rows["rpi5"].seconds, 2) == 6.02
+    assert round(rows["macbookpro8-1"].seconds / rows["rpi5"].seconds, 2) == 1.71
+    pi, mac = rows["rpi5"], rows["macbookpro8-1"]
+    assert (pi.core_seconds, round(mac.core_seconds, 0)) == pytest.approx((306.6, 262.0))
+    assert mac.mhz == 2800 and pi.mhz == 2400  # all-core sustained, not 3.0 GHz single-core
+    assert round(pi.core_ghz_seconds / mac.core_ghz_seconds, 3) == 1.003
+    assert "all-core sustained max" in mac.clock_source
+
+
+def test_identities_are_never_mixed(entries: list[fleet.Entry]) -> None:
+    keys = fleet.groups(entries)
+    sha512 = [k for k in keys if k[0] == "sha512"]
+    assert {k[2].as_dict()["block_bytes"] for k in sha512} == {16384, 8192}
+    head = [g for k, g in keys.items() if k[0] == "build-time" and
+            k[2].as_dict()["commit"] == "b0cfcd4"]
+    assert sorted(len(g) for g in head) == [1, 2]  # the MacBook's 246 crates vs 243
+    rsa = [k for k in keys if k[0] == "rsa2048" and k[2].as_dict().get("source") == "seed-004"]
+    assert {k[2].as_dict()["threads"] for k in rsa} == {1, 4}  # -multi 4 apart from 1 thread
+
+
+def test_markdown_and_json(entries: list[fleet.Entry]) -> None:
+    text = render(entries, PROFILES)
+    assert "### Gaps to nanopc-t6n" in text and "| aes-128-gcm | 21.70 MB/s | 2,185.7 MB/s " \
+        "| 100.72x | 17.01x |" in text
+    assert "| star64 | block_bytes=16384, threads=1, workload=openssl speed -evp | " \
+        "chacha20-poly1305 | 2.35x |" in text
+    assert "macbookpro8-1: build-time" in text.split("## Not ranked")[1]
+    data = as_json(entries, PROFILES, vs="star64")
+    gap = next(g for g in data["gaps"] if g["board"] == "nanopc-t6n")
+    assert gap["reference"] == "star64"
+
+
+def test_report_command_writes_charts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", *map(str, PUBLISHED), "--format", "md", "--out", str(tmp_path)]) == 0
+    assert "# Fleet report" in capsys.readouterr().out
+    assert (tmp_path / "report.md").exists()
+    pytest.importorskip("matplotlib")
+    pngs = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert "compile-ranking-0.png" in pngs and any(p.startswith("gap-") for p in pngs)
+    assert (tmp_path / "compile-ranking-0.svg").exists()
+    assert main(["report", *map(str, PUBLISHED), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rankings"]
+
+
+def test_sbc_report_puts_this_run_among_the_fleet(pytester: pytest.Pytester) -> None:
+    published = pytester.path / "baselines" / "published"
+    published.mkdir(parents=True)
+    for path in PUBLISHED:
+        (published / path.name).write_text(path.read_text())
+    pytester.makepyfile("""
+        from pytest_sbcbench.model import Identity, Measurement
+
+        def test_sha512(sbcbench):
+            ident = Identity.of(tool="published", workload="openssl speed -evp",
+                                algorithm="sha512", block_bytes=16384, threads=1)
+            sbcbench.record(Measurement("sha512", "B/s", "higher", ident, (700e6, 710e6)))
+    """)
+    out = pytester.path / "report"
+    result = pytester.runpytest_subprocess("--sbc-report", str(out))
+    result.assert_outcomes(passed=1)
+    text = (out / "report.md").read_text()
+    assert "| 1 | generic-" in text and "| 2 | nanopc-t6n | 376.1 MB/s" in text
