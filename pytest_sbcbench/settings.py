@@ -84,6 +84,8 @@ def add_options(parser: pytest.Parser) -> None:
         help="refuse baselines that are unsigned or whose signature does not match")
     add("--sbc-report", type=Path, default=None, metavar="DIR",
         help="write the fleet report for this run among the published boards")
+    add("--sbc-storage-path", type=Path, default=None, metavar="DIR",
+        help="directory for the storage test file (default: the current directory)")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class Settings:
     allow_incomparable: bool
     verify_key: Path | None
     report_dir: Path | None
+    storage_path: Path | None = None
 
     @property
     def seconds(self) -> int:
@@ -142,4 +145,5 @@ def from_config(config: pytest.Config) -> Settings:
         allow_incomparable=bool(opt("--sbc-allow-incomparable")),
         verify_key=opt("--sbc-verify-key"),
         report_dir=opt("--sbc-report"),
+        storage_path=opt("--sbc-storage-path"),
     )

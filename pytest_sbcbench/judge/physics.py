@@ -30,7 +30,8 @@ def limits(board: BoardProfile) -> list[Limit]:
     dram = facts.get("dram_bandwidth_bytes_per_s")
     if dram:
         dram_source = f"{board.dram or 'DRAM'} theoretical bandwidth ({note})"
-        out += [Limit(m, float(dram), "B/s", dram_source) for m in ("memory-read", "memory-write")]
+        out += [Limit(m, float(dram), "B/s", dram_source)
+                for m in ("memory-read", "memory-write", "memory-copy", "memory-triad")]
     storage = facts.get("storage_max_bytes_per_s")
     if storage:
         storage_source = f"{facts.get('storage', 'storage')} ({note})"
@@ -58,4 +59,20 @@ def check(result: Result, board: BoardProfile) -> Verdict | None:
             clock = (result.telemetry.get("clock_mhz") or {}).get("max")
             if clock is not None and clock > limit.value:
                 found.append(f"sampled clock {clock:.0f} MHz {PHYSICS} ({limit.source})")
+    found += _interface(result)
     return Verdict("implausible", "; ".join(found)) if found else None
+
+
+def _interface(result: Result) -> list[str]:
+    """Storage results carry the ceiling of the interface they were measured through."""
+    ceiling = result.telemetry.get("interface_limit_bytes_per_s")
+    metric = result.measurement.metric
+    if not ceiling or not metric.startswith("storage-"):
+        return []
+    value = max(result.measurement.samples)
+    if value <= float(ceiling):
+        return []
+    shown, unit = display(value, "B/s")
+    top, _ = display(float(ceiling), "B/s")
+    source = result.telemetry.get("interface", "the storage interface")
+    return [f"{metric} {shown} {unit} {PHYSICS} (limit {top} {unit}: {source})"]

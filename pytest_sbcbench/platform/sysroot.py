@@ -34,6 +34,9 @@ POLICY_DIR: Final = "sys/devices/system/cpu/cpufreq"
 DEVFREQ_DIR: Final = "sys/class/devfreq"
 THERMAL_DIR: Final = "sys/class/thermal"
 HWMON_DIR: Final = "sys/class/hwmon"
+BLOCK_DIR: Final = "sys/block"
+ATA_LINK_DIR: Final = "sys/class/ata_link"
+MMC_DEBUG_DIR: Final = "sys/kernel/debug"
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,14 @@ class Sysroot:
             return sorted(os.listdir(self.path(rel)))
         except OSError:
             return []
+
+    def resolve(self, rel: str) -> str | None:
+        """A symlink's target as a path relative to the root (sysfs device links)."""
+        try:
+            target = self.path(rel).resolve()
+            return str(target.relative_to(self.root.resolve()))
+        except (OSError, ValueError):
+            return None
 
     def write(self, rel: str, text: str) -> None:
         """Write a sysfs attribute (governors); errors name the path."""

@@ -41,6 +41,10 @@ def extra_lines(state: RunState) -> list[str]:
     """Findings, probes that could not run (once each), real-clock readings, notes."""
     lines = [f"finding: {nodeid.rsplit('::', 1)[-1]}: {f.kind}: {f.detail}"
              for nodeid, f in state.findings]
+    lines += [f"scaling: {r.measurement.display_name}: {r.telemetry['speedup']:.2f}x over one "
+              f"thread, efficiency {100 * r.telemetry['efficiency']:.0f}% "
+              f"({r.telemetry.get('threads_are', '')})"
+              for r in state.results if "efficiency" in r.telemetry]
     lines += [f"not sampled: {name}: {reason}" for name, reason in state.unavailable.items()]
     for when, readings in state.real_clock.items():
         for r in readings:

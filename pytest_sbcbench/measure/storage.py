@@ -1,0 +1,120 @@
+"""Sequential storage throughput that cannot be the page cache.
+
+Writes use ``O_DIRECT`` where the filesystem allows and ``fsync`` before the clock stops; reads
+use ``O_DIRECT``, or, where it is refused, the file's pages are evicted first (``fadvise
+DONTNEED``, plus a page-cache drop as root).  tmpfs is refused (it is RAM), so is a disk without
+room, and the test file is removed even on failure or Ctrl-C."""
+
+from __future__ import annotations
+
+import mmap
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from ..errors import SbcBenchError
+
+RAM_FILESYSTEMS = ("tmpfs", "ramfs", "devtmpfs")
+BLOCK = 1024 * 1024
+SPARE = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Target:
+    directory: Path
+    mountpoint: str
+    device: str
+    fstype: str
+
+
+@dataclass(frozen=True)
+class Throughput:
+    write_bytes_per_s: float
+    read_bytes_per_s: float
+    method: str
+
+
+def target(directory: Path) -> Target:
+    """The filesystem holding ``directory`` (the longest matching mount point)."""
+    path = str(directory.resolve())
+    parts = sorted(psutil.disk_partitions(all=True), key=lambda p: len(p.mountpoint),
+                   reverse=True)
+    for part in parts:
+        mount = part.mountpoint.rstrip("/") or "/"
+        if path == mount or path.startswith(mount.rstrip("/") + "/") or mount == "/":
+            return Target(directory, part.mountpoint, part.device, part.fstype)
+    return Target(directory, "/", "unknown", "unknown")
+
+
+def check(where: Target, size: int) -> None:
+    if where.fstype in RAM_FILESYSTEMS:
+        raise SbcBenchError(f"{where.directory} is on {where.fstype}, which keeps files in RAM: "
+                            "a storage number there would measure memory. Point "
+                            "--sbc-storage-path at a directory on the disk to measure")
+    free = shutil.disk_usage(where.directory).free
+    if free < size + SPARE:
+        raise SbcBenchError(f"{where.directory} has {free / 2**20:.0f} MiB free; the storage "
+                            f"test needs {(size + SPARE) / 2**20:.0f} MiB. Free space or pass "
+                            "a smaller size (--sbc-quick) or another --sbc-storage-path")
+
+
+def _open(path: Path, flags: int) -> tuple[int, bool]:
+    try:
+        return os.open(path, flags | os.O_DIRECT, 0o600), True
+    except OSError:
+        return os.open(path, flags, 0o600), False
+
+
+def _buffers() -> list[mmap.mmap]:
+    """Page-aligned (O_DIRECT-safe) buffers of incompressible data."""
+    out = []
+    for _ in range(4):
+        buf = mmap.mmap(-1, BLOCK)
+        buf.write(os.urandom(BLOCK))
+        out.append(buf)
+    return out
+
+
+def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | None = None
+                    ) -> Throughput:
+    """Write ``size`` bytes sequentially, fsync, evict, read them back; always remove the file."""
+    path = where.directory / f".sbcbench-storage-{uuid.uuid4().hex}.tmp"
+    blocks = max(1, size // BLOCK)
+    buffers = _buffers()
+    try:
+        fd, direct = _open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        try:
+            start = time.perf_counter()
+            for i in range(blocks):
+                os.write(fd, buffers[i % len(buffers)])
+            os.fsync(fd)
+            write_s = time.perf_counter() - start
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+        if drop_caches is not None:
+            drop_caches()
+        fd, read_direct = _open(path, os.O_RDONLY)
+        try:
+            if not read_direct:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            start = time.perf_counter()
+            for i in range(blocks):
+                os.preadv(fd, [buffers[0]], i * BLOCK)
+            read_s = time.perf_counter() - start
+        finally:
+            os.close(fd)
+    finally:
+        path.unlink(missing_ok=True)
+        for buf in buffers:
+            buf.close()
+    method = ("O_DIRECT" if direct and read_direct else "fadvise-dontneed"
+              + ("+drop_caches" if drop_caches else ""))
+    total = blocks * BLOCK
+    return Throughput(total / write_s, total / read_s, method)
