@@ -19,7 +19,7 @@ from .measure.openssl import find_openssl
 from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sampler
 from .measure.tools import run_tool
-from .platform.board import builtin_profiles, load_profiles, merge
+from .platform.board import BoardProfile, builtin_profiles, load_profiles, merge
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
 from .report.charts import write_charts
@@ -48,13 +48,20 @@ def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, st
 def _probe(args: argparse.Namespace) -> int:
     sysroot = Sysroot(args.sysroot)
     engines, providers = _engines(args, sysroot)
-    facts = platform_facts(sysroot, engines, providers)
-    if args.json:
-        print(json.dumps(facts, indent=2))
-    else:
-        for key, value in facts.items():
-            print(f"{key:12} {value}")
+    _emit(platform_facts(sysroot, engines, providers), args.json, 12)
     return 0
+
+
+def _emit(data: dict[str, object], as_json: bool, width: int) -> None:
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    for key, value in data.items():
+        print(f"{key:{width}} {value}")
+
+
+def _profiles(directory: Path) -> dict[str, BoardProfile]:
+    return merge([*builtin_profiles(), *load_profiles(directory / "boards")])
 
 
 def _monitor(args: argparse.Namespace) -> int:
@@ -70,11 +77,7 @@ def _monitor(args: argparse.Namespace) -> int:
     found = findings(trace, telemetry)
     telemetry.update(throttling(found))
     telemetry["findings"] = [f.as_dict() for f in found]
-    if args.json:
-        print(json.dumps(telemetry, indent=2))
-    else:
-        for key, value in telemetry.items():
-            print(f"{key:22} {value}")
+    _emit(telemetry, args.json, 22)
     return 0
 
 
@@ -130,7 +133,7 @@ def _parse(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    profiles = merge([*builtin_profiles(), *load_profiles(args.baselines / "boards")])
+    profiles = _profiles(args.baselines)
     if args.board not in profiles:
         raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
     board = profiles[args.board]
@@ -150,7 +153,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    profiles = merge([*builtin_profiles(), *load_profiles(args.baselines / "boards")])
+    profiles = _profiles(args.baselines)
     entries = load_fleet(args.results)
     if args.format == "json":
         text = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)

@@ -14,6 +14,7 @@ import pytest
 from conftest import star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.measure import realclock
+from pytest_sbcbench.measure.cbuild import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
 from pytest_sbcbench.measure.sampler import Sample
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
@@ -137,7 +138,7 @@ def test_status_line_only_when_live_and_after_the_delay() -> None:
     assert line.close() is True and out.getvalue().endswith("\r\x1b[K")
 
 
-@pytest.mark.skipif(realclock.compiler() is None, reason="no C compiler (apt-get install gcc)")
+@pytest.mark.skipif(compiler() is None, reason="no C compiler (apt-get install gcc)")
 def test_real_clock_loop_measures_this_machine(tmp_path: Path) -> None:
     readings = realclock.check_clusters(Sysroot(), tmp_path)
     assert readings and all(r.measured_mhz > 100 for r in readings)

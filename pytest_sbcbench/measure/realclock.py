@@ -7,9 +7,7 @@ loop is a tiny C program compiled on first use with the system C compiler and ca
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -18,7 +16,7 @@ from pathlib import Path
 from ..errors import ToolError
 from ..platform import cpufreq
 from ..platform.sysroot import Sysroot
-from .tools import run_tool
+from .cbuild import compiled
 
 ADDS_PER_STEP = 64
 SOURCE = r"""
@@ -65,28 +63,9 @@ def default_cache() -> Path:
     return Path(base) / "pytest-sbcbench"
 
 
-def compiler() -> str | None:
-    return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-
-
 def build(cache: Path) -> Path:
     """Compile the loop once per source version and compiler; returns the binary."""
-    cc = compiler()
-    if cc is None:
-        raise ToolError(["cc"], None, "", "no C compiler (cc/gcc) for the real-clock check: "
-                        "install one (apt-get install gcc) or set CC")
-    digest = hashlib.sha256((SOURCE + cc).encode()).hexdigest()[:16]
-    binary = cache / f"realclock-{digest}"
-    if binary.exists():
-        return binary
-    cache.mkdir(parents=True, exist_ok=True)
-    src = cache / f"realclock-{digest}.c"
-    src.write_text(SOURCE)
-    tmp = cache / f".realclock-{digest}.{os.getpid()}"
-    run_tool([cc, "-O2", "-o", str(tmp), str(src)], 120, "compiling the real-clock loop",
-             expect_output=False)
-    os.replace(tmp, binary)
-    return binary
+    return compiled(cache, "realclock", SOURCE)
 
 
 def parse_output(text: str) -> float:

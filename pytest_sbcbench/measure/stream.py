@@ -6,14 +6,12 @@ refused, not reported.  The C program is compiled on first use and cached."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SbcBenchError
 from ..model import Identity, Measurement
-from .realclock import compiler
+from .cbuild import compiled
 from .tools import run_tool
 
 MIN_LLC_MULTIPLE = 4
@@ -74,20 +72,7 @@ def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
 
 
 def build(cache: Path) -> Path:
-    cc = compiler()
-    if cc is None:
-        raise FileNotFoundError("cc")
-    digest = hashlib.sha256((SOURCE + cc).encode()).hexdigest()[:16]
-    binary = cache / f"stream-{digest}"
-    if not binary.exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        src = cache / f"stream-{digest}.c"
-        src.write_text(SOURCE)
-        tmp = cache / f".stream-{digest}.{os.getpid()}"
-        run_tool([cc, "-O3", "-o", str(tmp), str(src)], 120, "compiling the memory kernel",
-                 expect_output=False)
-        os.replace(tmp, binary)
-    return binary
+    return compiled(cache, "stream", SOURCE, ("-O3",))
 
 
 def parse_output(text: str) -> dict[str, float]:
