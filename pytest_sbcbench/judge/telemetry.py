@@ -96,6 +96,15 @@ def summarize_trace(trace: Trace) -> dict[str, Any]:
         "swap_used_max_bytes": max(swaps) if swaps else None,
         "swap_growth_bytes": (swaps[-1] - swaps[0]) if len(swaps) > 1 else None,
         "time_below_max_pct": time_below_max_pct(trace),
+        "system_busy_cpus": _spread([s.system_busy_cpus for s in trace.samples[1:]]),
         "unavailable": dict(trace.unavailable),
     }
     return out
+
+
+def _spread(values: list[float | None]) -> dict[str, float] | None:
+    """Median and max of a sampled series (system-wide busy CPUs)."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return None
+    return {"median": round(statistics.median(known), 3), "max": round(max(known), 3)}
