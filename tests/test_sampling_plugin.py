@@ -45,7 +45,9 @@ def test_star64_at_full_clock(pytester: pytest.Pytester, tmp_path: Path,
     assert telemetry["under_load_samples"] > 0
     assert telemetry["at_max_clock_pct"] == 100.0
     assert telemetry["temperature_c"]["idle"] == 56.9
-    assert telemetry["throttled"] is False and telemetry["findings"] == []
+    assert telemetry["throttled"] is False
+    # a busy CI neighbour may add a background-load finding; nothing about clocks or heat
+    assert {f["kind"] for f in telemetry["findings"]} <= {"background-load"}
 
 
 @needs_openssl
@@ -54,7 +56,7 @@ def test_star64_held_at_1ghz(pytester: pytest.Pytester, tmp_path: Path,
     copy_benchmarks()
     tree = star64_tree(tmp_path / "t", cur_khz=1000000)
     result, entry = run_star64(pytester, tree)
-    result.assert_outcomes(passed=1, warnings=1)  # type: ignore[attr-defined]
+    result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
     assert entry["telemetry"]["at_max_clock_pct"] == 0.0
     assert entry["telemetry"]["throttled"] is True
     result.stdout.fnmatch_lines(["*finding: test_digest?sha512?: clock-below-max*"])  # type: ignore[attr-defined]
