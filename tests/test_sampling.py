@@ -163,6 +163,8 @@ def test_missing_sensors_give_reasons_not_crashes(tmp_path: Path) -> None:
     (tmp_path / "proc").mkdir()
     sampler = Sampler(Sysroot(tmp_path), 0.05)
     assert set(sampler.unavailable) == {"cpufreq", "thermal", "memory"}
+    assert "cpufreq: no cpufreq under" in (sampler.available() or "")
+    assert Sampler(Sysroot(star64_tree(tmp_path / "full")), 0.05).available() is None
     assert "a VM, or no cpufreq driver" in sampler.unavailable["cpufreq"]
     sampler.start()
     time.sleep(0.12)

@@ -104,6 +104,12 @@ class Sampler:
         self._start = 0.0
         self.thread_cpu_s = 0.0
 
+    def available(self) -> str | None:
+        """Preflight: None when every probe can run, else the reasons of those that cannot."""
+        if not self.unavailable:
+            return None
+        return "; ".join(f"{name}: {reason}" for name, reason in self.unavailable.items())
+
     def sample(self) -> Sample:
         """Take one sample now."""
         mem_used, swap_used = _meminfo(self.sysroot)
