@@ -19,7 +19,7 @@ from .measure.openssl import find_openssl
 from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sampler
 from .measure.tools import run_tool
-from .platform.board import BoardProfile, builtin_profiles, load_profiles, merge
+from .platform.board import known_profiles
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
 from .report.charts import write_charts
@@ -58,10 +58,6 @@ def _emit(data: dict[str, object], as_json: bool, width: int) -> None:
         return
     for key, value in data.items():
         print(f"{key:{width}} {value}")
-
-
-def _profiles(directory: Path) -> dict[str, BoardProfile]:
-    return merge([*builtin_profiles(), *load_profiles(directory / "boards")])
 
 
 def _monitor(args: argparse.Namespace) -> int:
@@ -133,7 +129,7 @@ def _parse(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    profiles = _profiles(args.baselines)
+    profiles = known_profiles(args.baselines)
     if args.board not in profiles:
         raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
     board = profiles[args.board]
@@ -153,7 +149,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    profiles = _profiles(args.baselines)
+    profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)
     if args.format == "json":
         text = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)

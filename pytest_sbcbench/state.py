@@ -52,9 +52,7 @@ class RunState:
 
     def profiles(self) -> dict[str, boards.BoardProfile]:
         """Built-in, then ``<baselines>/boards``, then hook-contributed profiles."""
-        found = boards.builtin_profiles()
-        found += boards.load_profiles(self.settings.baselines / "boards")
-        return boards.merge([*found, *self.extra_profiles])
+        return boards.known_profiles(self.settings.baselines, self.extra_profiles)
 
     @property
     def board_resolved(self) -> bool:

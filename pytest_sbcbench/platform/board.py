@@ -117,6 +117,12 @@ def builtin_profiles() -> list[BoardProfile]:
     return out
 
 
+def known_profiles(baselines: Path, extra: Iterable[BoardProfile] = ()) -> dict[str, BoardProfile]:
+    """Built-in profiles, then ``<baselines>/boards/*.json``, then ``extra`` (hooks); later
+    ones override earlier ones of the same name."""
+    return merge([*builtin_profiles(), *load_profiles(baselines / "boards"), *extra])
+
+
 def generic_profile(probe: Probe) -> BoardProfile:
     """A profile built from what the probe sees, for machines no profile names."""
     arch = re.sub(r"[^a-z0-9_-]", "-", probe.arch.lower()) or "unknown"

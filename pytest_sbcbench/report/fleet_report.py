@@ -6,7 +6,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..platform.board import builtin_profiles, load_profiles, merge
 from .charts import write_charts
 from .fleet import load_fleet
 from .markdown import render
@@ -33,8 +32,7 @@ def write(state: RunState, doc: dict[str, Any]) -> None:
     published = sorted((state.settings.baselines / "published").glob("*.json")) or \
         shipped_published()
     entries = load_fleet([*published, this_run])
-    profiles = merge([*builtin_profiles(), *load_profiles(state.settings.baselines / "boards")])
-    (out / "report.md").write_text(render(entries, profiles))
+    (out / "report.md").write_text(render(entries, state.profiles()))
     charts = write_charts(entries, out)
     drawn = f"{len(charts)} chart files" if charts else "no charts: pip install " \
         "'pytest-sbcbench[plot]'"
