@@ -11,19 +11,19 @@ from .judge.baseline import Baseline, baseline_path, load_baseline, with_session
 from .report.results import write_json_atomic
 
 if TYPE_CHECKING:
-    from .settings import Settings
     from .state import RunState
 
 UNSAVED = ("invalid", "implausible")
 
 
-def load_for_run(settings: Settings, state: RunState) -> Baseline | None:
+def load_for_run(state: RunState) -> Baseline | None:
     """The detected or requested board's baseline, verified when --sbc-verify-key is given.
 
     A corrupt, truncated, unknown-schema or wrongly signed file raises (the run stops, naming
     it); the file is only read."""
     if not state.board_resolved:  # board not resolvable on this host: nothing to judge against
         return None
+    settings = state.settings
     if settings.verify_key is not None and settings.save_baseline:
         raise SbcBenchError("--sbc-save-baseline cannot write a signed baseline under "
                             "--sbc-verify-key: save into another --sbc-baselines directory, "

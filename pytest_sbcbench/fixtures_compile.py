@@ -17,7 +17,6 @@ from .fixtures import Bench
 from .measure import build as builds
 from .measure.checkout import MIRROR_ENV, Tree, checkout, local_source
 from .measure.git import NetworkError
-from .measure.realclock import default_cache
 from .model import Identity, Measurement, Result
 from .state import get_state
 
@@ -26,7 +25,7 @@ CompileBench = Callable[..., Result]
 
 
 def cache_dir(config: pytest.Config) -> Path:
-    return get_state(config).settings.cache or default_cache()
+    return get_state(config).settings.cache_root
 
 
 def network_reason(url: str, exc: NetworkError) -> str:

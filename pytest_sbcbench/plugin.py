@@ -53,7 +53,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = from_config(config)
         state = RunState(settings, _hook_profiles(config))
         _resolve_board(state)
-        state.baseline = baselines.load_for_run(settings, state)
+        state.baseline = baselines.load_for_run(state)
     except SbcBenchError as exc:
         raise pytest.UsageError(str(exc)) from exc
     state.governor = GovernorGuard(settings.sysroot)

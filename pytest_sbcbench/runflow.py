@@ -58,9 +58,8 @@ def session_start(state: RunState) -> None:
 
 
 def check_real_clock(state: RunState, when: str) -> None:
-    cache = state.settings.cache or realclock.default_cache()
     try:
-        readings = realclock.check_clusters(state.settings.sysroot, cache)
+        readings = realclock.check_clusters(state.settings.sysroot, state.settings.cache_root)
     except Exception as exc:  # a diagnostic: report why, keep benchmarking
         state.notes.append(f"real-clock check {when} unavailable: {exc}")
         return

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from .errors import BoardError
+from .measure.cbuild import default_cache
 from .platform.board import check_board_name
 from .platform.sysroot import Sysroot
 
@@ -113,6 +114,11 @@ class Settings:
     def seconds(self) -> int:
         """``openssl speed -seconds``: 3, or 1 with ``--sbc-quick``."""
         return 1 if self.quick else 3
+
+    @property
+    def cache_root(self) -> Path:
+        """``--sbc-cache`` or the user's cache directory: checkouts, logs, compiled helpers."""
+        return self.cache if self.cache is not None else default_cache()
 
     def runs_for(self, default: int = 3, quick: int = 2) -> int:
         """Timed runs: ``--sbc-runs`` if given, else the workload's (quick) default."""

@@ -58,11 +58,6 @@ class ClockReading:
         return 100.0 * (self.measured_mhz - self.cpufreq_mhz) / self.cpufreq_mhz
 
 
-def default_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pytest-sbcbench"
-
-
 def build(cache: Path) -> Path:
     """Compile the loop once per source version and compiler; returns the binary."""
     return compiled(cache, "realclock", SOURCE)
