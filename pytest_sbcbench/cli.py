@@ -81,7 +81,8 @@ def _compare(args: argparse.Namespace) -> int:
     baseline = load_baseline(args.baseline)
     if baseline is None:
         raise SchemaError(args.baseline, None, "no such baseline file")
-    board, results = load_results(args.results)
+    loaded = load_results(args.results)
+    board, results = loaded.board, loaded.results
     if board != baseline.board:
         print(f"note: results are for board {board}, the baseline for {baseline.board}")
     regressions = 0
@@ -133,7 +134,7 @@ def _validate(args: argparse.Namespace) -> int:
     if args.board not in profiles:
         raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
     board = profiles[args.board]
-    _, results = load_results(args.results)
+    results = load_results(args.results).results
     bad = 0
     for result in results:
         verdict = physics.check(result, board)

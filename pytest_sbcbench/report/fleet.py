@@ -6,13 +6,11 @@ control metric that no board accelerates (sha512): gap = core factor x instructi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError
 from ..model import Identity, Result
 from ..platform.board import BoardProfile
 from .results import load_results
@@ -36,12 +34,8 @@ class Entry:
 def load_fleet(paths: Iterable[Path]) -> list[Entry]:
     out = []
     for path in paths:
-        board, results = load_results(path)
-        try:
-            env = json.loads(Path(path).read_text()).get("environment", {})
-        except ValueError as exc:  # pragma: no cover - load_results already parsed it
-            raise SchemaError(path, None, str(exc)) from exc
-        out += [Entry(board, r, env) for r in results]
+        loaded = load_results(path)
+        out += [Entry(loaded.board, r, loaded.environment) for r in loaded.results]
     return out
 
 

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,7 +76,14 @@ def write_results(path: Path, doc: dict[str, Any]) -> None:
     write_json_atomic(path, doc)
 
 
-def load_results(path: Path) -> tuple[str, list[Result]]:
+@dataclass(frozen=True)
+class ResultsFile:
+    board: str
+    environment: dict[str, Any]
+    results: list[Result]
+
+
+def load_results(path: Path) -> ResultsFile:
     """Read a results file back into results; a broken file is a :class:`SchemaError`."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -85,7 +93,8 @@ def load_results(path: Path) -> tuple[str, list[Result]]:
         version = data.get("schema") if isinstance(data, dict) else None
         raise SchemaError(path, version, f"not a results file; expected {RESULTS_SCHEMA}")
     try:
-        return str(data["board"]), [_result(r) for r in data["results"]]
+        return ResultsFile(str(data["board"]), dict(data.get("environment") or {}),
+                           [_result(r) for r in data["results"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
 
