@@ -20,6 +20,7 @@ from pathlib import Path
 import psutil
 
 from ..errors import BuildError
+from .cputime import tree
 from .tools import run_tool
 
 LOG_TAIL = 30
@@ -50,11 +51,7 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             total = 0
-            try:
-                procs = [self.root, *self.root.children(recursive=True)]
-            except psutil.Error:
-                procs = []
-            for proc in procs:
+            for proc in tree(self.root):
                 try:
                     total += proc.memory_info().rss
                 except psutil.Error:

@@ -7,6 +7,14 @@ import os
 import psutil
 
 
+def tree(root: psutil.Process) -> list[psutil.Process]:
+    """``root`` and all its live descendants (just ``root`` when they cannot be listed)."""
+    try:
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return [root]
+
+
 class ProcessTree:
     """Cumulative CPU seconds of a process and all its descendants, live and reaped."""
 
@@ -19,11 +27,7 @@ class ProcessTree:
         total = 0.0
         busy: set[int] = set()
         seen: dict[int, float] = {}
-        try:
-            procs = [self.root, *self.root.children(recursive=True)]
-        except psutil.Error:
-            procs = [self.root]
-        for proc in procs:
+        for proc in tree(self.root):
             try:
                 times = proc.cpu_times()
                 used = times.user + times.system + times.children_user + times.children_system
