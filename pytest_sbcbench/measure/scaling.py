@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Sequence
 
 from ..errors import ToolError
 from ..model import Identity, Measurement
 from . import sysbench
-from .openssl import OpensslTool, speed_once
+from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, speed_once
 from .tools import run_tool
 
 SCALING_ALGORITHM = "sha256"
@@ -33,18 +32,17 @@ def efficiency(rates: dict[int, float]) -> dict[int, float]:
 
 def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> Measurement:
     """``openssl speed -multi N -evp sha256 -bytes 16384``: the combined total, bytes/s."""
-    argv = [tool.path, "speed", "-mr", "-seconds", str(seconds), "-evp", SCALING_ALGORITHM,
-            "-bytes", "16384"]
+    argv = speed_argv(tool, SCALING_ALGORITHM, seconds)
     if threads > 1:
         argv[2:2] = ["-multi", str(threads)]
     samples = []
     for _ in range(runs):
-        value = speed_once(tool, argv, 1, seconds).bytes_per_second(SCALING_ALGORITHM, 16384)
+        value = speed_once(tool, argv, 1, seconds).bytes_per_second(SCALING_ALGORITHM, DEFAULT_BLOCK)
         if not value:
             raise ToolError(argv, 0, "", f"openssl speed -multi {threads} printed no total")
         samples.append(value)
     identity = Identity.of(tool="openssl", version=tool.version, workload="speed -multi",
-                           algorithm=SCALING_ALGORITHM, block_bytes=16384, threads=threads,
+                           algorithm=SCALING_ALGORITHM, block_bytes=DEFAULT_BLOCK, threads=threads,
                            seconds=seconds)
     return Measurement("scaling-openssl-sha256", "B/s", "higher", identity, tuple(samples),
                        label=f"openssl sha256 x{threads}")
@@ -76,11 +74,9 @@ def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
             "--timeout", f"{seconds}s"]
     samples = []
     for _ in range(runs):
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=60 + 5 * seconds,
-                              check=False)  # stress-ng writes its metrics to stderr
-        if done.returncode != 0:
-            raise ToolError(argv, done.returncode, done.stderr, "stress-ng failed")
-        samples.append(parse_stress_ng(done.stdout + done.stderr, argv))
+        # stress-ng writes its metrics to stderr
+        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True)
+        samples.append(parse_stress_ng(output, argv))
     identity = Identity.of(tool="stress-ng", workload="cpu matrixprod", threads=threads,
                            seconds=seconds)
     return Measurement("scaling-stress-ng-matrixprod", "op/s", "higher", identity,

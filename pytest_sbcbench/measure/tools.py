@@ -10,9 +10,12 @@ from ..errors import ToolError
 
 
 def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: bool = True,
-             env: Mapping[str, str] | None = None, cwd: Path | None = None) -> str:
+             env: Mapping[str, str] | None = None, cwd: Path | None = None,
+             with_stderr: bool = False) -> str:
     """Run ``argv``; a missing executable, a timeout, a non-zero exit, or (when output is
-    expected) empty stdout raises :class:`ToolError` with the command line and stderr."""
+    expected) empty output raises :class:`ToolError` with the command line and stderr.
+
+    ``with_stderr`` returns stdout followed by stderr, for tools that report on stderr."""
     try:
         proc = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
                               check=False, env=None if env is None else dict(env), cwd=cwd)
@@ -23,6 +26,7 @@ def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: b
         raise ToolError(argv, None, stderr, f"{what}: timed out after {timeout:.0f} s") from exc
     if proc.returncode != 0:
         raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: exited {proc.returncode}")
-    if expect_output and not proc.stdout.strip():
+    output = proc.stdout + proc.stderr if with_stderr else proc.stdout
+    if expect_output and not output.strip():
         raise ToolError(argv, proc.returncode, proc.stderr, f"{what}: printed nothing")
-    return proc.stdout
+    return output
