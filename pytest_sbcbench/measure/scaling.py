@@ -37,7 +37,8 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
         argv[2:2] = ["-multi", str(threads)]
     samples = []
     for _ in range(runs):
-        value = speed_once(tool, argv, 1, seconds).bytes_per_second(SCALING_ALGORITHM, DEFAULT_BLOCK)
+        report = speed_once(tool, argv, 1, seconds)
+        value = report.bytes_per_second(SCALING_ALGORITHM, DEFAULT_BLOCK)
         if not value:
             raise ToolError(argv, 0, "", f"openssl speed -multi {threads} printed no total")
         samples.append(value)
