@@ -31,8 +31,8 @@ WORKLOAD_MARKERS = ("crypto", "compile", "scaling", "memory", "storage")
 
 @dataclass
 class Run:
-    item: pytest.Item
-    state: RunState
+    """What runs beside one workload test's call phase."""
+
     sampler: Sampler
     status: StatusLine | None
     gate: validity.Finding | None
@@ -86,7 +86,7 @@ def begin(item: pytest.Item, state: RunState, reporter: Any) -> Run:
     for name, reason in sampler.unavailable.items():
         state.unavailable.setdefault(name, reason)
     sampler.start()
-    return Run(item, state, sampler, status, gate)
+    return Run(sampler, status, gate)
 
 
 def end(item: pytest.Item, state: RunState, run: Run | None, failed: bool) -> None:

@@ -67,13 +67,13 @@ def _meminfo(sysroot: Sysroot) -> tuple[int | None, int | None]:
     return used, swap
 
 
-def unavailable_probes(sysroot: Sysroot) -> dict[str, str]:
+def unavailable_probes(sysroot: Sysroot, clocks: bool, sensors: bool) -> dict[str, str]:
     """Preflight: each probe that cannot run here, with the reason."""
     out: dict[str, str] = {}
-    for name, reason in (("cpufreq", cpufreq.cpufreq_missing_reason(sysroot)),
-                         ("thermal", thermal.thermal_missing_reason(sysroot))):
-        if reason:
-            out[name] = reason
+    if not clocks:
+        out["cpufreq"] = cpufreq.missing_reason(sysroot)
+    if not sensors:
+        out["thermal"] = thermal.missing_reason(sysroot)
     if not sysroot.meminfo(default=""):
         out["memory"] = f"no meminfo under {sysroot.root}: memory and swap are not sampled"
     return out
@@ -96,7 +96,7 @@ class Sampler:
         self.max_mhz = tuple(_mhz(per_cpu[c].max_khz) for c in self.cpus)
         self.governors = tuple(per_cpu[c].governor for c in self.cpus)
         self.sensors = tuple(thermal.choose_sensors(sysroot))
-        self.unavailable = unavailable_probes(sysroot)
+        self.unavailable = unavailable_probes(sysroot, bool(self.cpus), bool(self.sensors))
         self._samples: list[Sample] = []
         self._tis_start: tuple[dict[int, int], ...] = ()
         self._stop = threading.Event()

@@ -64,9 +64,8 @@ def policies(sysroot: Sysroot) -> list[Policy]:
     return found
 
 
-def cpufreq_missing_reason(sysroot: Sysroot) -> str | None:
-    if policies(sysroot):
-        return None
+def missing_reason(sysroot: Sysroot) -> str:
+    """Why clocks cannot be sampled when :func:`policies` found none."""
     return (f"no cpufreq under {sysroot.path(CPU_DIR)} (a VM, or no cpufreq driver): "
             "clocks are not sampled")
 

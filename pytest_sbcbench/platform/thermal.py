@@ -78,8 +78,7 @@ def read_celsius(sysroot: Sysroot, sensor: Sensor) -> float | None:
     return celsius if plausible(celsius) else None
 
 
-def thermal_missing_reason(sysroot: Sysroot) -> str | None:
-    if choose_sensors(sysroot):
-        return None
+def missing_reason(sysroot: Sysroot) -> str:
+    """Why temperature cannot be sampled when :func:`choose_sensors` found nothing."""
     return (f"no thermal zone under {sysroot.path(THERMAL_DIR)} and no hwmon temperature: "
             "temperature is not sampled")
