@@ -20,8 +20,9 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
     """The probe plus features, ISA, accelerators, kernel crypto and clusters.
 
     ``engines_text`` is ``openssl engine -t -c`` output (None: unknown, so no stranded check)."""
-    base = probe(sysroot)
-    found = features(parse_cpuinfo(sysroot.cpuinfo()), base.arch)
+    info = parse_cpuinfo(sysroot.cpuinfo())
+    base = probe(sysroot, info)
+    found = features(info, base.arch)
     algorithms = kernel_crypto(sysroot)
     best = kcrypto.best(algorithms)
     facts: dict[str, Any] = base.as_dict()

@@ -7,7 +7,14 @@ import platform as _stdlib_platform
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .parse import cpu_model, infer_arch, parse_cpuinfo, parse_nul_strings, parse_os_release
+from .parse import (
+    CpuInfo,
+    cpu_model,
+    infer_arch,
+    parse_cpuinfo,
+    parse_nul_strings,
+    parse_os_release,
+)
 from .sysroot import Sysroot
 
 
@@ -49,12 +56,12 @@ def max_mhz(sysroot: Sysroot, cpus: int) -> tuple[float | None, ...]:
     return tuple(out)
 
 
-def probe(sysroot: Sysroot) -> Probe:
-    """Read the machine's identification through ``sysroot``.
+def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
+    """Read the machine's identification through ``sysroot`` (``info``: cpuinfo already parsed).
 
     On a captured tree the architecture comes from cpuinfo; on the host, from ``uname``.
     """
-    info = parse_cpuinfo(sysroot.cpuinfo())
+    info = info if info is not None else parse_cpuinfo(sysroot.cpuinfo())
     arch = _stdlib_platform.machine() if sysroot.is_host else infer_arch(info)
     compatible = tuple(parse_nul_strings(sysroot.device_tree("compatible") or ""))
     release = parse_os_release(sysroot.os_release())
