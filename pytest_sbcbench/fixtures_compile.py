@@ -15,7 +15,7 @@ import pytest
 from .errors import SbcBenchError
 from .fixtures import Bench
 from .measure import build as builds
-from .measure.checkout import MIRROR_ENV, Tree, checkout, local_source
+from .measure.checkout import MIRROR_ENV, Tree, checkout, local_source, repo_name
 from .measure.git import NetworkError
 from .model import Identity, Measurement, Result
 from .state import get_state
@@ -29,7 +29,7 @@ def cache_dir(config: pytest.Config) -> Path:
 
 
 def network_reason(url: str, exc: NetworkError) -> str:
-    name = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    name = repo_name(url)
     first = (exc.stderr.strip().splitlines() or ["no output"])[-1]
     return (f"cannot reach {url} ({first}). Provide a local mirror: clone it elsewhere and set "
             f"{MIRROR_ENV}=DIR where DIR holds {name} or {name}.git, or pass a local path or "
@@ -68,7 +68,7 @@ def repository(url: str) -> str:
     (the full SHA and the fingerprint say which tree it is)."""
     if local_source(url) == url and not url.startswith("file://"):
         return url
-    return "local:" + url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    return "local:" + repo_name(url)
 
 
 def identity(tree: Tree, build: Sequence[str], jobs: int | None) -> Identity:
@@ -113,20 +113,20 @@ def compile_bench(request: pytest.FixtureRequest, sbcbench: Bench) -> CompileBen
             builds.run_logged(argv, tree.path, log, env, "warm-up build")
         prepare = builds.prepare_clean(clean, tree.path, log, env, drop)
         done: list[builds.BuildRun] = []
-        count = runs if runs is not None else state.settings.runs_for(3, 2)
+        count = runs if runs is not None else state.settings.runs_for()
         ident = identity(tree, build, jobs)
 
         def timed() -> None:
             done.append(builds.run_logged(argv, tree.path, log, env, "build"))
         fixture = _benchmark(request)
         if fixture is not None:
-            fixture.extra_info.update({k: v for k, v in ident.items})
+            fixture.extra_info.update(ident.as_dict())
             fixture.pedantic(timed, setup=prepare, rounds=count, iterations=1, warmup_rounds=0)
         else:
             for _ in range(count):
                 prepare()
                 timed()
-        name = tree.url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+        name = repo_name(tree.url)
         return sbcbench.record(Measurement(
             "build-time", "s", "lower", ident, tuple(r.wall_s for r in done),
             label=f"{name}@{tree.sha[:7]} {tree.tier}",

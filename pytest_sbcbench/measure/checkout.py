@@ -33,6 +33,11 @@ class Tree:
     fingerprint: Fingerprint
 
 
+def repo_name(url: str) -> str:
+    """``https://github.com/o/ballistics-engine.git`` -> ``ballistics-engine``."""
+    return url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+
+
 def local_source(url: str) -> str:
     """A local path (bare repository included) as an absolute path; URLs unchanged."""
     if re.match(r"^[a-z][a-z0-9+.-]*://", url) or re.match(r"^[^/]+@[^/]+:", url):
@@ -44,7 +49,7 @@ def source_for(url: str) -> str:
     """``$SBCBENCH_GIT_MIRROR/<name>[.git]`` when such a mirror exists, else the URL."""
     mirror = os.environ.get(MIRROR_ENV)
     if mirror:
-        name = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+        name = repo_name(url)
         for candidate in (Path(mirror) / name, Path(mirror) / f"{name}.git"):
             if candidate.exists():
                 return str(candidate)
