@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import ParseError, ToolError
@@ -22,7 +21,6 @@ ASYMMETRIC_ALGORITHMS.update({f"ecdsa-p{bits}": f"ecdsap{bits}" for bits in (256
 ASYMMETRIC_OPS = ("sign", "verify")
 DEFAULT_BLOCK = 16384
 
-RunHook = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -76,43 +74,38 @@ def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int) ->
         raise ToolError(argv, 0, out[-2000:], reason) from exc
 
 
-def _missing(argv: list[str], what: str, report: SpeedReport) -> ToolError:
+def no_result(argv: list[str], what: str, report: SpeedReport) -> ToolError:
     found = sorted({c.algorithm for c in report.throughput} | {r.algorithm for r in report.rates})
     return ToolError(argv, 0, "", f"openssl speed printed no {what}; found: {found or 'nothing'}")
 
 
 def measure_throughput(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
-                       block_bytes: int = DEFAULT_BLOCK, on_run: RunHook | None = None
-                       ) -> Measurement:
+                       block_bytes: int = DEFAULT_BLOCK) -> Measurement:
     """``runs`` independent ``openssl speed -evp`` invocations; samples in bytes/s."""
     argv = speed_argv(tool, algorithm, seconds, block_bytes)
     samples = []
-    for i in range(runs):
-        if on_run:
-            on_run(i, runs)
+    for _ in range(runs):
         report = speed_once(tool, argv, 1, seconds)
         value = report.bytes_per_second(algorithm, block_bytes)
         if value is None or value <= 0:
-            raise _missing(argv, f"{algorithm} at {block_bytes} bytes", report)
+            raise no_result(argv, f"{algorithm} at {block_bytes} bytes", report)
         samples.append(value)
     identity = Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
                            block_bytes=block_bytes, threads=1, seconds=seconds)
     return Measurement(algorithm, "B/s", "higher", identity, tuple(samples))
 
 
-def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
-                  on_run: RunHook | None = None) -> dict[str, Measurement]:
+def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
+                  ) -> dict[str, Measurement]:
     """Sign and verify rates (op/s) of an asymmetric algorithm, ``runs`` invocations."""
     argv = speed_argv(tool, algorithm, seconds)
     series: dict[str, list[float]] = {op: [] for op in ASYMMETRIC_OPS}
-    for i in range(runs):
-        if on_run:
-            on_run(i, runs)
+    for _ in range(runs):
         report = speed_once(tool, argv, 2, seconds)
         for op, values in series.items():
             value = report.per_second(algorithm, op)
             if value is None or value <= 0:
-                raise _missing(argv, f"{algorithm} {op} rate", report)
+                raise no_result(argv, f"{algorithm} {op} rate", report)
             values.append(value)
     return {
         op: Measurement(algorithm, "op/s", "higher",

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..errors import ToolError
 from ..model import Identity, Measurement
 from . import sysbench
-from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, speed_once
+from .openssl import DEFAULT_BLOCK, OpensslTool, no_result, speed_argv, speed_once
 from .tools import run_tool
 
 SCALING_ALGORITHM = "sha256"
@@ -40,7 +40,7 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
         report = speed_once(tool, argv, 1, seconds)
         value = report.bytes_per_second(SCALING_ALGORITHM, DEFAULT_BLOCK)
         if not value:
-            raise ToolError(argv, 0, "", f"openssl speed -multi {threads} printed no total")
+            raise no_result(argv, f"{SCALING_ALGORITHM} total of {threads} threads", report)
         samples.append(value)
     identity = Identity.of(tool="openssl", version=tool.version, workload="speed -multi",
                            algorithm=SCALING_ALGORITHM, block_bytes=DEFAULT_BLOCK, threads=threads,
