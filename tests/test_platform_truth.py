@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -335,3 +336,15 @@ def test_star64_platform_checks(pytester: pytest.Pytester, tmp_path: Path) -> No
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(["*star64 clusters should reach ?1500? MHz, cpufreq says ?1200.0?*",
                                  "*star64 unexpectedly reports: ?'v', 'zkne'?*"])
+
+
+def test_storage_beyond_its_interface_is_implausible() -> None:
+    m = Measurement("storage-read", "B/s", "higher", Identity.of(tool="sbcbench-storage"),
+                    (30e6, 29e6))
+    telemetry = {"interface_limit_bytes_per_s": 24.75e6, "interface": "mmc1 sd high-speed"}
+    result = Result("t", m, summarize(m.samples), Verdict("no-baseline", ""), telemetry)
+    verdict = physics.check(result, BOARDS["rpi5"])
+    assert verdict is not None and "storage-read 30.00 MB/s beats physics" in verdict.detail
+    assert "limit 24.75 MB/s: mmc1 sd high-speed" in verdict.detail
+    slow = dataclasses.replace(result, measurement=dataclasses.replace(m, samples=(20e6,)))
+    assert physics.check(slow, BOARDS["rpi5"]) is None

@@ -44,35 +44,28 @@ def limits(board: BoardProfile) -> list[Limit]:
     return out
 
 
-def check(result: Result, board: BoardProfile) -> Verdict | None:
-    """``implausible`` when the result's median or a sampled clock exceeds a limit."""
-    found = []
-    for limit in limits(board):
-        if limit.metric == result.measurement.metric and limit.unit == result.measurement.unit:
-            value = max(result.measurement.samples)
-            if value > limit.value:
-                shown, unit = display(value, limit.unit)
-                top, _ = display(limit.value, limit.unit)
-                found.append(f"{limit.metric} {shown} {unit} {PHYSICS} (limit {top} {unit}: "
-                             f"{limit.source})")
-        if limit.metric == "clock":
-            clock = (result.telemetry.get("clock_mhz") or {}).get("max")
-            if clock is not None and clock > limit.value:
-                found.append(f"sampled clock {clock:.0f} MHz {PHYSICS} ({limit.source})")
-    found += _interface(result)
-    return Verdict("implausible", "; ".join(found)) if found else None
-
-
-def _interface(result: Result) -> list[str]:
+def measured_limits(result: Result) -> list[Limit]:
     """Storage results carry the ceiling of the interface they were measured through."""
     ceiling = result.telemetry.get("interface_limit_bytes_per_s")
     metric = result.measurement.metric
     if not ceiling or not metric.startswith("storage-"):
         return []
-    value = max(result.measurement.samples)
-    if value <= float(ceiling):
-        return []
-    shown, unit = display(value, "B/s")
-    top, _ = display(float(ceiling), "B/s")
-    source = result.telemetry.get("interface", "the storage interface")
-    return [f"{metric} {shown} {unit} {PHYSICS} (limit {top} {unit}: {source})"]
+    source = str(result.telemetry.get("interface", "the storage interface"))
+    return [Limit(metric, float(ceiling), "B/s", source)]
+
+
+def check(result: Result, board: BoardProfile) -> Verdict | None:
+    """``implausible`` when any sample or a sampled clock exceeds a board or interface limit."""
+    found = []
+    m = result.measurement
+    for limit in [*limits(board), *measured_limits(result)]:
+        if limit.metric == m.metric and limit.unit == m.unit and max(m.samples) > limit.value:
+            shown, unit = display(max(m.samples), limit.unit)
+            top, _ = display(limit.value, limit.unit)
+            found.append(f"{limit.metric} {shown} {unit} {PHYSICS} (limit {top} {unit}: "
+                         f"{limit.source})")
+        if limit.metric == "clock":
+            clock = (result.telemetry.get("clock_mhz") or {}).get("max")
+            if clock is not None and clock > limit.value:
+                found.append(f"sampled clock {clock:.0f} MHz {PHYSICS} ({limit.source})")
+    return Verdict("implausible", "; ".join(found)) if found else None
