@@ -26,7 +26,6 @@ class Bench:
     def __init__(self, request: pytest.FixtureRequest, state: RunState) -> None:
         self._request = request
         self._state = state
-        self.results: list[Result] = []
 
     @property
     def settings(self) -> Settings:
@@ -53,7 +52,6 @@ class Bench:
             verdict=no_baseline(self.board.name),
         )
         self._state.pending.setdefault(result.test, []).append(result)
-        self.results.append(result)
         return result
 
     def openssl_throughput(self, algorithm: str, block_bytes: int = openssl.DEFAULT_BLOCK
