@@ -135,9 +135,11 @@ def test_masked_aes_ni_is_a_regression(pytester: pytest.Pytester,
         pytest.skip("OPENSSL_ia32cap masks x86 features only")
     copy_benchmarks()
     args = ["benchmarks", "-m", "crypto", "-k", "test_cipher and aes-128-gcm or sha512",
-            "--sbc-quick", "--sbc-baselines", str(pytester.path / "bl")]
-    for _ in range(2):
-        pytester.runpytest(*args, "--sbc-save-baseline").assert_outcomes(passed=2)
+            "--sbc-quick", "--sbc-runs", "3", "--sbc-baselines", str(pytester.path / "bl")]
+    # One baseline session: a second unmasked session would itself be judged, and a shared CI
+    # host can genuinely slow down by tens of percent between two runs (seen: -41%), which the
+    # gate rightly reports.  Masking AES-NI costs about 10x, far beyond any such noise.
+    pytester.runpytest(*args, "--sbc-save-baseline").assert_outcomes(passed=2)
     monkeypatch.setenv("OPENSSL_ia32cap", "~0x200000200000000:~0x0")
     masked = pytester.runpytest(*args, "--sbc-results", "m.json")
     assert masked.ret == pytest.ExitCode.TESTS_FAILED
