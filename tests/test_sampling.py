@@ -7,13 +7,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import star64_tree, write_files
 from pytest_sbcbench.judge import validity
 from pytest_sbcbench.judge.telemetry import summarize_trace, under_load
-from pytest_sbcbench.measure.sampler import Sampler, Trace
+from pytest_sbcbench.measure.cputime import SystemCpu
+from pytest_sbcbench.measure.sampler import Sample, Sampler, Trace
 from pytest_sbcbench.platform import cpufreq, thermal
 from pytest_sbcbench.platform.sysroot import Sysroot
 
@@ -33,6 +35,11 @@ def run_sampled(tree: Path, during: Callable[[], None], interval: float = 0.1) -
     finally:
         trace = sampler.stop()
     return trace
+
+
+def board_findings(trace: Trace, telemetry: dict[str, Any]) -> list[validity.Finding]:
+    """Findings about the (fake) board: steal time is the real host's, whatever the tree says."""
+    return [f for f in validity.findings(trace, telemetry) if f.kind != "steal-time"]
 
 
 def set_clock(tree: Path, khz: int) -> None:
@@ -60,9 +67,9 @@ def test_clock_that_drops_mid_run_is_found(star64: Path) -> None:
     telemetry = summarize_trace(trace)
     assert 0 < telemetry["at_max_clock_pct"] < 100
     assert telemetry["clock_mhz"]["min"] == 1000.0
-    kinds = [f.kind for f in validity.findings(trace, telemetry)]
+    kinds = [f.kind for f in board_findings(trace, telemetry)]
     assert kinds == ["clock-below-max"]
-    assert validity.throttling(validity.findings(trace, telemetry))["throttled"] is True
+    assert validity.throttling(board_findings(trace, telemetry))["throttled"] is True
 
 
 def test_idle_samples_never_count(tmp_path: Path) -> None:
@@ -105,7 +112,7 @@ def test_temperature_past_a_trip_point(star64: Path) -> None:
     trace = run_sampled(star64, work)
     telemetry = summarize_trace(trace)
     assert telemetry["temperature_c"] == {"idle": 56.9, "peak": 86.5}
-    found = validity.findings(trace, telemetry)
+    found = board_findings(trace, telemetry)
     assert [f.kind for f in found] == ["thermal-trip"]
     assert "passive trip 85.0 C" in found[0].detail
 
@@ -128,7 +135,7 @@ def test_swap_that_grows(star64: Path) -> None:
     telemetry = summarize_trace(trace)
     assert telemetry["swap_used_max_bytes"] == 200000 * 1024
     assert telemetry["swap_growth_bytes"] == 200000 * 1024
-    assert [f.kind for f in validity.findings(trace, telemetry)] == ["swap-growth"]
+    assert [f.kind for f in board_findings(trace, telemetry)] == ["swap-growth"]
 
 
 def test_governor_and_time_in_state_findings(tmp_path: Path) -> None:
@@ -142,10 +149,10 @@ def test_governor_and_time_in_state_findings(tmp_path: Path) -> None:
     trace = run_sampled(tree, work)
     telemetry = summarize_trace(trace)
     assert telemetry["time_below_max_pct"] == 50.0
-    assert [f.kind for f in validity.findings(trace, telemetry)] == ["time-below-max"]
+    assert [f.kind for f in board_findings(trace, telemetry)] == ["time-below-max"]
     ondemand = star64_tree(tmp_path / "ondemand", governor="ondemand")
     trace = run_sampled(ondemand, lambda: time.sleep(0.1))
-    found = validity.findings(trace, summarize_trace(trace))
+    found = board_findings(trace, summarize_trace(trace))
     assert [f.kind for f in found] == ["governor"] and "ondemand" in found[0].detail
 
 
@@ -215,3 +222,25 @@ def test_sensor_choice(tmp_path: Path) -> None:
     assert [s.name for s in sensors] == ["k10temp/temp1_input"]
     assert thermal.read_celsius(Sysroot(tmp_path / "hw"), sensors[0]) == 61.25
     assert not thermal.plausible(151.0) and not thermal.plausible(-41.0)
+
+
+def test_steal_time_is_a_finding() -> None:
+    """A VM whose host hands its CPU time to other guests measures the host, not the board."""
+    samples = [Sample(t, (), (), None, None, 0.0, 1.0, (), steal_pct=pct)
+               for t, pct in ((0.0, None), (1.0, 10.0), (2.0, 30.0), (2.5, None))]
+    trace = Trace(1.0, (), (), (), (), tuple(samples))
+    telemetry = summarize_trace(trace)
+    assert telemetry["steal_pct"] == 20.0
+    (found,) = validity.findings(trace, telemetry)
+    assert found.kind == "steal-time" and "20% of this VM's CPU time" in found.detail
+    quiet = Trace(1.0, (), (), (), (), tuple(Sample(t, (), (), None, None, 0.0, 1.0, (),
+                                                   steal_pct=1.0) for t in (0.0, 1.0)))
+    assert summarize_trace(quiet)["steal_pct"] == 1.0 and validity.findings(
+        quiet, summarize_trace(quiet)) == []
+
+
+def test_system_share_of_this_machine() -> None:
+    meter = SystemCpu()
+    burn(0.3).wait()
+    share = meter.read()
+    assert share is not None and share.busy > 0 and 0 <= share.steal_pct <= 100

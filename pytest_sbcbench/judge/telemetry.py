@@ -78,6 +78,17 @@ def time_below_max_pct(trace: Trace) -> float | None:
     return round(100.0 * below / total, 1) if total else None
 
 
+def steal_pct(trace: Trace) -> float | None:
+    """Share of all CPU time a hypervisor gave to other guests during the run (time-weighted
+    over the sampling intervals); None where the kernel reports no steal time."""
+    weighted = seconds = 0.0
+    for prev, cur in zip(trace.samples, trace.samples[1:], strict=False):
+        if cur.steal_pct is not None:
+            weighted += cur.steal_pct * (cur.t - prev.t)
+            seconds += cur.t - prev.t
+    return round(weighted / seconds, 1) if seconds > 0 else None
+
+
 def summarize_trace(trace: Trace) -> dict[str, Any]:
     """The ``telemetry`` block of a result."""
     flags = under_load(trace)
@@ -97,6 +108,7 @@ def summarize_trace(trace: Trace) -> dict[str, Any]:
         "swap_growth_bytes": (swaps[-1] - swaps[0]) if len(swaps) > 1 else None,
         "time_below_max_pct": time_below_max_pct(trace),
         "system_busy_cpus": _spread([s.system_busy_cpus for s in trace.samples[1:]]),
+        "steal_pct": steal_pct(trace),
         "unavailable": dict(trace.unavailable),
     }
     return out

@@ -14,6 +14,7 @@ from ..measure.sampler import Trace
 AT_MAX_MIN_PCT = 95.0
 TIME_BELOW_MAX_PCT = 2.0
 SWAP_GROWTH_BYTES = 16 * 1024 * 1024
+STEAL_PCT = 2.0
 THROTTLING = ("clock-below-max", "thermal-trip", "time-below-max")
 
 
@@ -69,6 +70,15 @@ def _swap(telemetry: dict[str, Any]) -> list[Finding]:
     return [Finding("swap-growth", f"swap grew by {growth / 2**20:.0f} MiB during the run")]
 
 
+def _steal(telemetry: dict[str, Any]) -> list[Finding]:
+    pct = telemetry.get("steal_pct")
+    if pct is None or pct <= STEAL_PCT:
+        return []
+    return [Finding("steal-time", f"the hypervisor gave {pct:g}% of this VM's CPU time to other "
+                                  "guests during the run: a busy host slows the workload, so the "
+                                  "number is the host's, not the board's")]
+
+
 def _governor(trace: Trace) -> list[Finding]:
     others = sorted({g for g in trace.governors if g and g != "performance"})
     if not others:
@@ -81,7 +91,7 @@ def findings(trace: Trace, telemetry: dict[str, Any],
              extra: Iterable[Finding] = ()) -> list[Finding]:
     """Every validity finding of one test's trace, plus ``extra`` (idle gate, system checks)."""
     return [*_clock(telemetry), *_thermal(trace), *_time_in_state(trace, telemetry),
-            *_swap(telemetry), *_governor(trace), *extra]
+            *_swap(telemetry), *_steal(telemetry), *_governor(trace), *extra]
 
 
 def throttling(found: Sequence[Finding]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 import psutil
 
@@ -41,22 +42,39 @@ class ProcessTree:
         return total, tuple(sorted(busy))
 
 
+@dataclass(frozen=True)
+class CpuShare:
+    """System-wide CPU use over one interval, in CPUs (1.0 = one CPU for the whole interval)."""
+
+    busy: float       # this machine's own work (user, system, irq, ...)
+    steal_pct: float  # share of all CPU time a hypervisor gave to other guests instead
+
+
 class SystemCpu:
-    """System-wide busy CPUs (1.0 = one CPU fully busy) between successive reads."""
+    """System-wide busy and stolen CPUs between successive reads."""
 
     def __init__(self) -> None:
         self._last = psutil.cpu_times()
 
-    def busy_cpus(self) -> float | None:
+    def read(self) -> CpuShare | None:
         now = psutil.cpu_times()
-        idle = (now.idle - self._last.idle) + (getattr(now, "iowait", 0.0)
-                                                - getattr(self._last, "iowait", 0.0))
+        idle = _delta(now, self._last, "idle") + _delta(now, self._last, "iowait")
+        steal = _delta(now, self._last, "steal")
         total = _total(now) - _total(self._last)
         self._last = now
         if total <= 0:
             return None
         cpus = psutil.cpu_count() or 1
-        return float(max(0.0, (total - idle) / total * cpus))
+        return CpuShare(busy=max(0.0, (total - idle - steal) / total * cpus),
+                        steal_pct=max(0.0, 100.0 * steal / total))
+
+    def busy_cpus(self) -> float | None:
+        share = self.read()
+        return share.busy if share is not None else None
+
+
+def _delta(now: object, last: object, name: str) -> float:
+    return float(getattr(now, name, 0.0) - getattr(last, name, 0.0))
 
 
 def _total(times: object) -> float:

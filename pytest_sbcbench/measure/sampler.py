@@ -31,6 +31,7 @@ class Sample:
     tree_cpu_s: float
     system_busy_cpus: float | None
     busy_cpus: tuple[int, ...]
+    steal_pct: float | None = None
 
     @property
     def temp_c(self) -> float | None:
@@ -114,12 +115,14 @@ class Sampler:
         """Take one sample now."""
         mem_used, swap_used = _meminfo(self.sysroot)
         tree_cpu, busy = self._tree.read()
+        system = self._system.read()
         sample = Sample(
             t=time.monotonic() - self._start,
             mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
             temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
             mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
-            system_busy_cpus=self._system.busy_cpus(), busy_cpus=busy)
+            system_busy_cpus=system.busy if system else None, busy_cpus=busy,
+            steal_pct=system.steal_pct if system else None)
         self._samples.append(sample)
         if self.on_sample is not None:
             self.on_sample(sample)

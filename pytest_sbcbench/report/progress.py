@@ -36,6 +36,8 @@ class StatusLine:
             parts.append(f"{max(clocks):.0f} MHz")
         if sample.temp_c is not None:
             parts.append(f"{sample.temp_c:.1f} C")
+        if sample.steal_pct:
+            parts.append(f"steal {sample.steal_pct:.0f}%")
         return " | ".join(parts)
 
     def update(self, sample: Sample) -> None:

@@ -23,11 +23,11 @@ def write_csv(trace: Trace, path: Path) -> Path:
         writer.writerow(["t_s", *(f"cpu{c}_mhz" for c in trace.cpus),
                          *(f"temp_c_{s.name}" for s in trace.sensors),
                          "mem_used_bytes", "swap_used_bytes", "tree_cpu_s", "system_busy_cpus",
-                         "under_load"])
+                         "steal_pct", "under_load"])
         for sample, loaded in zip(trace.samples, flags, strict=True):
             writer.writerow([f"{sample.t:.3f}", *_cells(sample.mhz), *_cells(sample.temps_c),
                              sample.mem_used, sample.swap_used, f"{sample.tree_cpu_s:.3f}",
-                             _cell(sample.system_busy_cpus), int(loaded)])
+                             _cell(sample.system_busy_cpus), _cell(sample.steal_pct), int(loaded)])
     return path
 
 
