@@ -125,7 +125,7 @@ def finalize(item: pytest.Item, state: RunState, trace: Trace | None,
     for result in pending:
         with_telemetry = dataclasses.replace(result, telemetry=telemetry)
         verdict = verdict_for(state, with_telemetry, found)
-        message = failure_message(state, verdict)
+        message = failure_message(state, verdict, found)
         if message:
             failures.append(message)
         merged = {**telemetry, **result.measurement.details}
@@ -150,13 +150,17 @@ def verdict_for(state: RunState, result: Result, found: list[validity.Finding]) 
     return judge(result, state.baseline, state.board.name, machine)
 
 
-def failure_message(state: RunState, verdict: Verdict) -> str | None:
+def failure_message(state: RunState, verdict: Verdict,
+                    found: list[validity.Finding]) -> str | None:
     if verdict.status == "implausible":
         return f"implausible: {verdict.detail}"
     if verdict.status == "invalid":
         return f"invalid run (--sbc-strict): {verdict.detail}"
     if verdict.status == "regression":
-        return f"regression: {verdict.detail}"
+        noisy = [f.kind for f in found if f.kind in validity.HOST_NOISE]
+        hint = (f" (this run had {', '.join(noisy)}: rerun on a quiet machine before "
+                "believing it)") if noisy else ""
+        return f"regression: {verdict.detail}{hint}"
     if verdict.status == "incomparable" and not state.settings.allow_incomparable:
         return f"incomparable (--sbc-allow-incomparable to pass): {verdict.detail}"
     return None

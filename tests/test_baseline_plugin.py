@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,6 +62,26 @@ def test_save_rerun_regress(pytester: pytest.Pytester,
         "tolerance *% (n = 6 in 2 session(s) vs 3, df 6.0)*"])
     verdict = json.loads((pytester.path / "r.json").read_text())["results"][0]["verdict"]
     assert verdict["status"] == "regression"
+
+
+def test_regression_on_a_busy_machine_says_so(pytester: pytest.Pytester,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regression measured while something else ran names that, so nobody bisects noise."""
+    pytester.makepyfile(test_widget="import pytest\n" + WIDGET.replace(
+        "def test_widget", "@pytest.mark.crypto\ndef test_widget"))
+    args = ["--sbc-baselines", str(pytester.path / "bl"), "--sbc-quick"]
+    monkeypatch.setenv("WIDGET_SAMPLES", "100,101,99.5")
+    pytester.runpytest(*args, "--sbc-save-baseline").assert_outcomes(passed=1)
+    monkeypatch.setenv("WIDGET_SAMPLES", "80,80.5,79.8")
+    code = "import time\nt = time.time()\nwhile time.time() - t < 20: pass\n"
+    with subprocess.Popen([sys.executable, "-c", code]) as neighbour:
+        try:
+            busy = pytester.runpytest(*args)
+        finally:
+            neighbour.kill()
+    busy.assert_outcomes(failed=1)
+    busy.stdout.fnmatch_lines(["*regression: widget:*(this run had background-load*: rerun on a "
+                               "quiet machine before believing it)*"])
 
 
 def test_improvement_passes_with_a_hint(widget: Callable[..., pytest.RunResult]) -> None:

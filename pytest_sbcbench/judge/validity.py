@@ -16,6 +16,7 @@ TIME_BELOW_MAX_PCT = 2.0
 SWAP_GROWTH_BYTES = 16 * 1024 * 1024
 STEAL_PCT = 2.0
 THROTTLING = ("clock-below-max", "thermal-trip", "time-below-max")
+HOST_NOISE = ("background-load", "steal-time")  # other work on this machine or its VM host
 
 
 @dataclass(frozen=True)
