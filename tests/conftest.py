@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -15,6 +17,12 @@ RPI5_CPUINFO = CPUINFO / "arm64_rpi5_bcm2712_cortex-a76_features.txt"
 RK3588_CPUINFO = CPUINFO / "arm64_rk3588_a55-a76_bsp5.10.66_features.txt"
 
 TreeMaker = Callable[..., Path]
+BUSY = "import time\nt = time.time()\nwhile time.time() - t < {s}: pass\n"
+
+
+def burn(seconds: float) -> subprocess.Popen[bytes]:
+    """A real CPU-bound child of this process: one CPU busy for ``seconds``."""
+    return subprocess.Popen([sys.executable, "-c", BUSY.format(s=seconds)])
 
 
 def build_tree(

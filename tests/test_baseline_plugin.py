@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from conftest import burn
 from pytest_sbcbench.judge import signing
 
 WIDGET = """
@@ -73,8 +72,7 @@ def test_regression_on_a_busy_machine_says_so(pytester: pytest.Pytester,
     monkeypatch.setenv("WIDGET_SAMPLES", "100,101,99.5")
     pytester.runpytest(*args, "--sbc-save-baseline").assert_outcomes(passed=1)
     monkeypatch.setenv("WIDGET_SAMPLES", "80,80.5,79.8")
-    code = "import time\nt = time.time()\nwhile time.time() - t < 20: pass\n"
-    with subprocess.Popen([sys.executable, "-c", code]) as neighbour:
+    with burn(20) as neighbour:
         try:
             busy = pytester.runpytest(*args)
         finally:

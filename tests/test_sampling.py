@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,20 +10,13 @@ from typing import Any
 
 import pytest
 
-from conftest import star64_tree, write_files
+from conftest import burn, star64_tree, write_files
 from pytest_sbcbench.judge import validity
 from pytest_sbcbench.judge.telemetry import summarize_trace, under_load
 from pytest_sbcbench.measure.cputime import SystemCpu
 from pytest_sbcbench.measure.sampler import Sample, Sampler, Trace
 from pytest_sbcbench.platform import cpufreq, thermal
 from pytest_sbcbench.platform.sysroot import Sysroot
-
-BUSY = "import time\nt = time.time()\nwhile time.time() - t < {s}: pass\n"
-
-
-def burn(seconds: float) -> subprocess.Popen[bytes]:
-    """A real CPU-bound child of this process: the benchmark's process tree is under load."""
-    return subprocess.Popen([sys.executable, "-c", BUSY.format(s=seconds)])
 
 
 def run_sampled(tree: Path, during: Callable[[], None], interval: float = 0.1) -> Trace:

@@ -44,9 +44,9 @@ class ProcessTree:
 
 @dataclass(frozen=True)
 class CpuShare:
-    """System-wide CPU use over one interval, in CPUs (1.0 = one CPU for the whole interval)."""
+    """System-wide CPU use over one interval."""
 
-    busy: float       # this machine's own work (user, system, irq, ...)
+    busy: float       # CPUs busy with this machine's own work (1.0 = one CPU all interval)
     steal_pct: float  # share of all CPU time a hypervisor gave to other guests instead
 
 
