@@ -166,19 +166,22 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def sysroot_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
+                         help="read /proc and /sys from DIR (a captured board tree)")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("probe", help="platform facts read from /proc and /sys (or --sysroot)")
-    p.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
-                   help="read /proc and /sys from DIR (a captured board tree)")
+    sysroot_option(p)
     p.add_argument("--engines", type=Path, default=None, metavar="FILE",
                    help="captured 'openssl engine -t -c' output of that machine")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_probe)
     m = sub.add_parser("monitor", help="sample clocks, temperature and memory outside pytest")
-    m.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
-                   help="read /proc and /sys from DIR (a captured board tree)")
+    sysroot_option(m)
     m.add_argument("--interval", type=positive_float, default=1.0, metavar="S",
                    help="seconds between samples (default 1.0)")
     m.add_argument("--duration", type=positive_float, required=True, metavar="S",
