@@ -82,14 +82,10 @@ class Bench:
 
 
 @pytest.fixture
-def sbcbench(request: pytest.FixtureRequest) -> Bench:
-    """Measure with real tools and record judged results for the summary and results JSON."""
-    state = get_state(request.config)
-    try:
-        _ = state.board
-    except SbcBenchError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    return Bench(request, state)
+def sbcbench(request: pytest.FixtureRequest, sbc_board: BoardProfile) -> Bench:
+    """Measure with real tools and record judged results for the summary and results JSON
+    (``sbc_board`` first: a board that cannot be resolved fails the test with the reason)."""
+    return Bench(request, get_state(request.config))
 
 
 @pytest.fixture(scope="session")
