@@ -145,7 +145,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         runflow.check_real_clock(state, "after")
     doc = results_io.document(state) if state.results or session.testscollected else None
     if state.settings.results is not None and doc is not None:
-        results_io.write_results(state.settings.results, doc)
+        results_io.write_json_atomic(state.settings.results, doc)
     if state.settings.report_dir is not None and doc is not None:
         fleet_report.write(state, doc)
     if state.settings.save_baseline and doc is not None:

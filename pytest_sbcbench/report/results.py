@@ -72,10 +72,6 @@ def write_json_atomic(path: Path, data: Any) -> None:
         raise
 
 
-def write_results(path: Path, doc: dict[str, Any]) -> None:
-    write_json_atomic(path, doc)
-
-
 @dataclass(frozen=True)
 class ResultsFile:
     board: str
