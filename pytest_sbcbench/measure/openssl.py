@@ -22,7 +22,6 @@ ASYMMETRIC_OPS = ("sign", "verify")
 DEFAULT_BLOCK = 16384
 
 
-
 @dataclass(frozen=True)
 class OpensslTool:
     path: str
@@ -79,20 +78,29 @@ def no_result(argv: list[str], what: str, report: SpeedReport) -> ToolError:
     return ToolError(argv, 0, "", f"openssl speed printed no {what}; found: {found or 'nothing'}")
 
 
-def measure_throughput(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
-                       block_bytes: int = DEFAULT_BLOCK) -> Measurement:
-    """``runs`` independent ``openssl speed -evp`` invocations; samples in bytes/s."""
-    argv = speed_argv(tool, algorithm, seconds, block_bytes)
+def throughput_samples(tool: OpensslTool, argv: list[str], algorithm: str, block_bytes: int,
+                       seconds: int, runs: int, what: str) -> tuple[float, ...]:
+    """Bytes/s of ``algorithm`` at ``block_bytes`` from ``runs`` invocations of ``argv``;
+    a run that prints no positive figure for it is a :class:`ToolError` naming ``what``."""
     samples = []
     for _ in range(runs):
         report = speed_once(tool, argv, 1, seconds)
         value = report.bytes_per_second(algorithm, block_bytes)
         if value is None or value <= 0:
-            raise no_result(argv, f"{algorithm} at {block_bytes} bytes", report)
+            raise no_result(argv, what, report)
         samples.append(value)
+    return tuple(samples)
+
+
+def measure_throughput(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
+                       block_bytes: int = DEFAULT_BLOCK) -> Measurement:
+    """``runs`` independent ``openssl speed -evp`` invocations; samples in bytes/s."""
+    argv = speed_argv(tool, algorithm, seconds, block_bytes)
+    samples = throughput_samples(tool, argv, algorithm, block_bytes, seconds, runs,
+                                 f"{algorithm} at {block_bytes} bytes")
     identity = Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
                            block_bytes=block_bytes, threads=1, seconds=seconds)
-    return Measurement(algorithm, "B/s", "higher", identity, tuple(samples))
+    return Measurement(algorithm, "B/s", "higher", identity, samples)
 
 
 def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int

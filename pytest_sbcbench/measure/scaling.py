@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..errors import ToolError
 from ..model import Identity, Measurement
 from . import sysbench
-from .openssl import DEFAULT_BLOCK, OpensslTool, no_result, speed_argv, speed_once
+from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, throughput_samples
 from .tools import run_tool
 
 SCALING_ALGORITHM = "sha256"
@@ -35,17 +35,12 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
     argv = speed_argv(tool, SCALING_ALGORITHM, seconds)
     if threads > 1:
         argv[2:2] = ["-multi", str(threads)]
-    samples = []
-    for _ in range(runs):
-        report = speed_once(tool, argv, 1, seconds)
-        value = report.bytes_per_second(SCALING_ALGORITHM, DEFAULT_BLOCK)
-        if not value:
-            raise no_result(argv, f"{SCALING_ALGORITHM} total of {threads} threads", report)
-        samples.append(value)
+    samples = throughput_samples(tool, argv, SCALING_ALGORITHM, DEFAULT_BLOCK, seconds, runs,
+                                 f"{SCALING_ALGORITHM} total of {threads} threads")
     identity = Identity.of(tool="openssl", version=tool.version, workload="speed -multi",
                            algorithm=SCALING_ALGORITHM, block_bytes=DEFAULT_BLOCK, threads=threads,
                            seconds=seconds)
-    return Measurement("scaling-openssl-sha256", "B/s", "higher", identity, tuple(samples),
+    return Measurement("scaling-openssl-sha256", "B/s", "higher", identity, samples,
                        label=f"openssl sha256 x{threads}")
 
 
