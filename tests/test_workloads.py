@@ -63,6 +63,24 @@ def test_cache_topology_and_the_cache_resident_trap(tmp_path: Path) -> None:
     assert parse_size("32768K") == 32 * 2**20 and parse_size("junk") is None
 
 
+@pytest.mark.parametrize("capture", ["sysbench-1.0.20_cpu_rpi4-cortex-a72_1thread.txt",
+                                     "sysbench-1.0.20_memory_x86-native_256threads_write.txt"])
+def test_sysbench_zero_or_wrong_result_is_a_broken_tool(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capture: str) -> None:
+    """A stand-in sysbench replays a real capture, its rate zeroed (or another test's output):
+    a zero is a broken tool, never a sample."""
+    output = tmp_path / "out.txt"
+    output.write_text((DATA / "sysbench" / capture).read_text()
+                      .replace("events per second:  1488.30", "events per second:  0.00"))
+    stand_in = tmp_path / "sysbench"
+    stand_in.write_text(f"#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'sysbench 1.0.20'; "
+                        f"else cat {output}; fi\n")
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(ToolError, match="sysbench cpu reported"):
+        scaling.sysbench_cpu(1, 1, 1)
+
+
 def test_thread_counts_and_efficiency() -> None:
     assert scaling.thread_counts(1) == [1]
     assert scaling.thread_counts(2) == [1, 2]

@@ -54,7 +54,10 @@ def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000) 
     samples = []
     for _ in range(runs):
         parsed = sysbench.parse_sysbench(run_tool(argv, 60 + 5 * seconds, "sysbench cpu"))
-        samples.append(parsed.events_per_second or 0.0)
+        if not parsed.events_per_second or parsed.events_per_second <= 0:
+            raise ToolError(argv, 0, "", f"sysbench cpu reported {parsed.events_per_second} "
+                                         f"events per second (a {parsed.test} result?)")
+        samples.append(parsed.events_per_second)
     identity = Identity.of(tool="sysbench", version=version, workload="cpu",
                            max_prime=max_prime, threads=threads, seconds=seconds)
     return Measurement("scaling-sysbench-cpu", "op/s", "higher", identity, tuple(samples),
