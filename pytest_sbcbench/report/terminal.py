@@ -10,6 +10,7 @@ from ..model import Result, display
 if TYPE_CHECKING:
     from ..state import RunState
 
+
 def rows(results: Sequence[Result]) -> list[list[str]]:
     out = [["test", "metric", "tool", "median", "unit", "CV %", "n", "at max", "verdict"]]
     for r in results:
