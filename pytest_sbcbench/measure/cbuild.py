@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ToolError
@@ -19,6 +20,30 @@ def default_cache() -> Path:
 
 def compiler() -> str | None:
     return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled helper and what built it: the compiler, its version and the flags belong in
+    the identity of every number the helper produces (another compiler is another program)."""
+
+    path: Path
+    compiler: str
+    compiler_version: str
+    flags: tuple[str, ...]
+
+
+def compiler_version(cc: str) -> str:
+    """The first line of ``cc --version``, e.g. ``cc (Debian 12.2.0-14) 12.2.0``."""
+    return run_tool([cc, "--version"], 30, f"{cc} --version").splitlines()[0].strip()
+
+
+def compiled_with_identity(cache: Path, name: str, source: str,
+                           flags: tuple[str, ...] = ("-O2",)) -> Compiled:
+    """:func:`compiled`, with the compiler, its version and the flags that built it."""
+    binary = compiled(cache, name, source, flags)
+    cc = compiler() or "cc"
+    return Compiled(binary, Path(cc).name, compiler_version(cc), flags)
 
 
 def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",)) -> Path:
