@@ -16,8 +16,12 @@ import pytest
 
 from conftest import DATA
 from pytest_sbcbench.errors import ToolError
+from pytest_sbcbench.judge import physics
+from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.measure import build, inprocess, openssl, sanity, scaling, storage, stream
 from pytest_sbcbench.measure.cbuild import Compiled
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+from pytest_sbcbench.platform.board import builtin_profiles, merge
 
 BAD = ["nan", "inf", "0", "-1", "1e300"]
 BAD_RATES = [*BAD, "1e-300"]
@@ -281,3 +285,74 @@ def test_a_nan_figure_fails_the_test_and_never_reaches_the_baseline(
              for entry in json.loads(path.read_text()).get("entries", [])]
     assert saved == []
     assert json.loads(out.read_text())["results"] == []
+
+
+# The physics gate's crypto ceilings: per metric class, per thread, scaled by the identity's
+# thread count (pytest_sbcbench/judge/physics.py CEILINGS).
+
+def judged(metric: str, unit: str, value: float, **identity: str | int) -> Verdict | None:
+    m = Measurement(metric, unit, "higher", Identity.of(tool="openssl", **identity), (value,))
+    result = Result("t", m, summarize(m.samples), Verdict("no-baseline", ""))
+    return physics.check(result, merge(builtin_profiles())["star64"])
+
+
+@pytest.mark.parametrize(("metric", "unit", "value", "identity"), [
+    ("aes-128-gcm", "B/s", 4490920597.98, {"algorithm": "aes-128-gcm", "threads": 1}),  # here
+    ("aes-128-gcm", "B/s", 22946392.25e3, {"algorithm": "aes-128-gcm", "threads": 1}),  # Zen 5
+    ("scaling-openssl-sha256", "B/s", 3061596160.0, {"algorithm": "sha256", "threads": 2}),
+    ("aes-256-cbc", "B/s", 2477572096.0, {"algorithm": "aes-256-cbc", "threads": 1}),
+    ("rsa2048", "op/s", 4154.545455, {"algorithm": "rsa2048", "op": "sign", "threads": 1}),
+    ("rsa512", "op/s", 402499.9, {"algorithm": "rsa512", "op": "verify", "threads": 1}),
+    ("ecdsa-p256", "op/s", 50259.0, {"algorithm": "ecdsa-p256", "op": "sign", "threads": 1}),
+])
+def test_fast_real_crypto_figures_are_plausible(metric: str, unit: str, value: float,
+                                               identity: dict[str, str | int]) -> None:
+    assert judged(metric, unit, value, **identity) is None
+
+
+@pytest.mark.parametrize(("metric", "unit", "value", "identity", "why"), [
+    # a 16 KiB sha256 figure read in kB/s as B/s: 4.4 TB/s from one thread
+    ("sha256", "B/s", 4359569408e3, {"algorithm": "sha256", "threads": 1},
+     "hash ceiling 20,000.0 MB/s per thread x 1 thread(s)"),
+    ("sha256", "B/s", 100e9, {"algorithm": "sha256", "threads": 1}, "hash ceiling"),
+    ("aes-128-cbc", "B/s", 60e9, {"algorithm": "aes-128-cbc", "threads": 1}, "cipher ceiling"),
+    ("chacha20-poly1305", "B/s", 101e9, {"algorithm": "chacha20-poly1305", "threads": 1},
+     "aead ceiling 100,000.0 MB/s per thread"),
+    ("rsa2048", "op/s", 60e3, {"algorithm": "rsa2048", "op": "sign", "threads": 1},
+     "rsa sign ceiling 50,000.0 op/s"),
+    ("rsa4096", "op/s", 10e3, {"algorithm": "rsa4096", "op": "sign", "threads": 1},
+     "rsa sign ceiling 6,250.0 op/s"),
+    ("ecdsa-p384", "op/s", 6e5, {"algorithm": "ecdsa-p384", "op": "verify", "threads": 1},
+     "ecdsa verify ceiling"),
+])
+def test_crypto_beyond_its_class_ceiling_is_implausible(
+        metric: str, unit: str, value: float, identity: dict[str, str | int], why: str) -> None:
+    verdict = judged(metric, unit, value, **identity)
+    assert verdict is not None and verdict.status == "implausible"
+    assert "beats physics" in verdict.detail and why in verdict.detail
+
+
+def test_crypto_ceilings_scale_with_threads() -> None:
+    """100 GB/s of sha256 beats one thread, not the total of eight (160 GB/s)."""
+    assert judged("scaling-openssl-sha256", "B/s", 100e9, algorithm="sha256", threads=8) is None
+    verdict = judged("scaling-openssl-sha256", "B/s", 170e9, algorithm="sha256", threads=8)
+    assert verdict is not None and "x 8 thread(s)" in verdict.detail
+
+
+def test_an_impossible_hash_rate_fails_inside_pytest(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        copy_benchmarks: Callable[[], None]) -> None:
+    """A finite, believable-looking figure that no core reaches (a kB/s total read as B/s):
+    the crypto test fails as implausible."""
+    copy_benchmarks()
+    folder = pytester.path / "tools"
+    folder.mkdir()
+    fake = stand_in(folder, "openssl", "+H:16384\n+F:25:sha256:4359569408000.00\n")
+    (folder / "version.out").write_text("OpenSSL 3.0.19 27 Jan 2026\n")
+    Path(fake).write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then cat '{folder}/version.out';"
+                          f" else cat '{folder}/openssl.out'; fi\n")
+    monkeypatch.setenv(openssl.OPENSSL_ENV, fake)
+    result = pytester.runpytest("benchmarks", "-k", "test_digest and sha256", "--sbc-quick")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*implausible: sha256 4,359,569.4 MB/s beats physics*hash "
+                                 "ceiling 20,000.0 MB/s per thread x 1 thread(s)*"])
