@@ -260,15 +260,16 @@ def test_build_wall_time(tmp_path: Path, readings: tuple[float, ...], bad: str) 
     assert "build wall time" in str(err.value)
 
 
-def test_a_nan_figure_fails_the_test_and_never_reaches_the_baseline(
+@pytest.mark.parametrize("bad", ["nan", "1e300"])
+def test_an_unbelievable_figure_fails_the_test_and_never_reaches_the_baseline(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
-        copy_benchmarks: Callable[[], None]) -> None:
-    """Through pytest: the stand-in openssl prints NaN for sha256; the test fails showing the
-    command, and --sbc-save-baseline stores nothing for it."""
+        copy_benchmarks: Callable[[], None], bad: str) -> None:
+    """Through pytest: the stand-in openssl prints NaN (or 1e300) for sha256; the test fails
+    showing the command, and --sbc-save-baseline stores nothing for it."""
     copy_benchmarks()
     folder = pytester.path / "tools"
     folder.mkdir()
-    mr = "+H:16384\n+F:25:sha256:nan\n"
+    mr = f"+H:16384\n+F:25:sha256:{bad}\n"
     fake = stand_in(folder, "openssl", mr)
     version = folder / "version.out"
     version.write_text("OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)\n")
@@ -281,8 +282,9 @@ def test_a_nan_figure_fails_the_test_and_never_reaches_the_baseline(
                                 "--sbc-baselines", str(baselines), "--sbc-save-baseline",
                                 "--sbc-results", str(out))
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*openssl speed sha256 at 16384 bytes: the figure nan is not "
-                                 "believable*", f"*command: {fake} speed -mr*sha256*"])
+    result.stdout.fnmatch_lines([f"*openssl speed sha256 at 16384 bytes: the figure "
+                                 f"{float(bad)!r} is not believable*",
+                                 f"*command: {fake} speed -mr*sha256*"])
     saved = [entry for path in baselines.glob("*.json")
              for entry in json.loads(path.read_text()).get("entries", [])]
     assert saved == []

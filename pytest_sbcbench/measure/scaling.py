@@ -75,8 +75,9 @@ def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
         raise FileNotFoundError("stress-ng")
     argv = [path, "--cpu", str(threads), "--cpu-method", "matrixprod", "--metrics-brief",
             "--timeout", f"{seconds}s"]
-    version = parse_stress_ng_version(run_tool([path, "--version"], 30, "stress-ng --version"),
-                                      [path, "--version"])
+    asked = [path, "--version"]
+    version = parse_stress_ng_version(run_tool(asked, 30, "stress-ng --version",
+                                               with_stderr=True), asked)
     samples = []
     for _ in range(runs):
         # stress-ng writes its metrics to stderr
