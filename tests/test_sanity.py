@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA
+from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge import physics
 from pytest_sbcbench.judge.stats import summarize
@@ -24,6 +25,7 @@ from pytest_sbcbench.measure import build, inprocess, openssl, sanity, scaling, 
 from pytest_sbcbench.measure.cbuild import Compiled
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 from pytest_sbcbench.platform.board import builtin_profiles, merge
+from pytest_sbcbench.report.results import RESULTS_SCHEMA, write_json_atomic
 
 BAD = ["nan", "inf", "0", "-1", "1e300"]
 BAD_RATES = [*BAD, "1e-300"]
@@ -383,3 +385,22 @@ def test_stream_build_records_the_compiler_that_built_it(
     monkeypatch.setenv("CC", str(upgraded))
     rebuilt = stream.build(tmp_path)
     assert rebuilt.compiler_version == "cc (Stand-in) 99.1" and rebuilt.path != kernel.path
+
+
+def test_validate_applies_the_crypto_ceilings_to_a_results_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``sbcbench validate`` judges crypto results from a file the same way: the ceiling is
+    read from the identity written there (algorithm, op, threads)."""
+    results = []
+    for value in (2.18e9, 100e9):
+        m = Measurement("sha256", "B/s", "higher",
+                        Identity.of(tool="openssl", algorithm="sha256", threads=1), (value,))
+        results.append(Result(f"t{value:g}", m, summarize(m.samples),
+                              Verdict("no-baseline", "")).as_dict())
+    path = tmp_path / "r.json"
+    write_json_atomic(path, {"schema": RESULTS_SCHEMA, "board": "star64", "created": "x",
+                             "environment": {}, "results": results})
+    assert main(["validate", str(path), "--board", "star64"]) == 1
+    out = capsys.readouterr().out
+    assert "implausible  t1e+11: sha256 100,000.0 MB/s beats physics" in out
+    assert "ok           t2.18e+09: sha256\n" in out

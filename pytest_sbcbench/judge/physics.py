@@ -137,7 +137,8 @@ def measured_limits(result: Result) -> list[Limit]:
 
 
 def check(result: Result, board: BoardProfile) -> Verdict | None:
-    """``implausible`` when any sample or a sampled clock exceeds a board or interface limit."""
+    """``implausible`` when any sample or a sampled clock exceeds a board or interface limit
+    or the crypto ceiling of its metric class."""
     found = []
     m = result.measurement
     for limit in [*limits(board), *measured_limits(result), *crypto_limits(result)]:
