@@ -21,6 +21,7 @@ import psutil
 
 from ..errors import BuildError
 from .cputime import tree
+from .sanity import checked
 from .tools import run_tool
 
 LOG_TAIL = 30
@@ -76,13 +77,14 @@ def tail(log: Path, lines: int = LOG_TAIL) -> str:
 
 
 def run_logged(argv: Sequence[str], cwd: Path, log: Path, env: Mapping[str, str] | None,
-               what: str) -> BuildRun:
-    """Run one build step with its output appended to ``log``; measure it."""
+               what: str, clock: Callable[[], float] = time.perf_counter) -> BuildRun:
+    """Run one build step with its output appended to ``log``; measure it.  A wall time that
+    cannot be real (zero, negative, NaN, absurd) is a :class:`ToolError` naming ``argv``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with log.open("a", encoding="utf-8") as handle:
         handle.write(f"\n$ {' '.join(argv)}\n")
         handle.flush()
-        start = time.perf_counter()
+        start = clock()
         try:
             proc = subprocess.Popen(list(argv), cwd=cwd, stdout=handle, stderr=subprocess.STDOUT,
                                     env=None if env is None else {**os.environ, **env})
@@ -90,10 +92,11 @@ def run_logged(argv: Sequence[str], cwd: Path, log: Path, env: Mapping[str, str]
             raise BuildError(argv, None, str(exc), f"{what}: executable not found") from exc
         with PeakMemory(proc.pid) as memory:
             returncode = proc.wait()
-        wall = time.perf_counter() - start
+        wall = clock() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if returncode != 0:
         raise BuildError(argv, returncode, tail(log), f"{what} failed (log: {log})")
+    checked(wall, "s", argv, f"{what} wall time", output=tail(log), returncode=returncode)
     return BuildRun(wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime,
                     memory.peak, after.ru_maxrss * 1024)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ToolError
@@ -21,13 +22,43 @@ def compiler() -> str | None:
     return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
 
 
-def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",)) -> Path:
-    """The binary for ``source``, built once per source, flags and compiler."""
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled helper and what built it: the compiler, its version and the flags belong in
+    the identity of every number the helper produces (another compiler is another program)."""
+
+    path: Path
+    compiler: str
+    compiler_version: str
+    flags: tuple[str, ...]
+
+
+def compiler_version(cc: str) -> str:
+    """The first line of ``cc --version``, e.g. ``cc (Debian 12.2.0-14) 12.2.0``."""
+    return run_tool([cc, "--version"], 30, f"{cc} --version").splitlines()[0].strip()
+
+
+def compiled_with_identity(cache: Path, name: str, source: str,
+                           flags: tuple[str, ...] = ("-O2",)) -> Compiled:
+    """:func:`compiled`, with the compiler, its version and the flags that built it (the
+    version is part of the cache key: an upgraded compiler builds a new binary, so the identity
+    never names a compiler that did not build it)."""
+    cc = compiler()
+    version = compiler_version(cc) if cc is not None else ""
+    binary = compiled(cache, name, source, flags, version=version)
+    return Compiled(binary, Path(cc or "cc").name, version, flags)
+
+
+def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",), *,
+             version: str = "") -> Path:
+    """The binary for ``source``, built once per source, flags and compiler (and compiler
+    ``version``, when given)."""
     cc = compiler()
     if cc is None:
         raise ToolError(["cc"], None, "", f"no C compiler for {name}: install one "
                         "(apt-get install gcc) or set CC")
-    digest = hashlib.sha256("\0".join([source, cc, *flags]).encode()).hexdigest()[:16]
+    key = [source, cc, *flags, *([version] if version else [])]
+    digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:16]
     binary = cache / f"{name}-{digest}"
     if binary.exists():
         return binary

@@ -11,6 +11,7 @@ from cryptography.hazmat.backends.openssl.backend import backend
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
 
 from ..model import Identity, Measurement
+from .sanity import per_second
 
 Encrypt = Callable[[bytes, bytes, bytes | None], bytes]
 INPROCESS_ALGORITHMS = ("aes-128-gcm", "chacha20-poly1305")
@@ -25,21 +26,30 @@ def _encryptor(algorithm: str) -> Encrypt:
                      f"choose one of {', '.join(INPROCESS_ALGORITHMS)}")
 
 
-def aead_rate(algorithm: str, seconds: float, block_bytes: int) -> float:
-    """Bytes per second encrypting ``block_bytes`` buffers for about ``seconds``."""
+def call(algorithm: str, seconds: float, block_bytes: int) -> tuple[str, ...]:
+    """What ran, shown where a command would be: there is no external command here."""
+    return ("cryptography", f"{algorithm}.encrypt", f"--block-bytes={block_bytes}",
+            f"--seconds={seconds:g}", "(in this Python process)")
+
+
+def aead_rate(algorithm: str, seconds: float, block_bytes: int,
+              clock: Callable[[], float] = time.perf_counter) -> float:
+    """Bytes per second encrypting ``block_bytes`` buffers for about ``seconds``; a clock
+    that did not advance or a rate that cannot be real is a :class:`ToolError`."""
     encrypt = _encryptor(algorithm)
     data = os.urandom(block_bytes)
     nonce = os.urandom(12)  # reused on purpose: throwaway key and data, speed only
     done = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     now = start
     while now < deadline:
         for _ in range(16):
             encrypt(nonce, data, None)
         done += 16
-        now = time.perf_counter()
-    return done * block_bytes / (now - start)
+        now = clock()
+    return per_second(done * block_bytes, now - start, "B/s",
+                      call(algorithm, seconds, block_bytes), f"in-process {algorithm} rate")
 
 
 def backend_version() -> str:

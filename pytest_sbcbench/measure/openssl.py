@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..errors import ParseError, ToolError
 from ..model import Identity, Measurement
 from .openssl_parse import SpeedReport, parse_speed
+from .sanity import checked
 from .tools import run_tool
 
 OPENSSL_ENV = "SBCBENCH_OPENSSL"
@@ -81,14 +82,15 @@ def no_result(argv: list[str], what: str, report: SpeedReport) -> ToolError:
 def throughput_samples(tool: OpensslTool, argv: list[str], algorithm: str, block_bytes: int,
                        seconds: int, runs: int, what: str) -> tuple[float, ...]:
     """Bytes/s of ``algorithm`` at ``block_bytes`` from ``runs`` invocations of ``argv``;
-    a run that prints no positive figure for it is a :class:`ToolError` naming ``what``."""
+    a run that prints no figure for it, or one that cannot be a measurement (NaN, infinite,
+    zero, negative, absurd), is a :class:`ToolError` naming ``what`` and the command."""
     samples = []
     for _ in range(runs):
         report = speed_once(tool, argv, 1, seconds)
         value = report.bytes_per_second(algorithm, block_bytes)
-        if value is None or value <= 0:
+        if value is None:
             raise no_result(argv, what, report)
-        samples.append(value)
+        samples.append(checked(value, "B/s", argv, f"openssl speed {what}"))
     return tuple(samples)
 
 
@@ -112,9 +114,9 @@ def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
         report = speed_once(tool, argv, 2, seconds)
         for op, values in series.items():
             value = report.per_second(algorithm, op)
-            if value is None or value <= 0:
+            if value is None:
                 raise no_result(argv, f"{algorithm} {op} rate", report)
-            values.append(value)
+            values.append(checked(value, "op/s", argv, f"openssl speed {algorithm} {op} rate"))
     return {
         op: Measurement(algorithm, "op/s", "higher",
                         Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,

@@ -95,15 +95,32 @@ def load_results(path: Path) -> ResultsFile:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
 
 
+def _label(data: dict[str, Any]) -> str:
+    """The label as written; files written before labels were stored get the one rule that
+    existed then (``metric op`` for sign/verify rates, else the metric)."""
+    if "label" in data:
+        return str(data["label"])
+    if "op" in data["identity"]:
+        return f"{data['metric']} {data['identity']['op']}"
+    return str(data["metric"])
+
+
+def _details(data: dict[str, Any]) -> dict[str, Any]:
+    details = data.get("details", {})
+    if not isinstance(details, dict):
+        raise ValueError(f"{data['test']}: details must be an object, not {details!r}")
+    return details
+
+
 def _result(data: dict[str, Any]) -> Result:
+    """One result as written by :meth:`Result.as_dict`: every field read back (the summary is
+    recomputed from the samples, so an edited summary cannot disagree with them)."""
     samples = tuple(float(v) for v in data["samples"])
     if not samples:
         raise ValueError(f"{data['test']}: no samples")
-    label = data["metric"]
-    if "op" in data["identity"]:
-        label = f"{data['metric']} {data['identity']['op']}"
     m = Measurement(str(data["metric"]), str(data["unit"]), data["better"],
-                    Identity.from_mapping(data["identity"]), samples, label=label)
+                    Identity.from_mapping(data["identity"]), samples, label=_label(data),
+                    details=_details(data))
     verdict = data.get("verdict", {})
     return Result(str(data["test"]), m, summarize(samples),
                   Verdict(verdict.get("status", "no-baseline"), verdict.get("detail", "")),
