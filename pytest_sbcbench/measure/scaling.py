@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ..errors import ToolError
 from ..model import Identity, Measurement
+from ..platform.executor import Executor
 from . import sysbench
 from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, throughput_samples
 from .tools import run_tool
@@ -44,16 +45,19 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
                        label=f"openssl sha256 x{threads}")
 
 
-def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000) -> Measurement:
+def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000, *,
+                 executor: Executor | None = None) -> Measurement:
     """sysbench cpu with the syntax of the installed version (0.4 or 1.x)."""
     path = shutil.which("sysbench")
     if path is None:
         raise FileNotFoundError("sysbench")
-    version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version"))
+    version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version",
+                                                 executor=executor))
     argv = [path, *sysbench.cpu_argv(version, threads, max_prime, seconds)[1:]]
     samples = []
     for _ in range(runs):
-        parsed = sysbench.parse_sysbench(run_tool(argv, 60 + 5 * seconds, "sysbench cpu"))
+        parsed = sysbench.parse_sysbench(run_tool(argv, 60 + 5 * seconds, "sysbench cpu",
+                                                    executor=executor))
         if not parsed.events_per_second or parsed.events_per_second <= 0:
             raise ToolError(argv, 0, "", f"sysbench cpu reported {parsed.events_per_second} "
                                          f"events per second (a {parsed.test} result?)")
@@ -64,7 +68,8 @@ def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000) 
                        label=f"sysbench cpu x{threads}")
 
 
-def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
+def stress_ng_matrixprod(threads: int, seconds: int, runs: int, *,
+                         executor: Executor | None = None) -> Measurement:
     """stress-ng --cpu N --cpu-method matrixprod: FP/SIMD work, bogo-ops per second."""
     path = shutil.which("stress-ng")
     if path is None:
@@ -74,7 +79,8 @@ def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
     samples = []
     for _ in range(runs):
         # stress-ng writes its metrics to stderr
-        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True)
+        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True,
+                          executor=executor)
         samples.append(parse_stress_ng(output, argv))
     identity = Identity.of(tool="stress-ng", workload="cpu matrixprod", threads=threads,
                            seconds=seconds)

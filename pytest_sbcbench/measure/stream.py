@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..errors import SbcBenchError
 from ..model import Identity, Measurement
-from .cbuild import compiled
+from ..platform.executor import Executor
+from .c_helpers import compiled
 from .tools import run_tool
 
 MIN_LLC_MULTIPLE = 4
@@ -71,8 +72,8 @@ def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
     return Plan(max(requested or 0, floor), llc, source)
 
 
-def build(cache: Path) -> Path:
-    return compiled(cache, "stream", SOURCE, ("-O3",))
+def build(cache: Path, *, executor: Executor | None = None) -> Path:
+    return compiled(cache, "stream", SOURCE, ("-O3",), executor=executor)
 
 
 def parse_output(text: str) -> dict[str, float]:
@@ -86,11 +87,13 @@ def parse_output(text: str) -> dict[str, float]:
     return out
 
 
-def measure(binary: Path, spec: Plan, passes: int, runs: int) -> list[Measurement]:
+def measure(binary: Path, spec: Plan, passes: int, runs: int, *,
+            executor: Executor | None = None) -> list[Measurement]:
     n = spec.buffer_bytes // 8
     series: dict[str, list[float]] = {k: [] for k in KERNELS}
     for _ in range(runs):
-        rates = parse_output(run_tool([str(binary), str(n), str(passes)], 600, "memory kernel"))
+        rates = parse_output(run_tool([str(binary), str(n), str(passes)], 600, "memory kernel",
+                                       executor=executor))
         for kernel, rate in rates.items():
             series[kernel].append(rate)
     return [Measurement(metric, "B/s", "higher",

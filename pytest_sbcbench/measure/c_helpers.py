@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from ..errors import ToolError
+from ..platform.executor import Executor
 from .tools import run_tool
 
 
@@ -21,8 +22,10 @@ def compiler() -> str | None:
     return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
 
 
-def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",)) -> Path:
-    """The binary for ``source``, built once per source, flags and compiler."""
+def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",), *,
+             executor: Executor | None = None) -> Path:
+    """The binary for ``source``, built once per source, flags and compiler (with
+    ``executor``, default this machine; a remote executor needs the cache on the board)."""
     cc = compiler()
     if cc is None:
         raise ToolError(["cc"], None, "", f"no C compiler for {name}: install one "
@@ -36,6 +39,6 @@ def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2
     src.write_text(source)
     tmp = cache / f".{name}-{digest}.{os.getpid()}"
     run_tool([cc, *flags, "-o", str(tmp), str(src)], 120, f"compiling {name}",
-             expect_output=False)
+             expect_output=False, executor=executor)
     os.replace(tmp, binary)  # atomic: a half-written binary is never cached
     return binary
