@@ -141,3 +141,4 @@ def test_files_move_both_ways(executor: LocalExecutor, tmp_path: Path) -> None:
     executor.get(str(tmp_path / "b"), tmp_path / "c")
     assert executor.read(str(tmp_path / "c")) == b"\x00board\n"
     assert executor.read(str(tmp_path / "missing")) is None
+
