@@ -167,7 +167,7 @@ class SysrootHost:
 
     def __init__(self, sysroot: Sysroot, pid: int | None = None) -> None:
         self.sysroot = sysroot
-        self._pid = pid if pid is not None else os.getpid()
+        self._pid = pid
 
     def cpu_times(self) -> CpuTimes | None:
         return parse_proc_stat(self.sysroot.proc_stat(default=""))
@@ -179,7 +179,9 @@ class SysrootHost:
         return parse_allowed_cpus(self.sysroot.self_status(default=""))
 
     def self_pid(self) -> int:
-        return self._pid
+        """The process the readings are about: the given pid, else this process (asked at
+        each call, so a forked child reports itself)."""
+        return self._pid if self._pid is not None else os.getpid()
 
     def _stats(self) -> dict[int, PidStat]:
         found = (parse_pid_stat(self.sysroot.process_stat(p)) for p in self.sysroot.process_ids())
