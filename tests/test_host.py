@@ -130,8 +130,12 @@ def test_only_the_adapters_import(module: str) -> None:
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE).as_posix()
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
             if any(n.split(".")[0] == module for n in names) and rel not in ADAPTERS[module]:
                 offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
