@@ -188,11 +188,13 @@ class SysrootHost:
         return {s.pid: s for s in found if s is not None}
 
     def _descendants(self, pid: int, stats: dict[int, PidStat]) -> list[PidStat]:
-        out, frontier = [], {pid}
-        while frontier:
-            found = [s for s in stats.values() if s.ppid in frontier and s.pid != s.ppid]
+        out: list[PidStat] = []
+        seen, frontier = {pid}, {pid}
+        while frontier:  # breadth first; ``seen`` ends a malformed tree's cycle
+            found = [s for s in stats.values() if s.ppid in frontier and s.pid not in seen]
             out += found
             frontier = {s.pid for s in found}
+            seen |= frontier
         return out
 
     def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
