@@ -78,7 +78,8 @@ def _children_times(host: Host, argv: Sequence[str]) -> ChildTimes:
 
 
 def run_logged(argv: Sequence[str], cwd: Path, log: Path, env: Mapping[str, str] | None,
-               what: str, *, executor: Executor | None = None, host: Host | None = None,
+               what: str, clock: Callable[[], float] = time.perf_counter, *,
+               executor: Executor | None = None, host: Host | None = None,
                timeout: float = BUILD_TIMEOUT_S) -> BuildRun:
     """Run one build step, append its output (stdout, then stderr) to ``log``, measure it.
 
@@ -89,13 +90,13 @@ def run_logged(argv: Sequence[str], cwd: Path, log: Path, env: Mapping[str, str]
     with log.open("a", encoding="utf-8") as handle:
         handle.write(f"\n$ {' '.join(argv)}\n")
         handle.flush()
-        start = time.perf_counter()
+        start = clock()
         try:
             with PeakMemory(host) as memory:
                 done = runner.run(list(argv), timeout, env=env, cwd=str(cwd))
         except FileNotFoundError as exc:
             raise BuildError(argv, None, str(exc), f"{what}: executable not found") from exc
-        wall = time.perf_counter() - start
+        wall = clock() - start
         handle.write(done.stdout + done.stderr)
     after = _children_times(host, argv)
     if done.timed_out:
