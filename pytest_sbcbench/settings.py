@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from .errors import BoardError
-from .measure.cbuild import default_cache
+from .measure.c_helpers import default_cache
 from .platform.board import check_board_name
 from .platform.sysroot import Sysroot
 

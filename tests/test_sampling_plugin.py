@@ -14,7 +14,7 @@ import pytest
 from conftest import star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.measure import realclock
-from pytest_sbcbench.measure.cbuild import compiler
+from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
 from pytest_sbcbench.measure.sampler import Sample
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks

@@ -21,8 +21,9 @@ from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge import physics
 from pytest_sbcbench.judge.stats import summarize
-from pytest_sbcbench.measure import build, inprocess, openssl, sanity, scaling, storage, stream
-from pytest_sbcbench.measure.cbuild import Compiled
+from pytest_sbcbench.measure import inprocess, openssl, sanity, scaling, storage, stream
+from pytest_sbcbench.measure import timed_build as build
+from pytest_sbcbench.measure.c_helpers import Compiled
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 from pytest_sbcbench.platform.board import builtin_profiles, merge
 from pytest_sbcbench.report.results import RESULTS_SCHEMA, write_json_atomic

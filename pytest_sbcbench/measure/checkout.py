@@ -62,13 +62,18 @@ def clone_dir(cache: Path, url: str) -> Path:
 
 
 def ensure_clone(source: str, repo: Path) -> None:
-    """Clone once into the cache (via a temporary name, so Ctrl-C leaves no half clone)."""
+    """Clone once into the cache (via a temporary name, so Ctrl-C leaves no half clone: the
+    executor kills git's whole process group, then the partial directory is removed)."""
     if (repo / ".git").is_dir():
         return
     repo.parent.mkdir(parents=True, exist_ok=True)
     tmp = repo.with_name(repo.name + f".partial-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
-    git(None, "clone", "--no-checkout", "--quiet", source, str(tmp), timeout=3600)
+    try:
+        git(None, "clone", "--no-checkout", "--quiet", source, str(tmp), timeout=3600)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     os.replace(tmp, repo)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ParseError, ToolError
 from ..model import Identity, Measurement
+from ..platform.executor import Executor, default_executor
 from .openssl_parse import SpeedReport, parse_speed
 from .sanity import checked
 from .tools import run_tool
@@ -28,6 +29,7 @@ class OpensslTool:
     path: str
     version: str
     banner: str
+    executor: Executor = field(default_factory=default_executor, compare=False, repr=False)
 
 
 def find_openssl() -> str | None:
@@ -46,13 +48,16 @@ def parse_version(banner: str) -> str:
     return match.group(2) if match.group(1) == "OpenSSL" else f"LibreSSL {match.group(2)}"
 
 
-def openssl_tool(path: str) -> OpensslTool:
-    banner = run_tool([path, "version"], 30, "openssl version").strip()
+def openssl_tool(path: str, *, executor: Executor | None = None) -> OpensslTool:
+    """The openssl at ``path`` and its version, run through ``executor`` (default: this
+    machine; the session passes its own), which every later run of the tool uses."""
+    runner = executor if executor is not None else default_executor()
+    banner = run_tool([path, "version"], 30, "openssl version", executor=runner).strip()
     try:
         version = parse_version(banner)
     except ParseError as exc:
         raise ToolError([path, "version"], 0, banner, str(exc)) from exc
-    return OpensslTool(path=path, version=version, banner=banner)
+    return OpensslTool(path=path, version=version, banner=banner, executor=runner)
 
 
 def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
@@ -66,7 +71,7 @@ def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
 
 def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int) -> SpeedReport:
     timeout = 60.0 + 5.0 * phases * seconds
-    out = run_tool(argv, timeout, "openssl speed")
+    out = run_tool(argv, timeout, "openssl speed", executor=tool.executor)
     try:
         return parse_speed(out, tool.version)
     except ParseError as exc:

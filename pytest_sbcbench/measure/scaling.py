@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ..errors import ToolError
 from ..model import Identity, Measurement
+from ..platform.executor import Executor
 from . import sysbench
 from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, throughput_samples
 from .sanity import checked
@@ -46,16 +47,19 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
                        label=f"openssl sha256 x{threads}")
 
 
-def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000) -> Measurement:
+def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000, *,
+                 executor: Executor | None = None) -> Measurement:
     """sysbench cpu with the syntax of the installed version (0.4 or 1.x)."""
     path = shutil.which("sysbench")
     if path is None:
         raise FileNotFoundError("sysbench")
-    version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version"))
+    version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version",
+                                                 executor=executor))
     argv = [path, *sysbench.cpu_argv(version, threads, max_prime, seconds)[1:]]
     samples = []
     for _ in range(runs):
-        output = run_tool(argv, 60 + 5 * seconds, "sysbench cpu")
+        output = run_tool(argv, 60 + 5 * seconds, "sysbench cpu",
+                          executor=executor)
         parsed = sysbench.parse_sysbench(output)
         if parsed.events_per_second is None:
             raise ToolError(argv, 0, output[-2000:], "sysbench cpu reported no events per "
@@ -68,7 +72,8 @@ def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000) 
                        label=f"sysbench cpu x{threads}")
 
 
-def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
+def stress_ng_matrixprod(threads: int, seconds: int, runs: int, *,
+                         executor: Executor | None = None) -> Measurement:
     """stress-ng --cpu N --cpu-method matrixprod: FP/SIMD work, bogo-ops per second."""
     path = shutil.which("stress-ng")
     if path is None:
@@ -77,11 +82,12 @@ def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
             "--timeout", f"{seconds}s"]
     asked = [path, "--version"]
     version = parse_stress_ng_version(run_tool(asked, 30, "stress-ng --version",
-                                               with_stderr=True), asked)
+                                               with_stderr=True, executor=executor), asked)
     samples = []
     for _ in range(runs):
         # stress-ng writes its metrics to stderr
-        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True)
+        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True,
+                          executor=executor)
         samples.append(parse_stress_ng(output, argv))
     identity = Identity.of(tool="stress-ng", version=version, workload="cpu matrixprod",
                            threads=threads, seconds=seconds)

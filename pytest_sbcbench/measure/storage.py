@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import psutil
-
 from ..errors import SbcBenchError
+from ..platform.host import Host, default_host
 from .sanity import per_second
 
 RAM_FILESYSTEMS = ("tmpfs", "ramfs", "devtmpfs")
@@ -41,11 +40,13 @@ class Throughput:
     method: str
 
 
-def target(directory: Path) -> Target:
-    """The filesystem holding ``directory`` (the longest matching mount point)."""
+def target(directory: Path, *, host: Host | None = None) -> Target:
+    """The filesystem holding ``directory`` (the longest matching mount point in the host's
+    mount table; this machine's unless the session passes its host)."""
     path = str(directory.resolve())
-    parts = sorted(psutil.disk_partitions(all=True), key=lambda p: len(p.mountpoint),
-                   reverse=True)
+    mounts = (host if host is not None else default_host()).mounts()
+    # the last mount on a path hides earlier ones: reversed first, then a stable sort
+    parts = sorted(reversed(mounts), key=lambda p: len(p.mountpoint), reverse=True)
     for part in parts:
         mount = part.mountpoint.rstrip("/") or "/"
         if path == mount or path.startswith(mount.rstrip("/") + "/") or mount == "/":

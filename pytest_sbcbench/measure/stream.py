@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..errors import SbcBenchError, ToolError
 from ..model import Identity, Measurement
-from .cbuild import Compiled, compiled_with_identity
+from ..platform.executor import Executor
+from .c_helpers import Compiled, compiled_with_identity
 from .sanity import checked
 from .tools import run_tool
 
@@ -74,9 +75,9 @@ def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
     return Plan(max(requested or 0, floor), llc, source)
 
 
-def build(cache: Path) -> Compiled:
+def build(cache: Path, *, executor: Executor | None = None) -> Compiled:
     """The kernel binary with the compiler, version and flags that built it."""
-    return compiled_with_identity(cache, "stream", SOURCE, FLAGS)
+    return compiled_with_identity(cache, "stream", SOURCE, FLAGS, executor=executor)
 
 
 def parse_output(text: str, argv: Sequence[str]) -> dict[str, float]:
@@ -98,12 +99,13 @@ def parse_output(text: str, argv: Sequence[str]) -> dict[str, float]:
             for name, value in out.items()}
 
 
-def measure(kernel_binary: Compiled, spec: Plan, passes: int, runs: int) -> list[Measurement]:
+def measure(kernel_binary: Compiled, spec: Plan, passes: int, runs: int, *,
+            executor: Executor | None = None) -> list[Measurement]:
     n = spec.buffer_bytes // 8
     argv = [str(kernel_binary.path), str(n), str(passes)]
     series: dict[str, list[float]] = {k: [] for k in KERNELS}
     for _ in range(runs):
-        rates = parse_output(run_tool(argv, 600, "memory kernel"), argv)
+        rates = parse_output(run_tool(argv, 600, "memory kernel", executor=executor), argv)
         for kernel, rate in rates.items():
             series[kernel].append(rate)
     return [Measurement(metric, "B/s", "higher",

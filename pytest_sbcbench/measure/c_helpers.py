@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ToolError
+from ..platform.executor import Executor
 from .tools import run_tool
 
 
@@ -33,26 +34,29 @@ class Compiled:
     flags: tuple[str, ...]
 
 
-def compiler_version(cc: str) -> str:
+def compiler_version(cc: str, executor: Executor | None = None) -> str:
     """The first line of ``cc --version``, e.g. ``cc (Debian 12.2.0-14) 12.2.0``."""
-    return run_tool([cc, "--version"], 30, f"{cc} --version").splitlines()[0].strip()
+    return run_tool([cc, "--version"], 30, f"{cc} --version",
+                    executor=executor).splitlines()[0].strip()
 
 
 def compiled_with_identity(cache: Path, name: str, source: str,
-                           flags: tuple[str, ...] = ("-O2",)) -> Compiled:
+                           flags: tuple[str, ...] = ("-O2",), *,
+                           executor: Executor | None = None) -> Compiled:
     """:func:`compiled`, with the compiler, its version and the flags that built it (the
     version is part of the cache key: an upgraded compiler builds a new binary, so the identity
     never names a compiler that did not build it)."""
     cc = compiler()
-    version = compiler_version(cc) if cc is not None else ""
-    binary = compiled(cache, name, source, flags, version=version)
+    version = compiler_version(cc, executor) if cc is not None else ""
+    binary = compiled(cache, name, source, flags, version=version, executor=executor)
     return Compiled(binary, Path(cc or "cc").name, version, flags)
 
 
 def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",), *,
-             version: str = "") -> Path:
+             version: str = "", executor: Executor | None = None) -> Path:
     """The binary for ``source``, built once per source, flags and compiler (and compiler
-    ``version``, when given)."""
+    ``version``, when given; with ``executor``, default this machine: a remote executor needs
+    the cache on the board)."""
     cc = compiler()
     if cc is None:
         raise ToolError(["cc"], None, "", f"no C compiler for {name}: install one "
@@ -67,6 +71,6 @@ def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2
     src.write_text(source)
     tmp = cache / f".{name}-{digest}.{os.getpid()}"
     run_tool([cc, *flags, "-o", str(tmp), str(src)], 120, f"compiling {name}",
-             expect_output=False)
+             expect_output=False, executor=executor)
     os.replace(tmp, binary)  # atomic: a half-written binary is never cached
     return binary
