@@ -232,6 +232,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SbcBenchError as exc:
         print(f"sbcbench {args.command}: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file the command had to read or write: unusable input, not 1
+        print(f"sbcbench {args.command}: {exc}", file=sys.stderr)
+        return 2
     return code
 
 

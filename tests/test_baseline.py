@@ -13,8 +13,8 @@ import pytest
 
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError, SignatureError
-from pytest_sbcbench.judge import signing
 from pytest_sbcbench.fileio import locked
+from pytest_sbcbench.judge import signing
 from pytest_sbcbench.judge.baseline import (
     Baseline,
     append_session_locked,
@@ -22,8 +22,8 @@ from pytest_sbcbench.judge.baseline import (
     load_verified,
     lock_path,
     parse_baseline,
-    save_summary,
     savable,
+    save_summary,
     with_session,
 )
 from pytest_sbcbench.judge.stats import summarize

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -131,9 +132,14 @@ def load_profile_file(path: Path) -> BoardProfile:
 
 def load_profiles(directory: Path) -> list[BoardProfile]:
     """All ``*.json`` profiles in ``directory`` (none when it does not exist)."""
-    if not directory.is_dir():
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return [load_profile_file(p) for p in sorted(directory.glob("*.json"))]
+    except OSError as exc:
+        raise SchemaError(directory, None, f"unreadable board profiles directory: "
+                                           f"{exc.strerror or exc}") from exc
+    return [load_profile_file(directory / n) for n in names]
 
 
 def builtin_profiles() -> list[BoardProfile]:

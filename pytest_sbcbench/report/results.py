@@ -78,7 +78,7 @@ def load_results(path: Path) -> ResultsFile:
         environment = data.get("environment") or {}
         if not isinstance(environment, dict) or not isinstance(data["results"], list):
             raise ValueError("environment must be an object and results a list")
-        return ResultsFile(check_board_name(_text(data["board"], "board")), environment,
+        return ResultsFile(check_board_name(data["board"]), environment,
                            [_result(r, i) for i, r in enumerate(data["results"])])
     except (KeyError, TypeError, ValueError, BoardError) as exc:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
