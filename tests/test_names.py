@@ -39,7 +39,7 @@ def test_valid_board_names_pass() -> None:
 def test_a_hook_profile_cannot_escape_the_baselines_directory(tmp_path: Path) -> None:
     """The reported escape: a hook's ``../../escaped-board`` profile saved its baseline
     outside --sbc-baselines.  A profile with such a name cannot even be built."""
-    with pytest.raises(BoardError, match="invalid board name '../../escaped-board'"):
+    with pytest.raises(BoardError, match=r"invalid board name '\.\./\.\./escaped-board'"):
         BoardProfile(name="../../escaped-board", title="t", soc="s", arch="aarch64",
                      clusters=(Cluster(4, "A55", 1800.0),))
     good = BoardProfile(name="hooked", title="t", soc="s", arch="aarch64",
