@@ -168,8 +168,12 @@ def write_json_atomic(path: Path, data: Any) -> Path:
     return write_atomic(path, text.encode("utf-8"))
 
 
+LEGACY_TEMP = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")  # mkstemp names of earlier versions
+
+
 def _is_temp(name: str) -> bool:
-    return name.startswith(".") and TEMP_MARK in name and name.endswith(TEMP_SUFFIX)
+    ours = name.startswith(".") and TEMP_MARK in name and name.endswith(TEMP_SUFFIX)
+    return ours or LEGACY_TEMP.fullmatch(name) is not None
 
 
 def clean_stale_temps(directory: Path) -> list[Path]:
@@ -267,9 +271,10 @@ def strict_json(data: bytes | str, path: Path | str, what: str) -> Any:
         return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int,
                           parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise SchemaError(path, None, f"corrupt or truncated {what} ({exc})") from exc
+        raise SchemaError(path, None, f"unreadable {what}: corrupt or truncated {what} JSON "
+                                      f"({exc})") from exc
     except (ValueError, RecursionError) as exc:
-        raise SchemaError(path, None, f"invalid {what}: {exc}") from exc
+        raise SchemaError(path, None, f"unreadable {what}: {exc}") from exc
 
 
 def validate_outputs(results: Path | None, report_dir: Path | None, baselines_dir: Path | None,

@@ -139,12 +139,14 @@ def test_stale_temporaries_are_cleaned_live_ones_kept(tmp_path: Path) -> None:
     stale.write_bytes(b'{"schema": "sbcbench-baseline/1", "boa')
     live = tmp_path / ".other.json.sbcbench-ba9876543210.tmp"
     live.write_bytes(b"half")
+    legacy = tmp_path / ".star64.json.k3_9zq1a.tmp"  # what earlier versions' mkstemp left
+    legacy.write_bytes(b"{")
     unrelated = tmp_path / "notes.tmp"
     unrelated.write_bytes(b"mine")
     fd = os.open(live, os.O_RDONLY)  # a writer that is still running holds this lock
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        assert clean_stale_temps(tmp_path) == [stale]
+        assert sorted(clean_stale_temps(tmp_path)) == [legacy, stale]
     finally:
         os.close(fd)
     assert sorted(p.name for p in tmp_path.iterdir()) == [live.name, "notes.tmp"]
