@@ -212,6 +212,43 @@ def concurrent_saves(work: Path) -> Row:
                losses(before, snapshot(work), lambda k: k == "star64.json"))
 
 
+HALF_SAVER = """
+import os
+import sys
+from pathlib import Path
+from pytest_sbcbench.fileio import _new_temp
+fd, tmp = _new_temp(Path(sys.argv[1]))
+os.write(fd, b'{"schema": "sbcbench-baseline/1", "bo')
+print(tmp, flush=True)
+sys.stdin.read()
+"""
+
+
+@case
+def killed_save(work: Path) -> Row:
+    """A save SIGKILLed half-way: its temporary stays; the next save removes it."""
+    path = work / "star64.json"
+    path.write_bytes(baseline_bytes((100e6, 101e6)))
+    before = snapshot(work)
+    saver = subprocess.Popen([sys.executable, "-c", HALF_SAVER, str(path)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert saver.stdout is not None and saver.stdin is not None
+    tmp = Path(saver.stdout.readline().strip())
+    saver.kill()
+    code = saver.wait(timeout=60)
+    saver.stdout.close()
+    saver.stdin.close()
+    left = tmp.exists()
+    append_session_locked(path, "star64", [result((99e6, 100e6))], "2026-11-09", {})
+    loaded = load_baseline(path)
+    sessions = [s.created for s in loaded.entries[0].sessions] if loaded else []
+    return Row("save killed (SIGKILL) half-way, then saved again", str(code),
+               f"temp left by the kill: {left}; after the next save: {tmp.exists()}; "
+               f"sessions {sessions}",
+               left and not tmp.exists() and sessions == ["2026-11-01", "2026-11-09"],
+               losses(before, snapshot(work), lambda k: k == "star64.json"))
+
+
 def _signed(work: Path) -> tuple[Path, Path, bytes]:
     path = work / "star64.json"
     path.write_bytes(baseline_bytes((100e6, 101e6)))

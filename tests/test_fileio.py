@@ -5,8 +5,11 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import signal
 import socket
 import stat
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -219,3 +222,35 @@ def test_good_output_locations_pass(tmp_path: Path) -> None:
     assert validate_outputs(tmp_path / "existing.json", tmp_path / "new" / "report",
                             tmp_path / "bl", tmp_path / "traces", tmp_path) == []
     assert validate_outputs(None, None, None, None, None) == []
+
+
+HALF_WRITER = """
+import os
+import sys
+from pathlib import Path
+from pytest_sbcbench.fileio import _new_temp
+fd, tmp = _new_temp(Path(sys.argv[1]))
+os.write(fd, b'{"schema": "sbcbench-baseline/1", "bo')
+print(tmp, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_writer_killed_mid_save_leaves_a_temp_the_next_clean_removes(tmp_path: Path) -> None:
+    """SIGKILL cannot be caught: the half-written temporary stays until the next run.  While
+    the writer lives it is left alone; once the writer is dead its lock is gone and it goes."""
+    target = tmp_path / "star64.json"
+    target.write_bytes(b"{}")
+    writer = subprocess.Popen([sys.executable, "-c", HALF_WRITER, str(target)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None
+    tmp = Path(writer.stdout.readline().strip())
+    assert tmp.exists() and clean_stale_temps(tmp_path) == []
+    writer.send_signal(signal.SIGKILL)
+    assert writer.wait(timeout=60) == -signal.SIGKILL
+    writer.stdout.close()
+    assert writer.stdin is not None
+    writer.stdin.close()
+    assert clean_stale_temps(tmp_path) == [tmp]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["star64.json"]
+    assert target.read_bytes() == b"{}"

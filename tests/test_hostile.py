@@ -96,6 +96,6 @@ def test_the_hostile_replay_loses_nothing() -> None:
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")][2:]
-    assert len(rows) >= 20, done.stdout
+    assert len(rows) >= 23, done.stdout
     for row in rows:
         assert row.rstrip().endswith("| yes | no |"), row
