@@ -23,6 +23,7 @@ from pytest_sbcbench.judge.baseline import (
     lock_path,
     parse_baseline,
     savable,
+    save_session,
     save_summary,
     with_session,
 )
@@ -315,3 +316,15 @@ def test_quick_and_full_baselines_say_so(tmp_path: Path) -> None:
     assert "with or without --sbc-quick" in verdict.detail
     other = Identity.of(**{**IDENTITY.as_dict(), "version": "3.5.6"})
     assert "--sbc-quick" not in judge(result((21.7e6,), other), baseline, "star64").detail
+
+
+def test_save_session_filters_locks_and_reports(tmp_path: Path) -> None:
+    path = tmp_path / "star64.json"
+    lines = save_session(path, "star64", [with_status("regression")], (), "s1", {})
+    assert not path.exists() and lines[0] == f"baseline NOT saved to {path}: no result can be " \
+        "recorded"
+    lines = save_session(path, "star64", [with_status("no-baseline")], (), "s1", {})
+    assert lines == [f"baseline saved: {path} (1 result(s); up to 1 session(s) per metric)"]
+    lines = save_session(path, "star64", [with_status("regression")], ["aes-128"], "s2", {})
+    assert lines[0].endswith("(1 result(s); up to 2 session(s) per metric)")
+    assert lines[1] == f"  saved by --sbc-accept: {TEST} aes-128-gcm (regression)"

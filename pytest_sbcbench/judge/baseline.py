@@ -251,12 +251,14 @@ def savable(results: Sequence[Result], accept: Iterable[str] = ()
 
 
 def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
-                 accept: Iterable[str] = ()) -> list[str]:
-    """Summary lines saying what was saved into ``path`` and what was not, and why."""
+                 accept: Iterable[str] = (), sessions: int | None = None) -> list[str]:
+    """Summary lines saying what was saved into ``path`` and what was not, and why
+    (``sessions``: the most sessions any saved metric now has)."""
     patterns = [p for p in accept if p]
     lines = []
     if kept:
-        lines.append(f"baseline saved: {path} ({len(kept)} result(s))")
+        depth = f"; up to {sessions} session(s) per metric" if sessions else ""
+        lines.append(f"baseline saved: {path} ({len(kept)} result(s){depth})")
     else:
         lines.append(f"baseline NOT saved to {path}: no result can be recorded")
     for r in kept:
@@ -271,6 +273,20 @@ def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
     lines += [f"  --sbc-accept {p!r} matched no result" for p in patterns
               if not any(accepts(p, r.test) for r in (*kept, *refused))]
     return lines
+
+
+def save_session(path: Path, board: str, results: Sequence[Result], accept: Iterable[str],
+                 created: str, environment: Mapping[str, Any]) -> list[str]:
+    """``--sbc-save-baseline``: filter with :func:`savable`, append under the lock with
+    :func:`append_session_locked` (nothing is written when nothing is savable), and return
+    the summary lines of :func:`save_summary`."""
+    patterns = list(accept)
+    kept, refused = savable(results, patterns)
+    sessions = None
+    if kept:
+        updated = append_session_locked(path, board, kept, created, environment)
+        sessions = max(len(e.sessions) for e in updated.entries)
+    return save_summary(path, kept, refused, patterns, sessions)
 
 
 QUICK_KEYS = ("seconds", "passes", "size_bytes")
