@@ -140,8 +140,11 @@ def write_atomic(path: Path, data: bytes) -> Path:
     Returns the file actually written.  Readers see the old or the new bytes, never half; the
     temporary file is removed on any failure, Ctrl-C included."""
     target, st = resolve_target(Path(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = _new_temp(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _new_temp(target)
+    except OSError as exc:
+        raise OutputError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "wb", closefd=False) as handle:
             handle.write(data)
@@ -150,8 +153,10 @@ def write_atomic(path: Path, data: bytes) -> Path:
             os.fsync(fd)
         os.replace(tmp, target)
         _fsync_dir(target.parent)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OutputError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
         raise
     finally:
         os.close(fd)
@@ -245,17 +250,18 @@ def _finite_float(text: str) -> float:
     return value
 
 
-STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-BRACKET = re.compile(r"[\[\]{}]")
-
-
-def _depth(text: str) -> int:
-    """The deepest bracket nesting outside strings (checked before parsing, so neither the
-    parser nor any later walk of the document can exhaust the stack)."""
-    depth = deepest = 0
-    for match in BRACKET.finditer(STRING.sub("", text)):
-        depth += 1 if match.group() in "[{" else -1
-        deepest = max(deepest, depth)
+def _depth(value: Any) -> int:
+    """The deepest nesting of lists and objects in a parsed document, walked without
+    recursion (a hostile document must not exhaust the stack of whatever reads it next)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth + 1)
+            stack += [(child, depth + 1) for child in item]
     return deepest
 
 
@@ -266,14 +272,18 @@ def strict_json(data: bytes | str, path: Path | str, what: str) -> Any:
     64 levels and invalid UTF-8 are :class:`SchemaError` naming ``path`` and ``what``."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        if _depth(text) > MAX_NESTING:
+        try:
+            document = json.loads(text, parse_constant=_refuse_constant,
+                                  parse_int=_bounded_int, parse_float=_finite_float)
+        except RecursionError as exc:
+            raise ValueError(f"nested deeper than {MAX_NESTING} levels") from exc
+        if _depth(document) > MAX_NESTING:
             raise ValueError(f"nested deeper than {MAX_NESTING} levels")
-        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int,
-                          parse_float=_finite_float)
+        return document
     except json.JSONDecodeError as exc:
         raise SchemaError(path, None, f"unreadable {what}: corrupt or truncated {what} JSON "
                                       f"({exc})") from exc
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         raise SchemaError(path, None, f"unreadable {what}: {exc}") from exc
 
 

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.fileio import (
     OutputError,
     check_writable_target,
     clean_stale_temps,
+    strict_json,
     validate_outputs,
     write_atomic,
     write_json_atomic,
@@ -254,3 +256,18 @@ def test_a_writer_killed_mid_save_leaves_a_temp_the_next_clean_removes(tmp_path:
     assert clean_stale_temps(tmp_path) == [tmp]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["star64.json"]
     assert target.read_bytes() == b"{}"
+
+
+def test_write_errors_name_the_path(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    with pytest.raises(OutputError, match=f"{blocked / 'r.json'}: cannot"):
+        write_atomic(blocked / "r.json", b"{}")
+    assert blocked.read_text() == "x"
+
+
+def test_unterminated_escapes_are_refused() -> None:
+    """An unterminated string of 50,000 escaped quotes is refused naming the file (the nesting
+    check walks the parsed document, so no pre-scan of hostile text is involved)."""
+    with pytest.raises(SchemaError, match=r"r\.json: unreadable results file: corrupt"):
+        strict_json('"' + '\\"' * 50_000, "r.json", "results file")
