@@ -36,10 +36,9 @@ from pytest_sbcbench.judge.baseline import (
     append_session_locked,
     load_baseline,
     load_verified,
-    savable,
-    save_summary,
     with_session,
 )
+from pytest_sbcbench.judge.saving import savable, save_summary
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import judge
 from pytest_sbcbench.measure.checkout import checkout

@@ -22,11 +22,9 @@ from pytest_sbcbench.judge.baseline import (
     load_verified,
     lock_path,
     parse_baseline,
-    savable,
-    save_session,
-    save_summary,
     with_session,
 )
+from pytest_sbcbench.judge.saving import savable, save_session, save_summary
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import judge
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict

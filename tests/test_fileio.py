@@ -21,11 +21,11 @@ from pytest_sbcbench.fileio import (
     OutputError,
     check_writable_target,
     clean_stale_temps,
-    strict_json,
     validate_outputs,
     write_atomic,
     write_json_atomic,
 )
+from pytest_sbcbench.jsonload import strict_json
 
 NOBODY = 65534
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError, SignatureError
-from ..fileio import clean_stale_temps, locked, strict_json, write_json_atomic
+from ..fileio import clean_stale_temps, locked, write_json_atomic
+from ..jsonload import strict_json
 from ..model import Identity, Result
 from ..platform.board import check_board_name
 from . import signing
@@ -219,74 +220,6 @@ def append_session_locked(path: Path, board: str, results: Sequence[Result], cre
         updated = with_session(current, board, results, created, environment)
         write_json_atomic(path, updated.as_dict())
     return Baseline(updated.board, updated.entries, path)
-
-
-SAVABLE = ("pass", "improvement", "no-baseline")
-NEVER_SAVED = ("invalid", "implausible")
-
-
-def accepts(pattern: str, test: str) -> bool:
-    """``--sbc-accept`` matching: the full node id, or any substring of it (``test_sequential``,
-    ``[aes-128-gcm]``), like ``-k`` without the expression language."""
-    return bool(pattern) and pattern in test
-
-
-def savable(results: Sequence[Result], accept: Iterable[str] = ()
-            ) -> tuple[list[Result], list[Result]]:
-    """(kept, refused): a baseline records only what it should be judged against next time.
-
-    Kept: verdicts pass, improvement and no-baseline, plus results ``accept`` names (a
-    regression, an incomparable or inconclusive result the user confirms is the new normal).
-    Invalid and implausible results are refused even when named: they are not measurements of
-    the board."""
-    patterns = [p for p in accept if p]
-    kept: list[Result] = []
-    refused: list[Result] = []
-    for result in results:
-        status = result.verdict.status
-        named = any(accepts(p, result.test) for p in patterns)
-        ok = status in SAVABLE or (named and status not in NEVER_SAVED)
-        (kept if ok else refused).append(result)
-    return kept, refused
-
-
-def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
-                 accept: Iterable[str] = (), sessions: int | None = None) -> list[str]:
-    """Summary lines saying what was saved into ``path`` and what was not, and why
-    (``sessions``: the most sessions any saved metric now has)."""
-    patterns = [p for p in accept if p]
-    lines = []
-    if kept:
-        depth = f"; up to {sessions} session(s) per metric" if sessions else ""
-        lines.append(f"baseline saved: {path} ({len(kept)} result(s){depth})")
-    else:
-        lines.append(f"baseline NOT saved to {path}: no result can be recorded")
-    for r in kept:
-        if r.verdict.status not in SAVABLE:
-            lines.append(f"  saved by --sbc-accept: {r.test} {r.measurement.display_name} "
-                         f"({r.verdict.status})")
-    for r in refused:
-        status = r.verdict.status
-        why = ("never recorded" if status in NEVER_SAVED
-               else f"add --sbc-accept '{r.test}' to record it as the new normal")
-        lines.append(f"  NOT saved: {r.test} {r.measurement.display_name} ({status}; {why})")
-    lines += [f"  --sbc-accept {p!r} matched no result" for p in patterns
-              if not any(accepts(p, r.test) for r in (*kept, *refused))]
-    return lines
-
-
-def save_session(path: Path, board: str, results: Sequence[Result], accept: Iterable[str],
-                 created: str, environment: Mapping[str, Any]) -> list[str]:
-    """``--sbc-save-baseline``: filter with :func:`savable`, append under the lock with
-    :func:`append_session_locked` (nothing is written when nothing is savable), and return
-    the summary lines of :func:`save_summary`."""
-    patterns = list(accept)
-    kept, refused = savable(results, patterns)
-    sessions = None
-    if kept:
-        updated = append_session_locked(path, board, kept, created, environment)
-        sessions = max(len(e.sessions) for e in updated.entries)
-    return save_summary(path, kept, refused, patterns, sessions)
 
 
 QUICK_KEYS = ("seconds", "passes", "size_bytes")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError
-from ..fileio import read_bytes, strict_json
+from ..jsonload import read_bytes, strict_json
 from .probe import Probe
 
 BOARD_SCHEMA = "sbcbench-board/1"

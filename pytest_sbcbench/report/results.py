@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, get_args
 import cryptography
 
 from ..errors import BoardError, SchemaError
-from ..fileio import read_bytes, strict_json
 from ..fileio import write_json_atomic as write_json_atomic
+from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import identity_of
 from ..judge.stats import summarize
 from ..measure import openssl
