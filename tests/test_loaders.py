@@ -3,6 +3,8 @@ which means "regression", and never a traceback)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -212,9 +214,35 @@ def test_unreadable_baselines_directory_is_an_error_naming_it(locked_dir: Path) 
     (baselines / "boards").chmod(0o000)
     baselines.chmod(0o000)
     loaded = as_nobody(_error_of(lambda: load_baseline(baselines / "star64.json")))
-    assert loaded == (f"SchemaError: {baselines / 'star64.json'}: unreadable baseline: "
-                      "Permission denied (schema None)")
+    assert loaded.startswith(f"SchemaError: {baselines / 'star64.json'}: unreadable baseline: "
+                             "Permission denied")
     baselines.chmod(0o755)
     profiles = as_nobody(_error_of(lambda: load_profiles(baselines / "boards")))
     assert profiles.startswith(f"SchemaError: {baselines / 'boards'}: unreadable board "
                                "profiles directory: Permission denied")
+
+
+def test_sign_refuses_a_signature_path_that_is_a_directory(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "star64.json", json.dumps(baseline_doc()))
+    assert main(["keygen", str(tmp_path / "lab")]) == 0
+    (tmp_path / "star64.json.sig").mkdir()
+    assert main(["sign", str(path), "--key", str(tmp_path / "lab.key")]) == 2
+    assert f"{tmp_path / 'star64.json.sig'}: is a directory" in capsys.readouterr().err
+    assert (tmp_path / "star64.json.sig").is_dir()
+
+
+def test_compare_in_an_unreadable_directory_exits_2(locked_dir: Path) -> None:
+    baselines = locked_dir / "baselines"
+    baselines.mkdir()
+    baseline = write(baselines / "star64.json", json.dumps(baseline_doc()))
+    results = write(locked_dir / "r.json", json.dumps(results_doc()))
+    baselines.chmod(0o000)
+
+    def compare() -> str:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = main(["compare", str(baseline), str(results)])
+        return f"{code} {err.getvalue().strip()}"
+    assert as_nobody(compare).startswith(f"2 sbcbench compare: {baseline}: unreadable "
+                                         "baseline: Permission denied")
