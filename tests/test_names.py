@@ -91,3 +91,31 @@ def test_charts_stay_in_the_output_directory(tmp_path: Path) -> None:
     assert written and all(p.parent == out for p in written)
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == \
         sorted(p.name for p in written)
+
+
+ESCAPING_HOOK = """
+from pytest_sbcbench.platform.board import BoardProfile, Cluster
+
+def pytest_sbcbench_boards(config):
+    return [BoardProfile(name="../../escaped-board", title="t", soc="s", arch="x86_64",
+                         clusters=(Cluster(2, "c", None),))]
+"""
+ESCAPING_MAPPING = """
+def pytest_sbcbench_boards(config):
+    return [{"schema": "sbcbench-board/1", "name": "../../escaped-board", "title": "t",
+             "soc": "s", "arch": "x86_64", "clusters": [{"cores": 2, "core": "c"}]}]
+"""
+
+
+@pytest.mark.parametrize("conftest", [ESCAPING_HOOK, ESCAPING_MAPPING], ids=["profile", "mapping"])
+def test_an_escaping_hook_profile_stops_the_run(pytester: pytest.Pytester, conftest: str) -> None:
+    """The reported run: ``--board ../../escaped-board`` from a hook wrote its baseline two
+    levels above --sbc-baselines.  Now the run stops before any test, and nothing is written."""
+    pytester.makeconftest(conftest)
+    pytester.makepyfile("def test_x():\n    pass\n")
+    baselines = pytester.path / "a" / "b" / "bl"
+    baselines.mkdir(parents=True)
+    result = pytester.runpytest("--sbc-baselines", str(baselines), "--sbc-save-baseline")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*invalid board name '../../escaped-board'*"])
+    assert [p for p in (pytester.path / "a").rglob("*") if p.is_file()] == []
