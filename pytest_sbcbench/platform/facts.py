@@ -19,6 +19,9 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
                    providers_text: str = "") -> dict[str, Any]:
     """The probe plus features, ISA, accelerators, kernel crypto and clusters.
 
+    Kernel crypto drivers are classed ``engine``/``cpu``/``generic``/``unknown`` by evidence
+    (:func:`kcrypto.classify`); ``unknown`` ones are listed apart, never counted as software.
+
     ``engines_text`` is ``openssl engine -t -c`` output (None: unknown, so no stranded check)."""
     info = parse_cpuinfo(sysroot.cpuinfo())
     base = probe(sysroot, info)
@@ -38,6 +41,7 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
                         "priority": a.priority, "type": a.type, "kind": a.kind}
                        for a in sorted(best.values(), key=lambda a: a.name)],
         kernel_crypto_engines=sorted({a.driver for a in algorithms if a.kind == "engine"}),
+        kernel_crypto_unknown=sorted({a.driver for a in algorithms if a.kind == "unknown"}),
         openssl_kernel_path=None,
         findings=[],
     )
