@@ -31,6 +31,7 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
     facts: dict[str, Any] = base.as_dict()
     facts.update(
         features=list(found.names),
+        feature_family=found.arch,
         isa=found.isa.as_dict() if found.isa else None,
         accel=accel(found),
         notes=list(found.notes),

@@ -10,13 +10,14 @@ from dataclasses import asdict, dataclass
 # EIP-93/EIP-97/EIP-197 (safexcel), Rockchip rk/rk2, NXP CAAM/DCP/SAHARA, Marvell CESA mv-*,
 # Atmel, TI OMAP, Freescale talitos, Qualcomm QCE, STM32, Axis ARTPEC, Arm CryptoCell (ccree),
 # HiSilicon, virtio, MediaTek mtk and mt76xx/mt79xx parts, Intel QAT, Chelsio, AMCC crypto4xx,
-# Amlogic (gxl), Geode, hifn, Samsung s5p/exynos, Aspeed, Xilinx ZynqMP, Keem Bay, Nitrox, ...
+# Amlogic (gxl), Geode, hifn, Samsung s5p/exynos, Aspeed, Xilinx ZynqMP, Keem Bay, Nitrox,
+# NVIDIA Tegra SE, ...
 ENGINE_DRIVERS = re.compile(
     r"(^|[-_(),])(sun4i-ss|sun8i-ce|sun8i-ss|jh7110|starfive|safexcel|eip\d+|rockchip|rk\d*|"
     r"caam|dcp|sahara|mv|cesa|marvell|atmel|omap|talitos|qce|stm32|artpec\d*|ccree|hisi|"
     r"virtio_crypto|mtk|mt\d{4}[a-z]*|qat|chcr|crypto4xx|mxs-dcp|amlogic|meson|gxl|geode|"
     r"hifn|s5p|exynos|aspeed|zynqmp|xilinx|keembay|ocs|n5|img|ccp|nx|mxc|n2|ss|ux500|"
-    r"picoxcell|ixp4xx|iproc|cavium|sec|hace)(?=$|[-_(),])", re.IGNORECASE)
+    r"picoxcell|ixp4xx|iproc|cavium|sec|hace|tegra)(?=$|[-_(),])", re.IGNORECASE)
 # Module names that are hardware drivers whatever their algorithms are called.
 ENGINE_MODULES = re.compile(
     r"^(crypto_hw_\w+|crypto_safexcel|marvell_cesa|mv_cesa|sun4i_ss|sun8i_ce|sun8i_ss|"
