@@ -47,6 +47,8 @@ CPUINFO_FACTS = {
     "armv6_rpi1-bcm2708": ("armv6l", 1, "ARMv6-compatible processor rev 7 (v6l)"),
     "armv6_rpi-zero": ("armv6l", 1, "ARMv6-compatible processor rev 7 (v6l)"),
     "arm64_hi6210sft": ("aarch64", 8, "AArch64 Processor rev 3 (aarch64)"),
+    "arm64_allwinner-a64": ("aarch64", 4, "AArch64 Processor rev 4 (aarch64)"),
+    "arm64_allwinner-h5": ("aarch64", 4, "AArch64 Processor rev 4 (aarch64)"),
     "mips_qca956x": ("mips", 1, "MIPS 74Kc V5.0"),
     "mips_ar7161": ("mips", 1, "MIPS 24Kc V7.4"),
     "mips64_sibyte-bcm1250": ("mips64", 1, "SiByte SB1 V0.2  FPU V0.2"),
@@ -91,11 +93,12 @@ def test_old_smp_arm_shares_processor_name_and_features_with_every_cpu() -> None
     assert info.machine["hardware"] == "ODROIDU2"
 
 
-def test_arm64_310_processor_list_shares_the_fields_after_it() -> None:
-    info = parse_cpuinfo(capture("arm64_hi6210sft").read_text())
-    assert [cpu["processor"] for cpu in info.processors] == [str(n) for n in range(8)]
+@pytest.mark.parametrize(("prefix", "cpus"), [("arm64_hi6210sft", 8), ("arm64_allwinner-a64", 4)])
+def test_arm64_310_processor_list_shares_the_fields_after_it(prefix: str, cpus: int) -> None:
+    info = parse_cpuinfo(capture(prefix).read_text())
+    assert [cpu["processor"] for cpu in info.processors] == [str(n) for n in range(cpus)]
     assert all(cpu["cpu architecture"] == "AArch64" and "aes" in cpu["features"].split()
-               for cpu in info.processors)
+               and cpu["cpu part"] == "0xd03" for cpu in info.processors)
 
 
 def test_arm1176_is_armv6_although_cpu_architecture_says_7() -> None:

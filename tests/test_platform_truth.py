@@ -362,6 +362,8 @@ OLD_AND_NON_ARM = {
     "armv6_rpi1-bcm2708": ("armv6l", 1, {"vfp", "java"}, "arm", False, False),
     "armv6_rpi-zero": ("armv6l", 1, {"vfp", "java"}, "arm", False, False),
     "arm64_hi6210sft": ("aarch64", 8, {"aes", "pmull", "sha2", "asimd"}, "arm", True, True),
+    "arm64_allwinner-a64": ("aarch64", 4, {"aes", "pmull", "asimd"}, "arm", True, True),
+    "arm64_allwinner-h5": ("aarch64", 4, {"aes", "sha2", "cpuid"}, "arm", True, True),
     "mips_qca956x": ("mips", 1, {"mips32r2", "mips16", "dsp2"}, "mips", False, False),
     "mips_ar7161": ("mips", 1, {"mips16"}, "mips", False, False),
     "mips64_sibyte-bcm1250": ("mips64", 1, {"mips64r2", "mdmx"}, "mips", False, False),
