@@ -43,6 +43,7 @@ CPUINFO_FACTS = {
     "x86-64_amd-ryzen5-3600": ("x86_64", 12, None),
     # old and non-ARM layouts (issue 11): see each capture's .source.txt
     "armv7_exynos4412-odroid-u2": ("armv7l", 4, "ARMv7 Processor rev 0 (v7l)"),
+    "armv7_tegra3-nvidia-kayla": ("armv7l", 4, "ARMv7 Processor rev 9 (v7l)"),
     "armv7_nexus-s": ("armv7l", 1, "ARMv7 Processor rev 2 (v7l)"),
     "armv6_rpi1-bcm2708": ("armv6l", 1, "ARMv6-compatible processor rev 7 (v6l)"),
     "armv6_rpi-zero": ("armv6l", 1, "ARMv6-compatible processor rev 7 (v6l)"),
@@ -83,14 +84,17 @@ def test_cpuinfo_without_processor_blocks_is_an_error() -> None:
         parse_cpuinfo("Hardware\t: BCM2708\nRevision\t: 000e\n")
 
 
-def test_old_smp_arm_shares_processor_name_and_features_with_every_cpu() -> None:
-    """ODROID-U2: ``Processor :`` first, four BogoMIPS-only blocks, one Features block after
-    the last CPU. Every CPU gets neon and part 0xc09 (the Tegra 3 class: 4 of 4, not 3)."""
-    info = parse_cpuinfo(capture("armv7_exynos4412-odroid-u2").read_text())
+@pytest.mark.parametrize(("prefix", "hardware"), [("armv7_tegra3-nvidia-kayla", "cardhu"),
+                                                  ("armv7_exynos4412-odroid-u2", "ODROIDU2")])
+def test_old_smp_arm_shares_processor_name_and_features_with_every_cpu(
+        prefix: str, hardware: str) -> None:
+    """Tegra 3 (Kayla) and ODROID-U2: ``Processor :`` first, four BogoMIPS-only blocks, one
+    Features block after the last CPU. Every CPU gets neon and part 0xc09: 4 of 4, not 3."""
+    info = parse_cpuinfo(capture(prefix).read_text())
     assert [cpu["processor"] for cpu in info.processors] == ["0", "1", "2", "3"]
     assert all("neon" in cpu["features"].split() for cpu in info.processors)
     assert {cpu["cpu part"] for cpu in info.processors} == {"0xc09"}
-    assert info.machine["hardware"] == "ODROIDU2"
+    assert info.machine["hardware"] == hardware
 
 
 @pytest.mark.parametrize(("prefix", "cpus"), [("arm64_hi6210sft", 8), ("arm64_allwinner-a64", 4)])

@@ -357,6 +357,7 @@ def cpuinfo_capture(prefix: str) -> Path:
 
 # real captures (see each .source.txt) -> what `sbcbench probe --sysroot` must report
 OLD_AND_NON_ARM = {
+    "armv7_tegra3-nvidia-kayla": ("armv7l", 4, {"neon", "vfpv3", "tls"}, "arm", True, False),
     "armv7_exynos4412-odroid-u2": ("armv7l", 4, {"neon", "vfpv3", "swp"}, "arm", True, False),
     "armv7_nexus-s": ("armv7l", 1, {"neon", "thumbee"}, "arm", True, False),
     "armv6_rpi1-bcm2708": ("armv6l", 1, {"vfp", "java"}, "arm", False, False),

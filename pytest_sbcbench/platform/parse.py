@@ -114,8 +114,7 @@ def _mips_arch(info: CpuInfo) -> str | None:
     if words and all(w.startswith("mips") for w in words):
         return "mips64" if any(w.startswith("mips64") for w in words) else "mips"
     mips_only = ("ases implemented", "vced exceptions", "vcei exceptions")
-    return "mips" if any(key in info.machine or key in info.processors[0]
-                         for key in mips_only) else None
+    return "mips" if any(key in info.processors[0] for key in mips_only) else None
 
 
 def _x86_arch(info: CpuInfo) -> str | None:
