@@ -415,7 +415,7 @@ def test_vendor_engines_are_engines() -> None:
     ("ecb-aes-rk", "rk_crypto", "engine"),  # RK3288 kernelci boot log (TinkerBoard issue 39)
     ("rk2-sha512", "rk_crypto2", "engine"),  # RK35xx /proc/crypto grep (armbian/build 9796)
     ("authenc-hmac-md5-cbc-aes-caam", "caamalg", "engine"),  # i.MX6 dmesg (linux4kix issue 23)
-    ("cbc-aes-sun8i-ce", "sun8i_ce", "engine"),  # drivers/crypto/allwinner/sun8i-ce
+    ("cbc-aes-sun8i-ce", "sun8i_ce", "engine"),  # selftest log quoted on linux-crypto by its author
     ("cbc-aes-sun8i-ce", "kernel", "engine"),  # built in: the driver name is the evidence
     ("mv-cbc-aes", "mv_cesa", "engine"),  # the pre-4.x drivers/crypto/mv_cesa.c
     ("cbc-aes-omap", "omap_aes_driver", "engine"), ("atmel-cbc-aes", "atmel_aes", "engine"),
