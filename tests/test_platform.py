@@ -54,6 +54,7 @@ CPUINFO_FACTS = {
     "mips_ar7161": ("mips", 1, "MIPS 24Kc V7.4"),
     "mips64_sibyte-bcm1250": ("mips64", 1, "SiByte SB1 V0.2  FPU V0.2"),
     "loongarch64_loongson-3a5000-hv": ("loongarch64", 4, "Loongson-3A5000-HV"),
+    "loongarch64_loongson-3a6000-hv": ("loongarch64", 8, "Loongson-3A6000-HV"),
 }
 
 

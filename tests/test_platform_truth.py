@@ -370,6 +370,8 @@ OLD_AND_NON_ARM = {
     "mips64_sibyte-bcm1250": ("mips64", 1, {"mips64r2", "mdmx"}, "mips", False, False),
     "loongarch64_loongson-3a5000-hv": ("loongarch64", 4, {"lsx", "lasx", "crypto"}, "loongarch",
                                        True, False),
+    "loongarch64_loongson-3a6000-hv": ("loongarch64", 8, {"lsx", "lasx", "lbt_arm"}, "loongarch",
+                                       True, False),
 }
 
 
