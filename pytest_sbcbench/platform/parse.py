@@ -90,7 +90,8 @@ def parse_cpuinfo(text: str) -> CpuInfo:
     return CpuInfo(tuple({**machine, **cpu} for cpu in cpus), machine)
 
 
-ARM11_PARTS = ("0xb02", "0xb36", "0xb56", "0xb76")  # ARMv6 cores that say "architecture: 7"
+# ARM Ltd (implementer 0x41) ARMv6 cores, which report "CPU architecture: 7"
+ARM11_PARTS = ("0xb02", "0xb36", "0xb56", "0xb76")
 
 
 def _words(info: CpuInfo, key: str) -> list[str]:
@@ -134,8 +135,9 @@ def _arm_arch(info: CpuInfo) -> str | None:
         return None
     if arch.startswith(("8", "9", "AArch64")):
         return "aarch64"
-    parts = {cpu.get("cpu part", "").lower() for cpu in info.processors}
-    return "armv6l" if parts & set(ARM11_PARTS) else "armv7l"
+    arm11 = any(cpu.get("cpu implementer", "").lower() == "0x41"
+                and cpu.get("cpu part", "").lower() in ARM11_PARTS for cpu in info.processors)
+    return "armv6l" if arm11 else "armv7l"
 
 
 def infer_arch(info: CpuInfo) -> str:
@@ -152,8 +154,8 @@ def infer_arch(info: CpuInfo) -> str:
     5. ARM: the ELF platform the kernel prints at the end of the model name (``(v6l)``,
        ``(v7l)``, ``(v8l)``, ``(aarch64)``) - the same string ``uname -m`` is built from - so an
        ARM1176 whose ``CPU architecture`` says 7 is still ``armv6l``; then ``CPU architecture``
-       (8, 9 or ``AArch64``: ``aarch64``; otherwise ``armv6l`` for ARM11 parts 0xb02/0xb36/
-       0xb56/0xb76, else ``armv7l``).
+       (8, 9 or ``AArch64``: ``aarch64``; otherwise ``armv6l`` for ARM's ARM11 parts 0xb02/
+       0xb36/0xb56/0xb76, else ``armv7l``).
 
     For a 64-bit-capable core the widest ISA is reported (as x86 ``lm`` is), whatever the
     kernel's width; on the host the probe uses ``uname`` instead."""
