@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, build_tree
+from helpers import DATA, build_tree
 
 CONFTEST = """
 import json
@@ -50,7 +50,8 @@ def test_conftest_implements_both_hooks(pytester: pytest.Pytester, tmp_path: Pat
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(TEST)
     result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "lab-rig", "--sbc-quick",
-                                "--sbc-runs", "1", "--sbc-results", "r.json")
+                                "--sbc-runs", "1", "--sbc-idle-wait", "0", "--sbc-results",
+                                "r.json")
     result.assert_outcomes(passed=2)
     uploaded = json.loads((pytester.path / "uploaded.json").read_text())
     assert [r["metric"] for r in uploaded] == ["chacha20-poly1305", "widgets"]

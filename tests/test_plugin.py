@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import star64_tree
+from helpers import star64_tree
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
                                    reason="openssl not on PATH (apt-get install openssl)")
@@ -102,8 +102,8 @@ def test_board_profiles_from_baselines_dir(pytester: pytest.Pytester, tmp_path: 
 
 
 def test_crypto_and_compile_select_disjoint_sets(
-        pytester: pytest.Pytester, copy_benchmarks: Callable[[], None]) -> None:
-    copy_benchmarks()
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    copy_benchmarks("test_crypto.py", "test_compile.py")
     crypto = pytester.runpytest("benchmarks", "-m", "crypto", "--collect-only", "-q")
     compile_ = pytester.runpytest("benchmarks", "-m", "compile", "--collect-only", "-q")
     crypto_ids = {line for line in crypto.outlines if "::" in line}
@@ -114,12 +114,12 @@ def test_crypto_and_compile_select_disjoint_sets(
 
 @needs_openssl
 def test_results_json_end_to_end(pytester: pytest.Pytester,
-                                 copy_benchmarks: Callable[[], None]) -> None:
+                                 copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     out = pytester.path / "run.json"
     result = pytester.runpytest("benchmarks", "-m", "crypto", "-k",
                                 "sha512 or rsa2048 or test_inprocess and aes",
-                                "--sbc-quick", "--sbc-results", str(out))
+                                "--sbc-quick", "--sbc-idle-wait", "0", "--sbc-results", str(out))
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines([
         "*sbcbench: generic-*", "*test*metric*tool*median*unit*CV %*n*verdict*",
@@ -146,7 +146,7 @@ def test_results_json_end_to_end(pytester: pytest.Pytester,
 
 def test_missing_openssl_skips_with_a_reason(pytester: pytest.Pytester,
                                              monkeypatch: pytest.MonkeyPatch,
-                                             copy_benchmarks: Callable[[], None]) -> None:
+                                             copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     empty = pytester.path / "empty-bin"
     empty.mkdir()

@@ -257,7 +257,8 @@ def test_compile_bench_end_to_end(pytester: pytest.Pytester, monkeypatch: pytest
     """)
     out = pytester.path / "r.json"
     result = pytester.runpytest("--sbc-cache", str(pytester.path / "cache"), "--sbc-quick",
-                                "--sbc-results", str(out), "-p", "no:benchmark")
+                                "--sbc-idle-wait", "0", "--sbc-results", str(out),
+                                "-p", "no:benchmark")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*fingerprint*not the tree the baseline was measured on*"])
     entry = json.loads(out.read_text())["results"][0]
