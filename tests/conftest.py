@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (  # noqa: F401 - re-exported for test modules not yet importing helpers
+from helpers import (  # re-exported for test modules that still import them from conftest
     CPUINFO,
     DATA,
     REPO,
@@ -20,7 +20,8 @@ from helpers import (  # noqa: F401 - re-exported for test modules not yet impor
     write_files,
 )
 
-SUITE = REPO / "pytest_sbcbench" / "benchmarks"
+__all__ = ["CPUINFO", "DATA", "REPO", "RK3588_CPUINFO", "RPI5_CPUINFO", "STAR64_CPUINFO",
+           "build_tree", "burn", "star64_tree", "write_files"]
 
 
 @pytest.fixture

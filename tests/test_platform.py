@@ -113,7 +113,7 @@ def test_builtin_profiles_cover_the_seed_fleet() -> None:
     star64 = boards.merge(boards.builtin_profiles())["star64"]
     assert (star64.soc, star64.isa, star64.cores) == ("StarFive JH7110", "rv64imafdc", 4)
     t6n = boards.merge(boards.builtin_profiles())["nanopc-t6n"]
-    assert sorted(c.max_mhz for c in t6n.clusters) == [1800, 2400]
+    assert sorted(c.max_mhz or 0 for c in t6n.clusters) == [1800, 2400]
 
 
 def test_every_profile_file_is_valid_json_with_sources() -> None:
