@@ -99,6 +99,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return profiles if profiles is not None else _hook_profiles(config)
     session = Session(from_config(config), hook_profiles, registry)
     config.stash[SESSION_KEY] = session
+    if extra:
+        _ = session.registry  # contributed workloads: a clash is a usage error now
     if session.settings.explicit:
         _activate(session)
 

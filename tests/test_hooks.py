@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from helpers import DATA, build_tree
 
 CONFTEST = """
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 def pytest_sbcbench_boards(config):
@@ -68,3 +70,52 @@ def test_a_hook_returning_junk_is_a_usage_error(pytester: pytest.Pytester) -> No
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*pytest_sbcbench_boards returned int*"])
+
+
+SEVEN_ZIP = """
+from pytest_sbcbench.model import Identity
+from pytest_sbcbench.workload import BaseWorkload, Plan, Sample
+
+class Compress(BaseWorkload):
+    '''A 7-zip-like workload: one module, one registration.'''
+    name = "{name}"
+    markers = ("compression",)
+    description = "compression throughput"
+
+    def plan(self, settings):
+        return Plan(runs=3, quick_runs=2, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx):
+        return Identity.of(tool="fake-7z", version="24.08")
+
+    def sample(self, ctx):
+        return Sample.of("compress", "B/s", "higher", 1.5e6)
+
+def pytest_sbcbench_workloads(config):
+    return [Compress()]
+"""
+
+
+def test_a_registered_workload_brings_its_marker_sampling_and_gate(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    pytester.makeconftest(SEVEN_ZIP.replace("{name}", "7zip"))
+    copy_benchmarks("test_registered.py")
+    out = pytester.path / "r.json"
+    result = pytester.runpytest("benchmarks", "-m", "compression", "--strict-markers",
+                                "--sbc-quick", "--sbc-idle-wait", "0", "--sbc-interval", "0.2",
+                                "--sbc-results", str(out))
+    result.assert_outcomes(passed=1)
+    (entry,) = json.loads(out.read_text())["results"]
+    assert entry["test"] == "benchmarks/test_registered.py::test_workload[7zip]"
+    assert entry["samples"] == [1.5e6, 1.5e6] and entry["identity"]["tool"] == "fake-7z"
+    assert entry["telemetry"]["samples"] >= 2  # sampled like every workload
+    assert entry["verdict"]["status"] == "no-baseline"
+
+
+def test_a_duplicate_workload_name_is_a_usage_error(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    pytester.makeconftest(SEVEN_ZIP.replace("{name}", "openssl-sha256"))
+    copy_benchmarks("test_registered.py")
+    result = pytester.runpytest("benchmarks")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*two workloads are named 'openssl-sha256'*"])
