@@ -124,6 +124,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return  # one unparametrized workload: the fixture finds it by the function's name
     params = [pytest.param(w, id=w.param, marks=[getattr(pytest.mark, m) for m in w.markers])
               for w in found]
+    if not params:
+        reason = (f"no workload registered for {metafunc.function.__name__}: add one through "
+                  "the pytest_sbcbench_workloads hook")
+        params = [pytest.param(None, id="none", marks=pytest.mark.skip(reason=reason))]
     metafunc.parametrize("sbc_workload", params, indirect=True)
 
 

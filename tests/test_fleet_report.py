@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from helpers import REPO
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.platform.board import builtin_profiles, merge
 from pytest_sbcbench.report import fleet

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
+from helpers import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
 from pytest_sbcbench.errors import BoardError, ParseError, SchemaError, SysrootError
 from pytest_sbcbench.platform import board as boards
 from pytest_sbcbench.platform.parse import (
