@@ -101,6 +101,9 @@ class WorkloadRun:
         session = self.bench._session
         self.handles = run_in_test(session, self.bench._request.node.nodeid, self.workload,
                                    self.ctx, self.driver)
+        annotate = getattr(self.driver, "annotate", None)
+        if annotate is not None:
+            annotate(self.handles)
         return self.handles
 
 

@@ -41,12 +41,23 @@ def benchmark_driver(request: pytest.FixtureRequest) -> Driver | None:
     return pedantic_driver(fixture) if fixture is not None else None
 
 
-def pedantic_driver(fixture: Any) -> Driver:
-    """Drive the planned runs through ``fixture.pedantic`` (usable once per test)."""
+class PedanticDriver:
+    """Drives the planned runs through ``benchmark.pedantic`` (usable once per test) and puts
+    the result's identity into the benchmark's ``extra_info``."""
 
-    def drive(reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:
-        fixture.pedantic(take, setup=reset, rounds=runs, iterations=1, warmup_rounds=0)
-    return drive
+    def __init__(self, fixture: Any) -> None:
+        self.fixture = fixture
+
+    def __call__(self, reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:
+        self.fixture.pedantic(take, setup=reset, rounds=runs, iterations=1, warmup_rounds=0)
+
+    def annotate(self, handles: list[Handle]) -> None:
+        for handle in handles:
+            self.fixture.extra_info.update(handle.measurement.identity.as_dict())
+
+
+def pedantic_driver(fixture: Any) -> PedanticDriver:
+    return PedanticDriver(fixture)
 
 
 @pytest.fixture
@@ -86,8 +97,8 @@ def compile_bench(request: pytest.FixtureRequest, sbcbench: Bench) -> CompileBen
                          BuildSpec(list(build), list(clean), warmup, jobs, env, runs), tree=tree)
         fixture = benchmark_fixture(request)
         driver = pedantic_driver(fixture) if fixture is not None else None
-        (handle,) = sbcbench.run(workload, driver)
-        if fixture is not None:
-            fixture.extra_info.update(handle.measurement.identity.as_dict())
-        return handle
+        handles = sbcbench.run(workload, driver)
+        if driver is not None:
+            driver.annotate(handles)
+        return handles[0]
     return bench
