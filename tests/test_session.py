@@ -203,3 +203,48 @@ def test_a_read_beyond_its_interface_is_implausible_in_pytest_and_validate(
     assert main(["validate", str(out), "--board", "star64"]) == 1
     assert "implausible  benchmarks/test_registered.py::test_workload[sd-read]" in \
         capsys.readouterr().out
+
+
+def sd_card_tree(root: Path, device: str) -> Path:
+    """A Star64 tree whose block device ``device`` hangs off an mmc host whose ``ios`` (a real
+    capture) says SD high speed, 4 bits at 50 MHz: 24.75 MB/s after overhead."""
+    tree = star64_tree(root)
+    host = tree / "sys/devices/platform/soc/16010000.mmc/mmc_host/mmc1/mmc1:aaaa/block"
+    host.mkdir(parents=True)
+    block = tree / "sys/block" / device
+    block.mkdir(parents=True)
+    (block / "device").symlink_to(host.parent)
+    debug = tree / "sys/kernel/debug/mmc1"
+    debug.mkdir(parents=True)
+    ios = DATA / "mmc_ios/th1520-licheepi4a_mmc1_microsd_sd-high-speed_tabs.txt"
+    (debug / "ios").write_text(ios.read_text())
+    return tree
+
+
+def test_the_storage_workload_is_judged_against_its_interface(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
+    """The real storage workload on this disk, its interface read from the sysroot: a read
+    beyond the SD bus fails as implausible inside pytest."""
+    from pytest_sbcbench.measure.storage import target
+    from pytest_sbcbench.platform.blockdev import base_device
+
+    device = base_device(target(pytester.path).device)
+    tree = sd_card_tree(tmp_path / "t", device)
+    copy_benchmarks("test_storage.py")
+    out = pytester.path / "r.json"
+    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(tree), "--sbc-quick",
+                                "--sbc-runs", "1", "--sbc-idle-wait", "0",
+                                "--sbc-storage-path", str(pytester.path), "--sbc-results",
+                                str(out))
+    outcomes = result.parseoutcomes()
+    if outcomes.get("skipped"):
+        pytest.skip(f"the storage workload cannot run here: {result.outlines[-5:]}")
+    read = next(r for r in json.loads(out.read_text())["results"]
+                if r["metric"] == "storage-read")
+    assert read["telemetry"]["interface_limit_bytes_per_s"] == pytest.approx(24.75e6)
+    assert "mmc1 sd high-speed" in read["telemetry"]["interface"]
+    if max(read["samples"]) <= 24.75e6:
+        pytest.skip("this disk reads no faster than an SD card: nothing beats the interface")
+    assert read["verdict"]["status"] == "implausible"
+    result.stdout.fnmatch_lines(["*implausible: storage-read * MB/s beats physics*"
+                                 "limit 24.75 MB/s: mmc1 sd high-speed*"])
