@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .errors import SbcBenchError
-from .session import Driver, Handle, Session, get_session
+from .runloop import Driver, Handle
+from .session import Session, get_session
 from .workload import Context, Unavailable, Workload
 
 if TYPE_CHECKING:

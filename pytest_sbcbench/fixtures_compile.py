@@ -12,7 +12,8 @@ import pytest
 
 from .errors import SbcBenchError
 from .fixtures import Bench
-from .session import Driver, Handle, get_session
+from .runloop import Driver, Handle
+from .session import get_session
 from .workload import Unavailable
 
 if TYPE_CHECKING:

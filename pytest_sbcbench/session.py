@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 import pytest
 
 from .errors import SbcBenchError, SysrootError
+from .runloop import Driver, Handle, MoreNeeded, never_more, take_samples
 from .settings import Settings
-from .workload import Context, Sample, Workload, combine
+from .workload import Context, Workload
 
 if TYPE_CHECKING:
     from .judge.baseline import Baseline
@@ -26,52 +27,10 @@ if TYPE_CHECKING:
     from .measure.realclock import ClockReading
     from .measure.sampler import Trace
     from .measure.syschecks import SystemChecks
-    from .model import Measurement, Result, Summary, Verdict
+    from .model import Measurement, Result, Verdict
     from .platform.board import BoardProfile
     from .platform.probe import Probe
     from .workloads import Registry
-
-MoreNeeded = Callable[[Workload, Mapping[str, Sequence[float]]], bool]
-Driver = Callable[[Callable[[], None], Callable[[], None], int], None]
-NOT_FINAL = ("{name}: the verdict is not final yet; it is given when the test's call phase "
-             "ends (read it from the results JSON or the pytest_sbcbench_result hook)")
-
-
-def never_more(workload: Workload, series: Mapping[str, Sequence[float]]) -> bool:
-    """The default decision: the planned runs are enough."""
-    return False
-
-
-class Handle:
-    """What ``record()`` returns: the measurement and its summary now; the verdict and the full
-    result once the test's call phase has ended (``final``).  Reading the verdict earlier
-    raises :class:`SbcBenchError` saying so."""
-
-    def __init__(self, test: str, measurement: Measurement) -> None:
-        from .judge.stats import summarize
-
-        self.test = test
-        self.measurement = measurement
-        self.summary: Summary = summarize(measurement.samples)
-        self._result: Result | None = None
-
-    @property
-    def final(self) -> bool:
-        return self._result is not None
-
-    @property
-    def result(self) -> Result:
-        if self._result is None:
-            raise SbcBenchError(NOT_FINAL.format(name=self.measurement.display_name))
-        return self._result
-
-    @property
-    def verdict(self) -> Verdict:
-        return self.result.verdict
-
-    def settle(self, result: Result) -> None:
-        self._result = result
-
 
 class Session:
     """The run.  ``more_needed`` is the one place sequential sampling plugs in: after the
@@ -245,27 +204,7 @@ class Session:
         """Prepare ``workload``, take its planned samples (through ``driver`` when given, e.g.
         pytest-benchmark), then more while :attr:`more_needed` asks and the budget allows;
         record one result per metric."""
-        runs = ctx.plan.runs_for(self.settings)
-        workload.prepare(ctx)
-        base = workload.identity(ctx)
-        samples: list[Sample] = []
-
-        def reset() -> None:
-            workload.reset(ctx)
-
-        def take() -> None:
-            samples.append(workload.sample(ctx))
-        if driver is not None:
-            driver(reset, take, runs)
-        else:
-            for _ in range(runs):
-                reset()
-                take()
-        budget = max(runs, self.max_runs or runs)
-        while len(samples) < budget and self.more_needed(workload, series(workload, samples)):
-            reset()
-            take()
-        measurements = workload.finish(ctx, combine(workload.name, base, samples))
+        measurements = take_samples(workload, ctx, self.more_needed, self.max_runs, driver)
         return [self.record(test, m) for m in measurements]
 
     # -- after a test's call phase ------------------------------------------------------------
@@ -381,15 +320,6 @@ class Session:
             self.notes.append(run_baseline.save(
                 self.settings, self.baseline, self.board.name, self.results, self.created,
                 doc["environment"], interrupted))
-
-
-def series(workload: Workload, samples: Sequence[Sample]) -> dict[str, list[float]]:
-    """Every metric's samples so far, by display name (what :attr:`Session.more_needed` sees)."""
-    out: dict[str, list[float]] = {}
-    for sample in samples:
-        for reading in sample.readings:
-            out.setdefault(reading.display_name, []).extend(reading.samples)
-    return out
 
 
 def _placeholder() -> Verdict:

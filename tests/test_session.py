@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ from pytest_sbcbench.report.progress import line_end_column
 from pytest_sbcbench.session import SESSION_KEY, Session
 from pytest_sbcbench.settings import Settings
 from pytest_sbcbench.suite import listing_settings
-from pytest_sbcbench.workload import BaseWorkload, Context, Plan, Sample, combine
+from pytest_sbcbench.workload import BaseWorkload, Context, Plan, Sample, Workload, combine
 from pytest_sbcbench.workloads import Registry
 
 HEAVY = ("cryptography", "psutil", "matplotlib", "pyperf", "pytest_benchmark",
@@ -114,10 +114,10 @@ def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
     assert [r["run"] for r in a.measurement.details["runs"]] == [1, 2, 3]
     asked: list[dict[str, list[float]]] = []
 
-    def more(workload: object, series: dict[str, list[float]]) -> bool:
+    def more(workload: Workload, series: Mapping[str, Sequence[float]]) -> bool:
         asked.append({k: list(v) for k, v in series.items()})
         return len(series["a"]) < 5
-    run.more_needed = more  # type: ignore[assignment]
+    run.more_needed = more
     run.max_runs = 10
     work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
     (a, _) = run.measure("t::y", work, run.context(work))
