@@ -68,20 +68,12 @@ def _hook_workloads(config: pytest.Config) -> list[Workload]:
     return out
 
 
-def _markers(extra: list[Workload]) -> dict[str, str]:
-    from .workloads import MARKER_HELP
-
-    out = dict(MARKER_HELP)
-    for workload in extra:
-        for marker in workload.markers:
-            out.setdefault(marker, workload.description or f"the {workload.name} workload")
-    return out
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
-    extra = _hook_workloads(config)
-    for name, text in _markers(extra).items():
+    from .workloads import markers
+
+    extra = _hook_workloads(config)  # built-in markers need no import of the workloads
+    for name, text in markers(extra).items():
         config.addinivalue_line("markers", f"{name}: {text}")
 
     def registry() -> Any:

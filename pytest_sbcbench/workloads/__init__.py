@@ -57,12 +57,17 @@ class Registry:
         return [w for w in self.workloads if w.test == test]
 
     def markers(self) -> dict[str, str]:
-        """Marker name -> help: the built-in ones, then those workloads bring."""
-        out = dict(MARKER_HELP)
-        for workload in self.workloads:
-            for marker in workload.markers:
-                out.setdefault(marker, workload.description or f"the {workload.name} workload")
-        return out
+        return markers(self.workloads)
+
+
+def markers(workloads: Iterable[Workload]) -> dict[str, str]:
+    """Marker name -> help: the built-in ones, then those ``workloads`` bring (the one source
+    of the markers pytest registers)."""
+    out = dict(MARKER_HELP)
+    for workload in workloads:
+        for marker in workload.markers:
+            out.setdefault(marker, workload.description or f"the {workload.name} workload")
+    return out
 
 
 def build(extra: Iterable[Sequence[object]] = ()) -> Registry:
