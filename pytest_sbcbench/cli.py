@@ -160,11 +160,9 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from . import suite, workloads
+    from .suite import list_registered
 
-    settings = suite.listing_settings(args.sysroot, quick=False)
-    print(suite.render(suite.rows(workloads.build(), settings), args.json))
-    return 0
+    return list_registered(args.json, args.sysroot)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -123,6 +123,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("sbc_workload", params, indirect=True)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> bool | None:
+    """``--sbc-list``: print every registered workload (built-in, plugins', this project's)
+    instead of collecting tests."""
+    fmt = session.config.getoption("--sbc-list")
+    run = session.config.stash.get(SESSION_KEY, None)
+    if fmt is None or run is None:
+        return None
+    from . import suite
+
+    print(suite.render(suite.rows(run.registry, run.settings), fmt == "json"), flush=True)
+    return True
+
+
 def is_benchmark(item: pytest.Item) -> bool:
     return bool(BENCHMARK_FIXTURES & set(getattr(item, "fixturenames", ())))
 

@@ -93,6 +93,9 @@ def add_options(parser: pytest.Parser) -> None:
         help="refuse baselines that are unsigned or whose signature does not match")
     add("--sbc-report", type=Path, default=None, metavar="DIR",
         help="write the fleet report for this run among the published boards")
+    add("--sbc-list", choices=("text", "json"), default=None,
+        help="list every registered workload (markers, availability, expected time) and exit; "
+             "'sbcbench list' runs this")
     add("--sbc-storage-path", type=Path, default=None, metavar="DIR",
         help="directory for the storage test file (default: the current directory)")
 

@@ -37,6 +37,20 @@ def run(args: Sequence[str]) -> int:
     return int(pytest.main(run_argv(args, Path.cwd())))
 
 
+def list_registered(as_json: bool, sysroot: Path) -> int:
+    """``sbcbench list``: pytest's own start-up in this directory (so plugins and the rootdir
+    ``conftest.py`` contribute their workloads), then the listing instead of tests."""
+    import pytest
+
+    args = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:benchmark",
+            "--capture=no",
+            "--sbc-list", "json" if as_json else "text"]
+    if sysroot != Path("/"):
+        args += ["--sbc-sysroot", str(sysroot)]
+    code = pytest.main(args)
+    return 0 if code in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) else int(code)
+
+
 def listing_settings(sysroot: Path, quick: bool) -> Settings:
     """Settings as a plain ``pytest`` run would have them, for availability and plans."""
     return Settings(board=None, baselines=Path("baselines"), save_baseline=False, results=None,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import DATA, build_tree
+from pytest_sbcbench.cli import main
 
 CONFTEST = """
 import json
@@ -110,6 +111,20 @@ def test_a_registered_workload_brings_its_marker_sampling_and_gate(
     assert entry["samples"] == [1.5e6, 1.5e6] and entry["identity"]["tool"] == "fake-7z"
     assert entry["telemetry"]["samples"] >= 2  # sampled like every workload
     assert entry["verdict"]["status"] == "no-baseline"
+
+
+def test_sbcbench_list_shows_this_projects_workloads(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytester.makeconftest(SEVEN_ZIP.replace("{name}", "7zip"))
+    monkeypatch.chdir(pytester.path)
+    capsys.readouterr()
+    assert main(["list", "--json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["7zip"] == {"name": "7zip", "test": "test_workload[7zip]",
+                            "markers": ["compression"], "available": True, "reason": None,
+                            "expected_s": {"quick": 0.0, "full": 0.0}}
+    assert "openssl-sha256" in rows
 
 
 def test_a_duplicate_workload_name_is_a_usage_error(
