@@ -270,12 +270,16 @@ class Session:
 
     def environment(self) -> dict[str, Any]:
         """The results file's environment block (plain data)."""
-        import cryptography
+        from importlib import metadata
 
         from .platform.environment import environment
 
+        try:
+            crypto: str | None = metadata.version("cryptography")  # without importing it
+        except metadata.PackageNotFoundError:
+            crypto = None
         env = environment(self.settings.sysroot, self.probe, openssl=self._openssl_version(),
-                          cryptography=cryptography.__version__)
+                          cryptography=crypto)
         env["governors"] = dict(self.governor.recorded) if self.governor else {}
         env["system_checks"] = self.system_checks.as_dict() if self.system_checks else None
         env["real_clock"] = {when: [dataclasses.asdict(r) for r in readings]

@@ -36,6 +36,14 @@ def test_bad_runs_is_a_usage_error(pytester: pytest.Pytester, runs: str) -> None
     result.stderr.fnmatch_lines(["*--sbc-runs*not a positive whole number*"])
 
 
+@pytest.mark.parametrize("wait", ["-1", "soon", "nan"])
+def test_bad_idle_wait_is_a_usage_error(pytester: pytest.Pytester, wait: str) -> None:
+    pytester.makepyfile(TRIVIAL)
+    result = pytester.runpytest(f"--sbc-idle-wait={wait}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-idle-wait*not a number of seconds (0 or more)*"])
+
+
 def test_bad_interval_and_sysroot_are_usage_errors(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(TRIVIAL)
     assert pytester.runpytest("--sbc-interval=0").ret == pytest.ExitCode.USAGE_ERROR
