@@ -33,6 +33,14 @@ class Bench:
         return self._session.settings
 
     @property
+    def session(self) -> Session:
+        return self._session
+
+    @property
+    def nodeid(self) -> str:
+        return str(self._request.node.nodeid)
+
+    @property
     def board(self) -> BoardProfile:
         return self._session.board
 
@@ -42,7 +50,7 @@ class Bench:
         Its summary is known now; telemetry, validity and the verdict are attached when the
         test's call phase ends (``handle.final``); then the result enters the summary, the
         results JSON and the ``pytest_sbcbench_result`` hook."""
-        return self._session.record(self._request.node.nodeid, measurement)
+        return self._session.record(self.nodeid, measurement)
 
     def run(self, workload: Workload, driver: Driver | None = None) -> list[Handle]:
         """Run ``workload`` through the session's loop now (skips when it is unavailable)."""
@@ -50,7 +58,7 @@ class Bench:
         reason = workload.available(ctx)
         if reason is not None:
             pytest.skip(reason)
-        return run_in_test(self._session, self._request.node.nodeid, workload, ctx, driver)
+        return run_in_test(self._session, self.nodeid, workload, ctx, driver)
 
     def openssl_throughput(self, algorithm: str, block_bytes: int = 16384) -> Handle:
         """``openssl speed -evp ALG -bytes N``, in bytes per second."""
@@ -99,8 +107,7 @@ class WorkloadRun:
 
     def run(self) -> list[Handle]:
         """Take the samples (in the call phase, under the sampler) and record the results."""
-        session = self.bench._session
-        self.handles = run_in_test(session, self.bench._request.node.nodeid, self.workload,
+        self.handles = run_in_test(self.bench.session, self.bench.nodeid, self.workload,
                                    self.ctx, self.driver)
         annotate = getattr(self.driver, "annotate", None)
         if annotate is not None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .model import Result
     from .platform.board import BoardProfile
     from .watch import Watch
+    from .workloads import Registry
 
 __all__ = ["compile_bench", "pinned_checkout", "sbc_board", "sbc_openssl", "sbc_platform",
            "sbc_workload", "sbcbench"]
@@ -72,11 +73,11 @@ def _hook_workloads(config: pytest.Config) -> list[Workload]:
 def pytest_configure(config: pytest.Config) -> None:
     from .workloads import markers
 
-    extra = _hook_workloads(config)  # built-in markers need no import of the workloads
+    extra = _hook_workloads(config)  # the package is light; workload modules load on use
     for name, text in markers(extra).items():
         config.addinivalue_line("markers", f"{name}: {text}")
 
-    def registry() -> Any:
+    def registry() -> Registry:
         from . import workloads
 
         try:
