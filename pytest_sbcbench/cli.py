@@ -14,7 +14,7 @@ from .judge import physics, signing
 from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
-from .judge.verdict import judge
+from .judge.verdict import MACHINE_KEYS, JudgeContext, judge_result
 from .measure.openssl import find_openssl
 from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sampler
@@ -77,7 +77,13 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _machine(environment: dict[str, object]) -> dict[str, object]:
+    return {k: environment.get(k) for k in MACHINE_KEYS}
+
+
 def _compare(args: argparse.Namespace) -> int:
+    """The same judge as pytest: physics (the board's and the result's own limits), the
+    other-machine check, the baseline gate.  Exit 1 on a regression or an implausible number."""
     baseline = load_baseline(args.baseline)
     if baseline is None:
         raise SchemaError(args.baseline, None, "no such baseline file")
@@ -85,13 +91,15 @@ def _compare(args: argparse.Namespace) -> int:
     board, results = loaded.board, loaded.results
     if board != baseline.board:
         print(f"note: results are for board {board}, the baseline for {baseline.board}")
-    regressions = 0
+    profile = known_profiles(args.baseline.parent).get(baseline.board)
+    context = JudgeContext(baseline.board, profile, baseline, _machine(loaded.environment))
+    failing = 0
     for result in results:
-        verdict = judge(result, baseline, baseline.board)
-        regressions += verdict.status == "regression"
+        verdict = judge_result(result, context)
+        failing += verdict.status in ("regression", "implausible")
         print(f"{verdict.status:12} {result.test}: {verdict.detail}")
-    print(f"{len(results)} results, {regressions} regression(s)")
-    return 1 if regressions else 0
+    print(f"{len(results)} results, {failing} regression(s) or implausible")
+    return 1 if failing else 0
 
 
 def _keygen(args: argparse.Namespace) -> int:
@@ -130,15 +138,17 @@ def _parse(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """The physics gate through the same judge as pytest (no baseline)."""
     profiles = known_profiles(args.baselines)
     if args.board not in profiles:
         raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
     board = profiles[args.board]
+    context = JudgeContext(board.name, board)
     results = load_results(args.results).results
     bad = 0
     for result in results:
-        verdict = physics.check(result, board)
-        if verdict is not None:
+        verdict = judge_result(result, context)
+        if verdict.status == "implausible":
             bad += 1
             print(f"implausible  {result.test}: {verdict.detail}")
         else:
@@ -147,6 +157,12 @@ def _validate(args: argparse.Namespace) -> int:
                        for lim in physics.limits(board))
     print(f"{len(results)} results, {bad} implausible on {board.name} ({limits or 'no limits'})")
     return 1 if bad else 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from .suite import list_registered
+
+    return list_registered(args.json, args.sysroot)
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -214,6 +230,12 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("baseline", type=Path)
     c.add_argument("results", type=Path)
     c.set_defaults(run=_compare)
+    ls = sub.add_parser("list", help="every workload: markers, availability here, expected time")
+    sysroot_option(ls)
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    ls.set_defaults(run=_list)
+    sub.add_parser("run", help="run the shipped suite from any directory: sbcbench run "
+                               "[pytest args], e.g. -m crypto --board star64")
     k = sub.add_parser("keygen", help="make an Ed25519 key pair for signing baselines")
     k.add_argument("prefix", type=Path, nargs="?", default=Path("sbcbench"),
                    help="writes PREFIX.key and PREFIX.pub (default: sbcbench)")
@@ -226,7 +248,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given[:1] == ["run"]:  # everything after "run" is pytest's
+        from .suite import run
+
+        return run(given[1:])
+    args = parser().parse_args(given)
     try:
         code: int = args.run(args)
     except SbcBenchError as exc:

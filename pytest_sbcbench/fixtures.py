@@ -1,98 +1,163 @@
-"""Fixtures that benchmarks use: ``sbcbench`` (record and judge), ``sbc_board``, ``sbc_openssl``."""
+"""Fixtures that benchmarks use: ``sbc_workload`` (a registered workload, sampled and judged),
+``sbcbench`` (record custom measurements), ``sbc_board``, ``sbc_platform``, ``sbc_openssl``.
+
+Heavy modules are imported inside the fixtures, when a benchmark runs."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .errors import SbcBenchError
-from .judge.stats import summarize
-from .judge.verdict import no_baseline
-from .measure import inprocess, openssl
-from .model import Measurement, Result
-from .platform.board import BoardProfile
-from .platform.facts import platform_facts
-from .settings import Settings
-from .state import RunState, get_state
+from .runloop import Driver, Handle
+from .session import Session, get_session
+from .workload import Context, Unavailable, Workload
 
-MISSING_OPENSSL = ("openssl not found on PATH: install it (Debian/Ubuntu: apt-get install "
-                   "openssl) or point ${env} at an openssl binary")
+if TYPE_CHECKING:
+    from .measure.openssl import OpensslTool
+    from .model import Measurement
+    from .platform.board import BoardProfile
+    from .settings import Settings
 
 
 class Bench:
-    """One test's handle on the run: measure with real tools, then record and judge."""
+    """One test's handle on the run: record custom measurements, or run a workload."""
 
-    def __init__(self, request: pytest.FixtureRequest, state: RunState) -> None:
+    def __init__(self, request: pytest.FixtureRequest, session: Session) -> None:
         self._request = request
-        self._state = state
+        self._session = session
 
     @property
     def settings(self) -> Settings:
-        return self._state.settings
+        return self._session.settings
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    @property
+    def nodeid(self) -> str:
+        return str(self._request.node.nodeid)
 
     @property
     def board(self) -> BoardProfile:
-        return self._state.board
+        return self._session.board
 
-    def _openssl(self) -> openssl.OpensslTool:
-        tool: openssl.OpensslTool = self._request.getfixturevalue("sbc_openssl")
-        return tool
+    def record(self, measurement: Measurement) -> Handle:
+        """Queue ``measurement`` for this test's verdict.
 
-    def record(self, measurement: Measurement) -> Result:
-        """Summarise ``measurement`` and queue it for this test's verdict.
+        Its summary is known now; telemetry, validity and the verdict are attached when the
+        test's call phase ends (``handle.final``); then the result enters the summary, the
+        results JSON and the ``pytest_sbcbench_result`` hook."""
+        return self._session.record(self.nodeid, measurement)
 
-        Telemetry, validity and the verdict are attached when the test's call phase ends; then
-        the result enters the summary, the results JSON and the ``pytest_sbcbench_result``
-        hook."""
-        result = Result(
-            test=self._request.node.nodeid,
-            measurement=measurement,
-            summary=summarize(measurement.samples),
-            verdict=no_baseline(self.board.name),
-        )
-        self._state.pending.setdefault(result.test, []).append(result)
-        return result
+    def run(self, workload: Workload, driver: Driver | None = None) -> list[Handle]:
+        """Run ``workload`` through the session's loop now (skips when it is unavailable)."""
+        ctx = self._session.context(workload)
+        reason = workload.available(ctx)
+        if reason is not None:
+            pytest.skip(reason)
+        return run_in_test(self._session, self.nodeid, workload, ctx, driver)
 
-    def openssl_throughput(self, algorithm: str, block_bytes: int = openssl.DEFAULT_BLOCK
-                           ) -> Result:
-        """``openssl speed -evp ALG -bytes N`` run ``runs`` times, in bytes per second."""
-        settings = self.settings
-        measurement = openssl.measure_throughput(
-            self._openssl(), algorithm, seconds=settings.seconds,
-            runs=settings.runs_for(), block_bytes=block_bytes)
-        return self.record(measurement)
+    def openssl_throughput(self, algorithm: str, block_bytes: int = 16384) -> Handle:
+        """``openssl speed -evp ALG -bytes N``, in bytes per second."""
+        from .workloads.crypto import Throughput
 
-    def openssl_rate(self, algorithm: str, op: str) -> Result:
-        """Sign or verify operations per second (``openssl speed rsa2048`` / ``ecdsap256``).
+        (handle,) = self.run(Throughput(algorithm, "custom", block_bytes))
+        return handle
 
-        Each test runs its own invocations, so its telemetry describes its own load."""
-        settings = self.settings
-        rates = openssl.measure_rates(self._openssl(), algorithm, seconds=settings.seconds,
-                                      runs=settings.runs_for())
-        return self.record(rates[op])
+    def openssl_rate(self, algorithm: str, op: str) -> Handle:
+        """Sign or verify operations per second (``openssl speed rsa2048`` / ``ecdsap256``)."""
+        from .workloads.crypto import Rate
 
-    def inprocess_aead(self, algorithm: str, block_bytes: int = 16384) -> Result:
+        (handle,) = self.run(Rate(algorithm, op))
+        return handle
+
+    def inprocess_aead(self, algorithm: str, block_bytes: int = 16384) -> Handle:
         """AEAD encryption through the ``cryptography`` package, in this Python process."""
-        settings = self.settings
-        measurement = inprocess.measure_aead(
-            algorithm, seconds=float(settings.seconds), runs=settings.runs_for(),
-            block_bytes=block_bytes)
-        return self.record(measurement)
+        from .workloads.inprocess import Aead
+
+        (handle,) = self.run(Aead(algorithm, block_bytes))
+        return handle
+
+
+def run_in_test(session: Session, nodeid: str, workload: Workload, ctx: Context,
+                driver: Driver | None = None) -> list[Handle]:
+    """The session's loop inside a test: an unavailable workload skips, a broken tool fails the
+    test with its message (no traceback of the plugin's own code)."""
+    try:
+        return session.measure(nodeid, workload, ctx, driver)
+    except Unavailable as exc:
+        pytest.skip(exc.reason)
+    except SbcBenchError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+class WorkloadRun:
+    """A registered workload, available here (checked at set-up), ready to run."""
+
+    def __init__(self, bench: Bench, workload: Workload, ctx: Context,
+                 driver: Driver | None) -> None:
+        self.bench = bench
+        self.workload = workload
+        self.ctx = ctx
+        self.driver = driver
+        self.handles: list[Handle] = []
+
+    def run(self) -> list[Handle]:
+        """Take the samples (in the call phase, under the sampler) and record the results."""
+        self.handles = run_in_test(self.bench.session, self.bench.nodeid, self.workload,
+                                   self.ctx, self.driver)
+        annotate = getattr(self.driver, "annotate", None)
+        if annotate is not None:
+            annotate(self.handles)
+        return self.handles
+
+
+def workload_for(request: pytest.FixtureRequest, session: Session) -> Workload:
+    """The test's workload: its parameter, else the one registered for its function name."""
+    param = getattr(request, "param", None)
+    if param is not None:
+        return param  # type: ignore[no-any-return]
+    name = request.function.__name__
+    found = session.registry.for_test(name)
+    if len(found) != 1:
+        pytest.fail(f"{name}: no single registered workload runs in this test "
+                    f"({len(found)} found)", pytrace=False)
+    return found[0]
 
 
 @pytest.fixture
 def sbcbench(request: pytest.FixtureRequest, sbc_board: BoardProfile) -> Bench:
     """Measure with real tools and record judged results for the summary and results JSON
     (``sbc_board`` first: a board that cannot be resolved fails the test with the reason)."""
-    return Bench(request, get_state(request.config))
+    return Bench(request, get_session(request.config))
+
+
+@pytest.fixture
+def sbc_workload(request: pytest.FixtureRequest, sbcbench: Bench) -> WorkloadRun:
+    """A registered workload for this test, its availability resolved here (a missing tool
+    skips at set-up); call ``.run()`` in the test."""
+    session = get_session(request.config)
+    workload = workload_for(request, session)
+    ctx = session.context(workload)
+    reason = workload.available(ctx)
+    if reason is not None:
+        pytest.skip(reason)
+    driver = None
+    if getattr(workload, "uses_pytest_benchmark", False):
+        from .fixtures_compile import benchmark_driver
+
+        driver = benchmark_driver(request)
+    return WorkloadRun(sbcbench, workload, ctx, driver)
 
 
 @pytest.fixture(scope="session")
 def sbc_board(request: pytest.FixtureRequest) -> BoardProfile:
     """The board profile this run is judged against."""
     try:
-        return get_state(request.config).board
+        return get_session(request.config).board
     except SbcBenchError as exc:
         pytest.fail(str(exc), pytrace=False)
 
@@ -101,15 +166,19 @@ def sbc_board(request: pytest.FixtureRequest) -> BoardProfile:
 def sbc_platform(request: pytest.FixtureRequest) -> dict[str, Any]:
     """Platform facts of the machine (or --sbc-sysroot tree): features, ISA, accelerators,
     clusters, kernel crypto (``sbcbench probe --json``)."""
-    return platform_facts(get_state(request.config).settings.sysroot)
+    from .platform.facts import platform_facts
+
+    return platform_facts(get_session(request.config).settings.sysroot)
 
 
 @pytest.fixture(scope="session")
-def sbc_openssl(request: pytest.FixtureRequest) -> openssl.OpensslTool:
+def sbc_openssl(request: pytest.FixtureRequest) -> OpensslTool:
     """The real ``openssl`` binary and its version; skips with a reason when absent."""
-    path = openssl.find_openssl()
-    if path is None:
-        pytest.skip(MISSING_OPENSSL.replace("${env}", openssl.OPENSSL_ENV))
-    tool = openssl.openssl_tool(path)
-    get_state(request.config).tools["openssl"] = tool.version
-    return tool
+    from .workloads.crypto import find_tool
+
+    session = get_session(request.config)
+    found = find_tool(Context(session.settings, session.executor, session.shared,
+                              session.tools))
+    if isinstance(found, str):
+        pytest.skip(found)
+    return found

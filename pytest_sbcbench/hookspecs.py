@@ -15,6 +15,7 @@ import pytest
 if TYPE_CHECKING:
     from .model import Result
     from .platform.board import BoardProfile
+    from .workload import Workload
 
 
 @pytest.hookspec
@@ -38,3 +39,15 @@ def pytest_sbcbench_result(config: pytest.Config, result: Result) -> None:
     Called once per recorded metric, right after its verdict is known, in the test's own
     process.  ``result.as_dict()`` is the entry written to the results JSON.
     """
+
+
+@pytest.hookspec
+def pytest_sbcbench_workloads(config: pytest.Config) -> Iterable[Workload]:
+    """Contribute workloads (objects following :class:`~pytest_sbcbench.workload.Workload`,
+    most simply :class:`~pytest_sbcbench.workload.BaseWorkload` subclasses).
+
+    Called once, when pytest configures (implement it in a plugin or the rootdir
+    ``conftest.py``).  Their markers are registered, and the shipped suite's ``test_workload``
+    runs each one sampled and judged like the built-in workloads.
+    """
+    raise NotImplementedError

@@ -1,25 +1,37 @@
-"""The pytest plugin (entry point ``sbcbench``): options, hooks, fixtures.  Thin glue only."""
+"""The pytest plugin (entry point ``sbcbench``): options, hooks, fixtures.  Thin glue only.
+
+Inert until used: in a project without benchmarks it registers its options and markers and
+does nothing else (no idle wait, no sampler, no subprocess, no cache writes).  A test is a
+benchmark because it uses the plugin's fixtures (or is the shipped suite, which does), never
+because of a marker name."""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from . import baselines, hookspecs, runflow
-from .errors import SbcBenchError, SysrootError
-from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbcbench
+from . import hookspecs
+from .errors import SbcBenchError
+from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
 from .fixtures_compile import compile_bench, pinned_checkout
-from .measure.governor import GovernorGuard
-from .platform import board as boards
-from .report import fleet_report, terminal
-from .report import results as results_io
-from .settings import MARKERS, add_options, from_config
-from .state import STATE_KEY, RunState
+from .session import SESSION_KEY, Session
+from .settings import add_options, from_config
+from .workload import Workload, check_workloads
+
+if TYPE_CHECKING:
+    from .model import Result
+    from .platform.board import BoardProfile
+    from .watch import Watch
+    from .workloads import Registry
 
 __all__ = ["compile_bench", "pinned_checkout", "sbc_board", "sbc_openssl", "sbc_platform",
-           "sbcbench"]
+           "sbc_workload", "sbcbench"]
+
+BENCHMARK_FIXTURES = frozenset({"sbcbench", "sbc_workload", "compile_bench", "pinned_checkout",
+                                "sbc_board", "sbc_platform", "sbc_openssl"})
+SAMPLED_FIXTURES = frozenset({"sbcbench", "sbc_workload", "compile_bench"})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,14 +42,23 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
 
 
-def _hook_profiles(config: pytest.Config) -> list[boards.BoardProfile]:
-    out: list[boards.BoardProfile] = []
-    for contributed in config.hook.pytest_sbcbench_boards(config=config):
+def _hook_profiles(config: pytest.Config) -> list[BoardProfile]:
+    from .platform import board as boards
+
+    out: list[BoardProfile] = []
+    try:  # an invalid profile built inside the hook (a BoardProfile validates its name)
+        answers = config.hook.pytest_sbcbench_boards(config=config)
+    except SbcBenchError as exc:
+        raise pytest.UsageError(f"pytest_sbcbench_boards: {exc}") from exc
+    for contributed in answers:
         for item in contributed or ():
             if isinstance(item, boards.BoardProfile):
                 out.append(item)
             elif isinstance(item, Mapping):
-                out.append(boards.profile_from_dict(item, "pytest_sbcbench_boards hook"))
+                try:
+                    out.append(boards.profile_from_dict(item, "pytest_sbcbench_boards hook"))
+                except SbcBenchError as exc:
+                    raise pytest.UsageError(str(exc)) from exc
             else:
                 raise pytest.UsageError(
                     f"pytest_sbcbench_boards returned {type(item).__name__}; "
@@ -45,69 +66,147 @@ def _hook_profiles(config: pytest.Config) -> list[boards.BoardProfile]:
     return out
 
 
+def _hook_workloads(config: pytest.Config) -> list[Workload]:
+    out: list[Workload] = []
+    for contributed in config.hook.pytest_sbcbench_workloads(config=config):
+        try:
+            out += check_workloads(list(contributed or ()), "pytest_sbcbench_workloads")
+        except TypeError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    return out
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
-    for name, text in MARKERS.items():
+    from .workloads import markers
+
+    extra = _hook_workloads(config)  # the package is light; workload modules load on use
+    for name, text in markers(extra).items():
         config.addinivalue_line("markers", f"{name}: {text}")
+
+    def registry() -> Registry:
+        from . import workloads
+
+        try:
+            return workloads.build([extra])
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    profiles: list[BoardProfile] | None = None
+    if config.hook.pytest_sbcbench_boards.get_hookimpls():
+        profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
+
+    def hook_profiles() -> list[BoardProfile]:
+        return profiles if profiles is not None else _hook_profiles(config)
+    session = Session(from_config(config), hook_profiles, registry)
+    config.stash[SESSION_KEY] = session
+    if extra:
+        _ = session.registry  # contributed workloads: a clash is a usage error now
+    if session.settings.explicit:
+        _activate(session)
+
+
+def _activate(session: Session) -> None:
     try:
-        settings = from_config(config)
-        state = RunState(settings, _hook_profiles(config))
-        _resolve_board(state)
-        state.baseline = baselines.load_for_run(state)
+        session.activate()
     except SbcBenchError as exc:
         raise pytest.UsageError(str(exc)) from exc
-    state.governor = GovernorGuard(settings.sysroot)
-    if settings.performance:
-        _set_performance(state)
-    config.stash[STATE_KEY] = state
 
 
-def _resolve_board(state: RunState) -> None:
-    """A mismatch or an unreadable tree stops the run now; a host without /proc only defers
-    (the plugin may be installed where no benchmark will run)."""
-    try:
-        _ = state.board
-    except SysrootError:
-        if state.settings.board is not None or state.settings.sysroot_given:
-            raise
-
-
-def _set_performance(state: RunState) -> None:
-    guard = state.governor
-    assert guard is not None
-    if not guard.recorded:
-        state.notes.append("--sbc-performance: no cpufreq or devfreq governor to set here")
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A suite test asking for ``sbc_workload`` runs every workload registered for it."""
+    if "sbc_workload" not in metafunc.fixturenames:
         return
-    guard.set_performance()
-    if guard.errors and not guard.changed:
-        raise pytest.UsageError("--sbc-performance could not set any governor (run as root?): "
-                                + "; ".join(guard.errors))
-    state.notes += [f"--sbc-performance: {e}" for e in guard.errors]
+    session = metafunc.config.stash.get(SESSION_KEY, None)
+    if session is None:
+        return
+    found = session.registry.for_test(metafunc.function.__name__)
+    if len(found) == 1 and not found[0].param:
+        return  # one unparametrized workload: the fixture finds it by the function's name
+    params = [pytest.param(w, id=w.param, marks=[getattr(pytest.mark, m) for m in w.markers])
+              for w in found]
+    if not params:
+        reason = (f"no workload registered for {metafunc.function.__name__}: add one through "
+                  "the pytest_sbcbench_workloads hook")
+        params = [pytest.param(None, id="none", marks=pytest.mark.skip(reason=reason))]
+    metafunc.parametrize("sbc_workload", params, indirect=True)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    state = config.stash.get(STATE_KEY, None)
-    if state is not None and state.governor is not None:
-        state.governor.restore()
-    if state is not None and state.terminal is not None:
-        state.terminal.close()
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> bool | None:
+    """``--sbc-list``: print every registered workload (built-in, plugins', this project's)
+    instead of collecting tests."""
+    fmt = session.config.getoption("--sbc-list")
+    run = session.config.stash.get(SESSION_KEY, None)
+    if fmt is None or run is None:
+        return None
+    from . import suite
+
+    print(suite.render(suite.rows(run.registry, run.settings), fmt == "json"), flush=True)
+    return True
+
+
+def is_benchmark(item: pytest.Item) -> bool:
+    return bool(BENCHMARK_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def is_sampled(item: pytest.Item) -> bool:
+    return bool(SAMPLED_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None and any(is_benchmark(item) for item in items):
+        _activate(session)
+
+
+def _start_watch(item: pytest.Item, session: Session) -> Watch:
+    from . import watch
+
+    session.start_workloads()
+    reporter = item.config.pluginmanager.get_plugin("terminalreporter")
+    terminal = None
+    if reporter is not None and reporter.verbosity >= 0 and reporter.isatty:
+        if session.terminal is None:
+            from .report.progress import open_terminal
+
+            session.terminal = open_terminal()
+        terminal = session.terminal
+    running = watch.start(session.settings, item.name, terminal)
+    for name, reason in running.sampler.unavailable.items():
+        session.unavailable.setdefault(name, reason)
+    return running
+
+
+def _publish(config: pytest.Config) -> Any:
+    def publish(result: Result) -> None:
+        config.hook.pytest_sbcbench_result(config=config, result=result)
+    return publish
+
+
+def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool) -> None:
+    """Stop sampling, judge the test's results, and fail the test on a failing verdict unless
+    it already failed on its own."""
+    from .report.progress import line_end_column
+
+    trace = running.stop(line_end_column(item.config))
+    extra = [*session.session_findings, *([running.gate] if running.gate else [])]
+    message = session.finalize(item.nodeid, trace, extra, _publish(item.config))
+    if message and not failed:
+        pytest.fail(message, pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
-    state = item.config.stash.get(STATE_KEY, None)
-    if state is None:
+    session = item.config.stash.get(SESSION_KEY, None)
+    if session is None or not session.active or not is_sampled(item):
         return (yield)
-    run = None
-    if runflow.is_workload(item):
-        reporter = item.config.pluginmanager.get_plugin("terminalreporter")
-        run = runflow.begin(item, state, reporter)
+    running = _start_watch(item, session)
     try:
         outcome = yield
     except BaseException:
-        runflow.end(item, state, run, failed=True)
+        _end_watch(item, session, running, failed=True)
         raise
-    runflow.end(item, state, run, failed=False)
+    _end_watch(item, session, running, failed=False)
     return outcome
 
 
@@ -117,38 +216,43 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object
     try:
         return (yield)
     finally:
-        state = item.config.stash.get(STATE_KEY, None)
-        if state is not None and state.pending.get(item.nodeid):
-            runflow.finalize(item, state, None, [])
+        session = item.config.stash.get(SESSION_KEY, None)
+        if session is not None and session.pending.get(item.nodeid):
+            session.finalize(item.nodeid, None, [], _publish(item.config))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    state = config.stash.get(STATE_KEY, None)
-    if state is None or (state.settings.board is None and not state.settings.sysroot_given):
+    session = config.stash.get(SESSION_KEY, None)
+    if session is None or not session.active or not session.board_resolved:
         return None
-    board = state.board
-    return f"sbcbench: board {board.name} ({board.title}), sysroot {state.settings.sysroot.root}"
+    if session.settings.board is None and not session.settings.sysroot_given:
+        return None
+    board = session.board
+    return (f"sbcbench: board {board.name} ({board.title}), sysroot "
+            f"{session.settings.sysroot.root}")
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    state = config.stash.get(STATE_KEY, None)
-    if state is None or not state.results:
+    session = config.stash.get(SESSION_KEY, None)
+    if session is None or not session.results:
         return
-    terminal.write_summary(terminalreporter, state)
+    from .report import terminal
+
+    extra = terminal.extra_lines(session.findings, session.results, session.unavailable,
+                                 session.real_clock, session.notes)
+    terminal.write_summary(terminalreporter, session.board.name, session.board.title,
+                           session.results, extra, session.settings.results)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    state = session.config.stash.get(STATE_KEY, None)
-    if state is None:
+    run = session.config.stash.get(SESSION_KEY, None)
+    if run is None:
         return
-    if state.started and state.settings.sysroot.is_host:
-        runflow.check_real_clock(state, "after")
-    doc = results_io.document(state) if state.results or session.testscollected else None
-    if state.settings.results is not None and doc is not None:
-        results_io.write_json_atomic(state.settings.results, doc)
-    if state.settings.report_dir is not None and doc is not None:
-        fleet_report.write(state, doc)
-    if state.settings.save_baseline and doc is not None:
-        baselines.save(state, doc["environment"],
-                       interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
+    run.finish(bool(session.testscollected),
+               interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
 
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.close()

@@ -10,21 +10,16 @@ from pathlib import Path
 import pytest
 
 from .errors import BoardError
-from .measure.c_helpers import default_cache
-from .platform.board import check_board_name
 from .platform.sysroot import Sysroot
 
-MARKERS = {
-    "crypto": "openssl and in-process cipher, hash and signature throughput",
-    "compile": "clean release builds of pinned source trees",
-    "platform": "what the board must have: CPUs, clocks, ISA features",
-    "scaling": "throughput against thread count",
-    "memory": "DRAM bandwidth",
-    "storage": "sequential storage throughput",
-}
+DEFAULT_INTERVAL = 1.0
+IDLE_WAIT = 10.0
+QUICK_IDLE_WAIT = 2.0
 
 
 def board_name(value: str) -> str:
+    from .platform.board import check_board_name
+
     try:
         return check_board_name(value)
     except BoardError as exc:
@@ -80,6 +75,18 @@ def duration_seconds(value: str) -> float:
     return _seconds(value, 0.0, MAX_DURATION, "duration")
 
 
+def seconds_or_zero(value: str) -> float:
+    """A finite number of seconds, 0 (none) up to a week."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not (math.isfinite(number) and 0 <= number <= MAX_DURATION):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a number of seconds (0 to {MAX_DURATION:g})")
+    return number
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
     add = group.addoption
@@ -97,8 +104,11 @@ def add_options(parser: pytest.Parser) -> None:
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
         help="timed runs per workload (overrides the workload's default)")
-    add("--sbc-interval", type=interval_seconds, default=1.0, metavar="SECONDS",
-        help="sampler interval (default 1.0)")
+    add("--sbc-interval", type=interval_seconds, default=None, metavar="SECONDS",
+        help=f"sampler interval (default {DEFAULT_INTERVAL})")
+    add("--sbc-idle-wait", type=seconds_or_zero, default=None, metavar="SECONDS",
+        help=f"longest wait for the machine to settle before a workload (0: none; default "
+             f"{IDLE_WAIT:g}, {QUICK_IDLE_WAIT:g} with --sbc-quick)")
     add("--sbc-strict", action="store_true",
         help="validity findings (throttling, swap, background load) fail the test")
     add("--sbc-performance", action="store_true",
@@ -115,6 +125,9 @@ def add_options(parser: pytest.Parser) -> None:
         help="refuse baselines that are unsigned or whose signature does not match")
     add("--sbc-report", type=Path, default=None, metavar="DIR",
         help="write the fleet report for this run among the published boards")
+    add("--sbc-list", choices=("text", "json"), default=None,
+        help="list every registered workload (markers, availability, expected time) and exit; "
+             "'sbcbench list' runs this")
     add("--sbc-storage-path", type=Path, default=None, metavar="DIR",
         help="directory for the storage test file (default: the current directory)")
 
@@ -139,6 +152,15 @@ class Settings:
     verify_key: Path | None
     report_dir: Path | None
     storage_path: Path | None = None
+    idle_wait_given: float | None = None
+    explicit: bool = False
+
+    @property
+    def idle_wait(self) -> float:
+        """Seconds the idle gate may wait: ``--sbc-idle-wait``, else 10 (2 quick)."""
+        if self.idle_wait_given is not None:
+            return self.idle_wait_given
+        return QUICK_IDLE_WAIT if self.quick else IDLE_WAIT
 
     @property
     def seconds(self) -> int:
@@ -148,13 +170,29 @@ class Settings:
     @property
     def cache_root(self) -> Path:
         """``--sbc-cache`` or the user's cache directory: checkouts, logs, compiled helpers."""
-        return self.cache if self.cache is not None else default_cache()
+        if self.cache is not None:
+            return self.cache
+        from .measure.c_helpers import default_cache
+
+        return default_cache()
 
     def runs_for(self, default: int = 3, quick: int = 2) -> int:
         """Timed runs: ``--sbc-runs`` if given, else the workload's (quick) default."""
         if self.runs is not None:
             return self.runs
         return quick if self.quick else default
+
+
+OPTIONS = ("--board", "--sbc-baselines", "--sbc-save-baseline", "--sbc-results",
+           "--sbc-sysroot", "--sbc-quick", "--sbc-runs", "--sbc-interval", "--sbc-idle-wait",
+           "--sbc-strict", "--sbc-performance", "--sbc-trace-dir", "--sbc-cache",
+           "--sbc-drop-caches", "--sbc-allow-incomparable", "--sbc-verify-key", "--sbc-report",
+           "--sbc-storage-path")
+
+
+def explicit(config: pytest.Config) -> bool:
+    """True when any sbcbench option was given: the run means to use the plugin."""
+    return any(config.getoption(name) not in (None, False) for name in OPTIONS)
 
 
 def from_config(config: pytest.Config) -> Settings:
@@ -172,7 +210,7 @@ def from_config(config: pytest.Config) -> Settings:
         sysroot_given=sysroot_dir is not None,
         quick=bool(opt("--sbc-quick")),
         runs=opt("--sbc-runs"),
-        interval=float(opt("--sbc-interval")),
+        interval=float(opt("--sbc-interval") or DEFAULT_INTERVAL),
         strict=bool(opt("--sbc-strict")),
         performance=bool(opt("--sbc-performance")),
         trace_dir=opt("--sbc-trace-dir"),
@@ -182,4 +220,6 @@ def from_config(config: pytest.Config) -> Settings:
         verify_key=opt("--sbc-verify-key"),
         report_dir=opt("--sbc-report"),
         storage_path=opt("--sbc-storage-path"),
+        idle_wait_given=opt("--sbc-idle-wait"),
+        explicit=explicit(config),
     )

@@ -1,92 +1,27 @@
-"""Shared helpers for the plugin's own tests: paths to real captures and fake sysroot trees."""
+"""Fixtures shared by the plugin's own tests (helpers live in ``helpers.py``)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
-REPO = Path(__file__).parent.parent
-CPUINFO = DATA / "proc_cpuinfo"
-STAR64_CPUINFO = CPUINFO / "riscv64_starfive-jh7110_u74_vendor-kernel5.15_isa-ext-empty.txt"
-RPI5_CPUINFO = CPUINFO / "arm64_rpi5_bcm2712_cortex-a76_features.txt"
-RK3588_CPUINFO = CPUINFO / "arm64_rk3588_a55-a76_bsp5.10.66_features.txt"
+from helpers import (  # re-exported for test modules that still import them from conftest
+    CPUINFO,
+    DATA,
+    REPO,
+    RK3588_CPUINFO,
+    RPI5_CPUINFO,
+    STAR64_CPUINFO,
+    build_tree,
+    burn,
+    star64_tree,
+    write_files,
+)
 
-TreeMaker = Callable[..., Path]
-BUSY = "import time\nt = time.time()\nwhile time.time() - t < {s}: pass\n"
-
-
-def burn(seconds: float) -> subprocess.Popen[bytes]:
-    """A real CPU-bound child of this process: one CPU busy for ``seconds``."""
-    return subprocess.Popen([sys.executable, "-c", BUSY.format(s=seconds)])
-
-
-def build_tree(
-    root: Path,
-    cpuinfo: Path,
-    model: str | None = None,
-    compatible: Sequence[str] = (),
-    dmi_product: str | None = None,
-    max_khz: Mapping[int, int] | None = None,
-    os_release: str = 'PRETTY_NAME="Test Linux 1.0"\n',
-) -> Path:
-    """A root file system layout with the files the platform layer reads."""
-    (root / "proc/sys/kernel").mkdir(parents=True, exist_ok=True)
-    (root / "proc/cpuinfo").write_text(cpuinfo.read_text())
-    (root / "proc/sys/kernel/osrelease").write_text("5.15.131\n")
-    (root / "proc/meminfo").write_text("MemTotal:        3987456 kB\nSwapTotal: 0 kB\n")
-    (root / "etc").mkdir(exist_ok=True)
-    (root / "etc/os-release").write_text(os_release)
-    dt = root / "sys/firmware/devicetree/base"
-    if model is not None or compatible:
-        dt.mkdir(parents=True, exist_ok=True)
-    if model is not None:
-        (dt / "model").write_bytes(model.encode() + b"\0")
-    if compatible:
-        (dt / "compatible").write_bytes(b"".join(c.encode() + b"\0" for c in compatible))
-    if dmi_product is not None:
-        dmi = root / "sys/class/dmi/id"
-        dmi.mkdir(parents=True, exist_ok=True)
-        (dmi / "product_name").write_text(dmi_product + "\n")
-    for cpu, khz in (max_khz or {}).items():
-        freq = root / f"sys/devices/system/cpu/cpu{cpu}/cpufreq"
-        freq.mkdir(parents=True, exist_ok=True)
-        (freq / "cpuinfo_max_freq").write_text(f"{khz}\n")
-    return root
-
-
-def star64_tree(root: Path, cur_khz: int = 1500000, governor: str = "performance",
-                temp_mc: int = 56900) -> Path:
-    """A Star64 as the seeds describe it: one cpufreq policy of four U74 at 1.5 GHz, a CPU
-    thermal zone, 4 GB RAM and an 8 GB swapfile. The device-tree strings are those of the
-    mainline Linux ``jh7110-pine64-star64.dts``; the cpuinfo is a real JH7110 capture; the
-    sysfs layout follows the kernel's cpufreq and thermal ABI documentation."""
-    build_tree(root, STAR64_CPUINFO, model="Pine64 Star64",
-               compatible=["pine64,star64", "starfive,jh7110"],
-               max_khz={c: 1500000 for c in range(4)})
-    policy = root / "sys/devices/system/cpu/cpufreq/policy0"
-    write_files(policy, {"related_cpus": "0 1 2 3", "affected_cpus": "0 1 2 3",
-                         "cpuinfo_max_freq": "1500000", "scaling_governor": governor})
-    for cpu in range(4):
-        write_files(root / f"sys/devices/system/cpu/cpu{cpu}/cpufreq",
-                    {"scaling_cur_freq": str(cur_khz), "scaling_governor": governor})
-    write_files(root / "sys/class/thermal/thermal_zone0",
-                {"type": "cpu-thermal", "temp": str(temp_mc), "trip_point_0_temp": "85000",
-                 "trip_point_0_type": "passive", "trip_point_1_temp": "100000",
-                 "trip_point_1_type": "critical"})
-    write_files(root / "proc", {"meminfo": "MemTotal: 3987456 kB\nMemAvailable: 3000000 kB\n"
-                                           "SwapTotal: 8388604 kB\nSwapFree: 8388604 kB\n"})
-    return root
-
-
-def write_files(folder: Path, files: Mapping[str, str]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (folder / name).write_text(text + "\n")
+__all__ = ["CPUINFO", "DATA", "REPO", "RK3588_CPUINFO", "RPI5_CPUINFO", "STAR64_CPUINFO",
+           "build_tree", "burn", "star64_tree", "write_files"]
 
 
 @pytest.fixture
@@ -95,12 +30,13 @@ def star64(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def copy_benchmarks(pytester: pytest.Pytester) -> Callable[[], None]:
-    """Put the repository's real benchmarks/test_crypto.py into the pytester directory."""
-    def copy() -> None:
+def copy_benchmarks(pytester: pytest.Pytester) -> Callable[..., None]:
+    """Put the repository's benchmarks/ modules (thin imports of the shipped suite) into the
+    pytester directory: test_crypto.py by default."""
+    def copy(*names: str) -> None:
         pytester.makeini("[pytest]\n")  # anchors the rootdir: test ids start at benchmarks/
         target = pytester.path / "benchmarks"
         target.mkdir(exist_ok=True)
-        for name in ("test_crypto.py",):
+        for name in names or ("test_crypto.py",):
             (target / name).write_text((REPO / "benchmarks" / name).read_text())
     return copy

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA
+from helpers import DATA
 from pytest_sbcbench.errors import ParseError, SchemaError
 from pytest_sbcbench.judge.baseline import parse_baseline
 from pytest_sbcbench.measure.gnutime import parse_time_v

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA, build_tree
+from helpers import DATA, build_tree
+from pytest_sbcbench.cli import main
 
 CONFTEST = """
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 def pytest_sbcbench_boards(config):
@@ -50,7 +53,8 @@ def test_conftest_implements_both_hooks(pytester: pytest.Pytester, tmp_path: Pat
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(TEST)
     result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "lab-rig", "--sbc-quick",
-                                "--sbc-runs", "1", "--sbc-results", "r.json")
+                                "--sbc-runs", "1", "--sbc-idle-wait", "0", "--sbc-results",
+                                "r.json")
     result.assert_outcomes(passed=2)
     uploaded = json.loads((pytester.path / "uploaded.json").read_text())
     assert [r["metric"] for r in uploaded] == ["chacha20-poly1305", "widgets"]
@@ -67,3 +71,66 @@ def test_a_hook_returning_junk_is_a_usage_error(pytester: pytest.Pytester) -> No
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*pytest_sbcbench_boards returned int*"])
+
+
+SEVEN_ZIP = """
+from pytest_sbcbench.model import Identity
+from pytest_sbcbench.workload import BaseWorkload, Plan, Sample
+
+class Compress(BaseWorkload):
+    '''A 7-zip-like workload: one module, one registration.'''
+    name = "{name}"
+    markers = ("compression",)
+    description = "compression throughput"
+
+    def plan(self, settings):
+        return Plan(runs=3, quick_runs=2, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx):
+        return Identity.of(tool="fake-7z", version="24.08")
+
+    def sample(self, ctx):
+        return Sample.of("compress", "B/s", "higher", 1.5e6)
+
+def pytest_sbcbench_workloads(config):
+    return [Compress()]
+"""
+
+
+def test_a_registered_workload_brings_its_marker_sampling_and_gate(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    pytester.makeconftest(SEVEN_ZIP.replace("{name}", "7zip"))
+    copy_benchmarks("test_registered.py")
+    out = pytester.path / "r.json"
+    result = pytester.runpytest("benchmarks", "-m", "compression", "--strict-markers",
+                                "--sbc-quick", "--sbc-idle-wait", "0", "--sbc-interval", "0.2",
+                                "--sbc-results", str(out))
+    result.assert_outcomes(passed=1)
+    (entry,) = json.loads(out.read_text())["results"]
+    assert entry["test"] == "benchmarks/test_registered.py::test_workload[7zip]"
+    assert entry["samples"] == [1.5e6, 1.5e6] and entry["identity"]["tool"] == "fake-7z"
+    assert entry["telemetry"]["samples"] >= 2  # sampled like every workload
+    assert entry["verdict"]["status"] == "no-baseline"
+
+
+def test_sbcbench_list_shows_this_projects_workloads(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytester.makeconftest(SEVEN_ZIP.replace("{name}", "7zip"))
+    monkeypatch.chdir(pytester.path)
+    capsys.readouterr()
+    assert main(["list", "--json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["7zip"] == {"name": "7zip", "test": "test_workload[7zip]",
+                            "markers": ["compression"], "available": True, "reason": None,
+                            "expected_s": {"quick": 0.0, "full": 0.0}}
+    assert "openssl-sha256" in rows
+
+
+def test_a_duplicate_workload_name_is_a_usage_error(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    pytester.makeconftest(SEVEN_ZIP.replace("{name}", "openssl-sha256"))
+    copy_benchmarks("test_registered.py")
+    result = pytester.runpytest("benchmarks")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*two workloads are named 'openssl-sha256'*"])

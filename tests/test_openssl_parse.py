@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
+from helpers import DATA
 from pytest_sbcbench.errors import ParseError
 from pytest_sbcbench.measure.openssl_parse import (
     canonical,

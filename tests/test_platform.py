@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
+from helpers import CPUINFO, DATA, REPO, RK3588_CPUINFO, RPI5_CPUINFO, build_tree
 from pytest_sbcbench.errors import BoardError, ParseError, SchemaError, SysrootError
 from pytest_sbcbench.platform import board as boards
 from pytest_sbcbench.platform.parse import (
@@ -176,7 +176,7 @@ def test_builtin_profiles_cover_the_seed_fleet() -> None:
     star64 = boards.merge(boards.builtin_profiles())["star64"]
     assert (star64.soc, star64.isa, star64.cores) == ("StarFive JH7110", "rv64imafdc", 4)
     t6n = boards.merge(boards.builtin_profiles())["nanopc-t6n"]
-    assert sorted(c.max_mhz for c in t6n.clusters) == [1800, 2400]
+    assert sorted(c.max_mhz or 0 for c in t6n.clusters) == [1800, 2400]
 
 
 def test_every_profile_file_is_valid_json_with_sources() -> None:

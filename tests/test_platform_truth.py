@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CPUINFO, DATA, build_tree, star64_tree, write_files
+from helpers import CPUINFO, DATA, build_tree, star64_tree, write_files
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ParseError
 from pytest_sbcbench.judge import physics
@@ -323,7 +323,7 @@ def test_physics_failure_in_a_pytest_run(pytester: pytest.Pytester, tmp_path: Pa
 
 def test_star64_platform_checks(pytester: pytest.Pytester, tmp_path: Path) -> None:
     (pytester.path / "benchmarks").mkdir()
-    source = Path(__file__).parent.parent / "benchmarks" / "test_platform.py"
+    source = Path(__file__).parent.parent / "benchmarks" / "test_platform_facts.py"
     # another basename: tests/test_platform.py is already imported in this process
     (pytester.path / "benchmarks" / "test_board_checks.py").write_text(source.read_text())
     good = star64_tree(tmp_path / "good")

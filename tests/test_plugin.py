@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import star64_tree
+from helpers import star64_tree
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
                                    reason="openssl not on PATH (apt-get install openssl)")
@@ -34,6 +34,14 @@ def test_bad_runs_is_a_usage_error(pytester: pytest.Pytester, runs: str) -> None
     result = pytester.runpytest(f"--sbc-runs={runs}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--sbc-runs*not a positive whole number*"])
+
+
+@pytest.mark.parametrize("wait", ["-1", "soon", "nan"])
+def test_bad_idle_wait_is_a_usage_error(pytester: pytest.Pytester, wait: str) -> None:
+    pytester.makepyfile(TRIVIAL)
+    result = pytester.runpytest(f"--sbc-idle-wait={wait}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-idle-wait*not a number of seconds (0 to *"])
 
 
 def test_bad_interval_and_sysroot_are_usage_errors(pytester: pytest.Pytester) -> None:
@@ -102,8 +110,8 @@ def test_board_profiles_from_baselines_dir(pytester: pytest.Pytester, tmp_path: 
 
 
 def test_crypto_and_compile_select_disjoint_sets(
-        pytester: pytest.Pytester, copy_benchmarks: Callable[[], None]) -> None:
-    copy_benchmarks()
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    copy_benchmarks("test_crypto.py", "test_compile.py")
     crypto = pytester.runpytest("benchmarks", "-m", "crypto", "--collect-only", "-q")
     compile_ = pytester.runpytest("benchmarks", "-m", "compile", "--collect-only", "-q")
     crypto_ids = {line for line in crypto.outlines if "::" in line}
@@ -114,12 +122,12 @@ def test_crypto_and_compile_select_disjoint_sets(
 
 @needs_openssl
 def test_results_json_end_to_end(pytester: pytest.Pytester,
-                                 copy_benchmarks: Callable[[], None]) -> None:
+                                 copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     out = pytester.path / "run.json"
     result = pytester.runpytest("benchmarks", "-m", "crypto", "-k",
                                 "sha512 or rsa2048 or test_inprocess and aes",
-                                "--sbc-quick", "--sbc-results", str(out))
+                                "--sbc-quick", "--sbc-idle-wait", "0", "--sbc-results", str(out))
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines([
         "*sbcbench: generic-*", "*test*metric*tool*median*unit*CV %*n*verdict*",
@@ -146,7 +154,7 @@ def test_results_json_end_to_end(pytester: pytest.Pytester,
 
 def test_missing_openssl_skips_with_a_reason(pytester: pytest.Pytester,
                                              monkeypatch: pytest.MonkeyPatch,
-                                             copy_benchmarks: Callable[[], None]) -> None:
+                                             copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     empty = pytester.path / "empty-bin"
     empty.mkdir()

@@ -8,10 +8,11 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conftest import star64_tree
+from helpers import star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
@@ -24,23 +25,35 @@ from pytest_sbcbench.report.progress import StatusLine
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
                                    reason="openssl not on PATH (apt-get install openssl)")
 SHA512 = ["benchmarks", "-m", "crypto", "-k", "sha512", "--sbc-quick", "--board", "star64",
-          "--sbc-interval", "0.2"]
+          "--sbc-interval", "0.2", "--sbc-idle-wait", "0"]
 
 
 def run_star64(pytester: pytest.Pytester, tree: Path, *extra: str,
-               subprocess: bool = False) -> tuple[object, dict]:
+               subprocess: bool = False) -> tuple[pytest.RunResult, dict[str, Any]]:
     out = pytester.path / "r.json"
     run = pytester.runpytest_subprocess if subprocess else pytester.runpytest
     result = run(*SHA512, "--sbc-sysroot", str(tree), "--sbc-results", str(out), *extra)
-    return result, json.loads(out.read_text())["results"][0]
+    entry: dict[str, Any] = json.loads(out.read_text())["results"][0]
+    return result, entry
+
+
+def needs_load(entry: dict[str, Any]) -> None:
+    """Clock findings need samples under load: on a host so busy that the real openssl got less
+    than half a CPU in every interval there is nothing to judge, which is a skip, not a pass or
+    a failure (the under-load rule itself is tested with scripted samples)."""
+    telemetry = entry["telemetry"]
+    if not telemetry["under_load_samples"]:
+        busy = (telemetry.get("system_busy_cpus") or {}).get("median")
+        pytest.skip(f"openssl never got half a CPU here (system busy {busy} CPUs)")
 
 
 @needs_openssl
 def test_star64_at_full_clock(pytester: pytest.Pytester, tmp_path: Path,
-                              copy_benchmarks: Callable[[], None]) -> None:
+                              copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     result, entry = run_star64(pytester, star64_tree(tmp_path / "t"))
-    result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
+    result.assert_outcomes(passed=1)
+    needs_load(entry)
     telemetry = entry["telemetry"]
     assert telemetry["under_load_samples"] > 0
     assert telemetry["at_max_clock_pct"] == 100.0
@@ -52,17 +65,19 @@ def test_star64_at_full_clock(pytester: pytest.Pytester, tmp_path: Path,
 
 @needs_openssl
 def test_star64_held_at_1ghz(pytester: pytest.Pytester, tmp_path: Path,
-                             copy_benchmarks: Callable[[], None]) -> None:
+                             copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     tree = star64_tree(tmp_path / "t", cur_khz=1000000)
     result, entry = run_star64(pytester, tree)
-    result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
+    result.assert_outcomes(passed=1)
+    needs_load(entry)
     assert entry["telemetry"]["at_max_clock_pct"] == 0.0
     assert entry["telemetry"]["throttled"] is True
-    result.stdout.fnmatch_lines(["*finding: test_digest?sha512?: clock-below-max*"])  # type: ignore[attr-defined]
+    result.stdout.fnmatch_lines(["*finding: test_digest?sha512?: clock-below-max*"])
     strict, entry = run_star64(pytester, tree, "--sbc-strict")
-    strict.assert_outcomes(failed=1)  # type: ignore[attr-defined]
-    strict.stdout.fnmatch_lines(["*invalid run (--sbc-strict): clock held below max*"])  # type: ignore[attr-defined]
+    needs_load(entry)
+    strict.assert_outcomes(failed=1)
+    strict.stdout.fnmatch_lines(["*invalid run (--sbc-strict): clock held below max*"])
     assert entry["verdict"]["status"] == "invalid"
 
 
@@ -97,12 +112,12 @@ def test_governor_guard_only_restores_what_it_changed(tmp_path: Path) -> None:
 
 @needs_openssl
 def test_trace_dir_gets_csv_and_png(pytester: pytest.Pytester, tmp_path: Path,
-                                    copy_benchmarks: Callable[[], None]) -> None:
+                                    copy_benchmarks: Callable[..., None]) -> None:
     copy_benchmarks()
     traces = tmp_path / "traces"
     result, _ = run_star64(pytester, star64_tree(tmp_path / "t"), "--sbc-trace-dir", str(traces),
                            subprocess=True)  # matplotlib loads once per process
-    result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
+    result.assert_outcomes(passed=1)
     (csv_file,) = traces.glob("benchmarks_test_crypto.py_test_digest_sha512-*.csv")
     header = csv_file.read_text().splitlines()[0].split(",")
     assert header[:5] == ["t_s", "cpu0_mhz", "cpu1_mhz", "cpu2_mhz", "cpu3_mhz"]

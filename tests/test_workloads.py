@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, REPO, write_files
+from helpers import DATA, write_files
 from pytest_sbcbench.errors import SbcBenchError, ToolError
 from pytest_sbcbench.measure import scaling, storage, stream
 from pytest_sbcbench.measure.sysbench import parse_sysbench
@@ -144,14 +144,13 @@ def test_tmpfs_and_full_disks_are_refused(tmp_path: Path) -> None:
 
 
 def test_workloads_end_to_end(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
-                              copy_benchmarks: Callable[[], None]) -> None:
-    copy_benchmarks()
-    for name in ("test_scaling.py", "test_memory.py", "test_storage.py"):
-        (pytester.path / "benchmarks" / name).write_text((REPO / "benchmarks" / name).read_text())
+                              copy_benchmarks: Callable[..., None]) -> None:
+    copy_benchmarks("test_scaling.py", "test_memory.py", "test_storage.py")
     monkeypatch.chdir(pytester.path)
     out = pytester.path / "r.json"
     result = pytester.runpytest("benchmarks", "-m", "scaling or memory or storage",
-                                "--sbc-quick", "--sbc-results", str(out), "-k",
+                                "--sbc-quick", "--sbc-idle-wait", "0", "--sbc-results", str(out),
+                                "-k",
                                 "openssl or stream or sequential")
     result.assert_outcomes(passed=3)
     results = json.loads(out.read_text())["results"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from ..measure.sampler import Sample
 
@@ -68,3 +68,15 @@ def open_terminal() -> TextIO | None:
         return open(os.ctermid(), "w", encoding="utf-8")
     except OSError:
         return None
+
+
+def line_end_column(config: Any) -> int | None:
+    """The column where pytest's current output line ends, so an erased status line puts the
+    cursor back there.  The one place that touches pytest's terminal writer: through the public
+    ``Config.get_terminal_writer()`` and the writer's ``width_of_current_line``; ``None`` when
+    either is missing (a test checks both still exist)."""
+    if config.pluginmanager.get_plugin("terminalreporter") is None:
+        return None
+    getter = getattr(config, "get_terminal_writer", None)
+    width = getattr(getter(), "width_of_current_line", None) if getter else None
+    return width if isinstance(width, int) else None

@@ -2,59 +2,33 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
-
-import cryptography
+from typing import Any, get_args
 
 from ..errors import BoardError, SchemaError
 from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import identity_of
 from ..judge.stats import summarize
-from ..measure import openssl
 from ..model import Measurement, Result, Status, Verdict
 from ..platform.board import check_board_name
-from ..platform.environment import environment
-
-if TYPE_CHECKING:
-    from ..state import RunState
 
 RESULTS_SCHEMA = "sbcbench-results/1"
 STATUSES: tuple[str, ...] = get_args(Status)
 
 
-def _openssl_version(state: RunState) -> str | None:
-    if "openssl" in state.tools:
-        return state.tools["openssl"]
-    path = openssl.find_openssl()
-    if path is None:
-        return None
-    try:
-        return openssl.openssl_tool(path).version
-    except Exception:  # the environment block is informative; the tests report tool errors
-        return None
-
-
-def document(state: RunState) -> dict[str, Any]:
-    """The whole results document for this session."""
-    env = environment(state.settings.sysroot, state.probe,
-                      openssl=_openssl_version(state), cryptography=cryptography.__version__)
-    env["governors"] = dict(state.governor.recorded) if state.governor else {}
-    env["system_checks"] = state.system_checks.as_dict() if state.system_checks else None
-    env["real_clock"] = {when: [dataclasses.asdict(r) for r in readings]
-                         for when, readings in state.real_clock.items()}
-    env["not_sampled"] = dict(state.unavailable)
-    env["session_findings"] = [f.as_dict() for f in state.session_findings]
+def document(board: str, created: str, environment: dict[str, Any],
+             results: Sequence[Result]) -> dict[str, Any]:
+    """The whole results document of one run (plain data in)."""
     return {
         "schema": RESULTS_SCHEMA,
-        "board": state.board.name,
-        "created": state.created,
-        "environment": env,
-        "results": [r.as_dict() for r in state.results],
+        "board": board,
+        "created": created,
+        "environment": environment,
+        "results": [r.as_dict() for r in results],
     }
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model import Result, display
 
 if TYPE_CHECKING:
-    from ..state import RunState
+    from ..judge.validity import Finding
+    from ..measure.realclock import ClockReading
 
 
 def rows(results: Sequence[Result]) -> list[list[str]]:
@@ -38,34 +40,36 @@ def table(results: Sequence[Result]) -> list[str]:
     return lines
 
 
-def extra_lines(state: RunState) -> list[str]:
-    """Findings, probes that could not run (once each), real-clock readings, notes."""
+def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Result],
+                unavailable: Mapping[str, str], real_clock: Mapping[str, Sequence[ClockReading]],
+                notes: Sequence[str]) -> list[str]:
+    """Findings, scaling efficiency, probes that could not run (once each), real-clock
+    readings, notes."""
     lines = [f"finding: {nodeid.rsplit('::', 1)[-1]}: {f.kind}: {f.detail}"
-             for nodeid, f in state.findings]
+             for nodeid, f in findings]
     lines += [f"scaling: {r.measurement.display_name}: {r.telemetry['speedup']:.2f}x over one "
               f"thread, efficiency {100 * r.telemetry['efficiency']:.0f}% "
               f"({r.telemetry.get('threads_are', '')})"
-              for r in state.results if "efficiency" in r.telemetry]
-    lines += [f"not sampled: {name}: {reason}" for name, reason in state.unavailable.items()]
-    for when, readings in state.real_clock.items():
+              for r in results if "efficiency" in r.telemetry]
+    lines += [f"not sampled: {name}: {reason}" for name, reason in unavailable.items()]
+    for when, readings in real_clock.items():
         for r in readings:
             claim = (f"cpufreq says {r.cpufreq_mhz:.0f} MHz ({r.mismatch_pct:+.1f}%)"
                      if r.cpufreq_mhz and r.mismatch_pct is not None else "no cpufreq to compare")
             lines.append(f"real clock {when}: cpu{r.cpu} {r.measured_mhz:.0f} MHz measured, "
                          f"{claim}")
-    lines += [f"note: {n}" for n in state.notes]
+    lines += [f"note: {n}" for n in notes]
     return lines
 
 
-def write_summary(reporter: Any, state: RunState) -> None:
-    board = state.board
-    reporter.write_sep("=", f"sbcbench: {board.name} ({board.title})")
-    for line in table(state.results):
+def write_summary(reporter: Any, board: str, title: str, results: Sequence[Result],
+                  extra: Sequence[str], results_path: Path | None) -> None:
+    """The table, the extra lines and where the results went, through pytest's reporter."""
+    reporter.write_sep("=", f"sbcbench: {board} ({title})")
+    for line in [*table(results), *extra]:
         reporter.write_line(line)
-    for line in extra_lines(state):
-        reporter.write_line(line)
-    if any(r.verdict.status == "no-baseline" for r in state.results):
+    if any(r.verdict.status == "no-baseline" for r in results):
         reporter.write_line(
-            f"no baseline for {board.name} yet: rerun with --sbc-save-baseline to record one")
-    if state.settings.results is not None:
-        reporter.write_line(f"results JSON: {state.settings.results}")
+            f"no baseline for {board} yet: rerun with --sbc-save-baseline to record one")
+    if results_path is not None:
+        reporter.write_line(f"results JSON: {results_path}")

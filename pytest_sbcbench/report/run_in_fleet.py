@@ -1,18 +1,18 @@
-"""``--sbc-report DIR``: this run's board among the published ones, at the end of the run."""
+"""``--sbc-report DIR``: this run's board placed among the published ones, at the end of the
+run (plain data in; the fleet itself is loaded by :mod:`.fleet`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..platform.board import BoardProfile
 from .charts import write_charts
 from .fleet import load_fleet
 from .markdown import render
 from .results import write_json_atomic
-
-if TYPE_CHECKING:
-    from ..state import RunState
 
 
 def shipped_published() -> list[Path]:
@@ -23,18 +23,17 @@ def shipped_published() -> list[Path]:
     return sorted(Path(str(entry)) for entry in folder.iterdir() if entry.name.endswith(".json"))
 
 
-def write(state: RunState, doc: dict[str, Any]) -> None:
-    out = state.settings.report_dir
-    assert out is not None
+def write(out: Path, doc: dict[str, Any], baselines: Path,
+          profiles: Mapping[str, BoardProfile]) -> str:
+    """Write ``report.md`` and charts for ``doc`` among the published boards; returns the note
+    saying where."""
     out.mkdir(parents=True, exist_ok=True)
     this_run = out / "this-run.json"
     write_json_atomic(this_run, doc)
-    published = sorted((state.settings.baselines / "published").glob("*.json")) or \
-        shipped_published()
+    published = sorted((baselines / "published").glob("*.json")) or shipped_published()
     entries = load_fleet([*published, this_run])
-    (out / "report.md").write_text(render(entries, state.profiles()))
+    (out / "report.md").write_text(render(entries, dict(profiles)))
     charts = write_charts(entries, out)
     drawn = f"{len(charts)} chart files" if charts else "no charts: pip install " \
         "'pytest-sbcbench[plot]'"
-    state.notes.append(f"fleet report: {out / 'report.md'} ({len(published)} published "
-                       f"machines, {drawn})")
+    return f"fleet report: {out / 'report.md'} ({len(published)} published machines, {drawn})"

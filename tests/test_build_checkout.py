@@ -257,7 +257,8 @@ def test_compile_bench_end_to_end(pytester: pytest.Pytester, monkeypatch: pytest
     """)
     out = pytester.path / "r.json"
     result = pytester.runpytest("--sbc-cache", str(pytester.path / "cache"), "--sbc-quick",
-                                "--sbc-results", str(out), "-p", "no:benchmark")
+                                "--sbc-idle-wait", "0", "--sbc-results", str(out),
+                                "-p", "no:benchmark")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*fingerprint*not the tree the baseline was measured on*"])
     entry = json.loads(out.read_text())["results"][0]
@@ -283,3 +284,27 @@ def test_unreachable_remote_skips_with_a_mirror_hint(pytester: pytest.Pytester) 
     result.stdout.fnmatch_lines(["*cannot reach https://nonexistent.invalid/*SBCBENCH_GIT_MIRROR"
                                  "=DIR where DIR holds ballistics-engine or "
                                  "ballistics-engine.git*"])
+
+
+@needs_cargo
+def test_compile_bench_runs_go_through_pytest_benchmark(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        crate: tuple[Path, str, str]) -> None:
+    """pytest-benchmark is the integration it is: the timed runs go through its public
+    ``benchmark.pedantic`` (clean as setup) and the identity lands in its ``extra_info``."""
+    keep_rust_toolchain(monkeypatch)
+    repo, first, _ = crate
+    pytester.makepyfile(test_tiny=f"""
+        def test_tiny(pinned_checkout, compile_bench):
+            tree = pinned_checkout("file://{repo}", "{first[:7]}")
+            handle = compile_bench(tree, build=["cargo", "build", "--release", "--offline"],
+                                   clean=["cargo", "clean"], runs=2, warmup=0)
+            assert handle.summary.n == 2 and not handle.final
+    """)
+    bench_json = pytester.path / "bench.json"
+    result = pytester.runpytest("--sbc-cache", str(pytester.path / "cache"),
+                                "--sbc-idle-wait", "0", "--benchmark-json", str(bench_json))
+    result.assert_outcomes(passed=1)
+    (entry,) = json.loads(bench_json.read_text())["benchmarks"]
+    assert entry["stats"]["rounds"] == 2
+    assert entry["extra_info"]["commit"] == first and entry["extra_info"]["tool"] == "cargo"

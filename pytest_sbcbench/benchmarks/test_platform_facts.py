@@ -14,6 +14,14 @@ import pytest
 from pytest_sbcbench.platform.board import BoardProfile
 from pytest_sbcbench.platform.isa import parse_riscv_isa
 
+__all__ = [  # noqa: RUF022 - the collection order
+    "pytestmark",
+    "test_cpu_count",
+    "test_max_clock_per_cluster",
+    "test_required_features",
+    "test_isa_string",
+]
+
 pytestmark = pytest.mark.platform
 CLOCK_TOLERANCE = 0.02
 

@@ -1,0 +1,4 @@
+"""The shipped suite's tests from ``pytest_sbcbench/benchmarks/test_registered.py``, so that
+``pytest benchmarks/`` in the repository and ``sbcbench run`` run the same tests."""
+
+from pytest_sbcbench.benchmarks.test_registered import *  # noqa: F403 - collected here

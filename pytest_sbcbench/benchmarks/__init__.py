@@ -1,0 +1,2 @@
+"""The shipped suite: thin tests over the workload registry.  ``sbcbench run`` runs it from
+any directory; the repository's ``benchmarks/`` imports the same tests."""

@@ -1,0 +1,91 @@
+"""The run loop: a workload's samples, as many as the plan (and the decision) asks for, and the
+handle a recorded result is known by until its verdict is final."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from .errors import SbcBenchError
+from .workload import Context, Sample, Workload, combine
+
+if TYPE_CHECKING:
+    from .model import Measurement, Result, Summary, Verdict
+
+MoreNeeded = Callable[[Workload, Mapping[str, Sequence[float]]], bool]
+Driver = Callable[[Callable[[], None], Callable[[], None], int], None]
+NOT_FINAL = ("{name}: the verdict is not final yet; it is given when the test's call phase "
+             "ends (read it from the results JSON or the pytest_sbcbench_result hook)")
+
+
+def never_more(workload: Workload, series: Mapping[str, Sequence[float]]) -> bool:
+    """The default decision: the planned runs are enough."""
+    return False
+
+
+class Handle:
+    """What ``record()`` returns: the measurement and its summary now; the verdict and the full
+    result once the test's call phase has ended (``final``).  Reading the verdict earlier
+    raises :class:`SbcBenchError` saying so."""
+
+    def __init__(self, test: str, measurement: Measurement) -> None:
+        from .judge.stats import summarize
+
+        self.test = test
+        self.measurement = measurement
+        self.summary: Summary = summarize(measurement.samples)
+        self._result: Result | None = None
+
+    @property
+    def final(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> Result:
+        if self._result is None:
+            raise SbcBenchError(NOT_FINAL.format(name=self.measurement.display_name))
+        return self._result
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.result.verdict
+
+    def settle(self, result: Result) -> None:
+        self._result = result
+
+
+def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
+                 max_runs: int | None, driver: Driver | None = None) -> list[Measurement]:
+    """Prepare, take the planned samples (through ``driver`` when given), then one more while
+    ``more_needed`` says so and fewer than ``max_runs`` were taken; one measurement per
+    metric."""
+    runs = ctx.plan.runs_for(ctx.settings)
+    workload.prepare(ctx)
+    base = workload.identity(ctx)
+    samples: list[Sample] = []
+
+    def reset() -> None:
+        workload.reset(ctx)
+
+    def take() -> None:
+        samples.append(workload.sample(ctx))
+    if driver is not None:
+        driver(reset, take, runs)
+    else:
+        for _ in range(runs):
+            reset()
+            take()
+    budget = max(runs, max_runs or runs)
+    while len(samples) < budget and more_needed(workload, series(samples)):
+        reset()
+        take()
+    return workload.finish(ctx, combine(workload.name, base, samples))
+
+
+def series(samples: Sequence[Sample]) -> dict[str, list[float]]:
+    """Every metric's samples so far, by display name (what :attr:`Session.more_needed` sees)."""
+    out: dict[str, list[float]] = {}
+    for sample in samples:
+        for reading in sample.readings:
+            out.setdefault(reading.display_name, []).extend(reading.samples)
+    return out

@@ -1,0 +1,355 @@
+"""One object per pytest run (kept in ``config.stash``) that owns the run: settings, board,
+baseline, executor, the run loop, results and findings.
+
+It stays inert until a benchmark is collected (or an sbcbench option is given): then it
+activates (board, baseline, governor).  Everything heavy is imported on first use, so a project
+that merely has the plugin installed pays for none of it."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+import pytest
+
+from .errors import SbcBenchError, SysrootError
+from .runloop import Driver, Handle, MoreNeeded, never_more, take_samples
+from .settings import Settings
+from .workload import Context, Workload
+
+if TYPE_CHECKING:
+    from .judge.baseline import Baseline
+    from .judge.validity import Finding
+    from .judge.verdict import JudgeContext
+    from .measure.governor import GovernorGuard
+    from .measure.realclock import ClockReading
+    from .measure.sampler import Trace
+    from .measure.syschecks import SystemChecks
+    from .model import Measurement, Result, Verdict
+    from .platform.board import BoardProfile
+    from .platform.probe import Probe
+    from .workloads import Registry
+
+class Session:
+    """The run.  ``more_needed`` is the one place sequential sampling plugs in: after the
+    planned runs, the loop asks it (with every metric's samples so far) whether to take one
+    more, up to ``max_runs``."""
+
+    def __init__(self, settings: Settings, hook_profiles: Callable[[], list[BoardProfile]],
+                 registry: Callable[[], Registry]) -> None:
+        self.settings = settings
+        self._registry_factory = registry
+        self._registry: Registry | None = None
+        self._hook_profiles = hook_profiles
+        self.created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        self.active = False
+        self.started = False
+        self.results: list[Result] = []
+        self.tools: dict[str, str | None] = {}
+        self.shared: dict[str, Any] = {}
+        self.pending: dict[str, list[Handle]] = {}
+        self.findings: list[tuple[str, Finding]] = []
+        self.session_findings: list[Finding] = []
+        self.unavailable: dict[str, str] = {}
+        self.real_clock: dict[str, list[ClockReading]] = {}
+        self.notes: list[str] = []
+        self.baseline: Baseline | None = None
+        self.governor: GovernorGuard | None = None
+        self.system_checks: SystemChecks | None = None
+        self.terminal: TextIO | None = None
+        self.more_needed: MoreNeeded = never_more
+        self.max_runs: int | None = None
+        self._probe: Probe | None = None
+        self._board: BoardProfile | None = None
+        self._profiles: dict[str, BoardProfile] | None = None
+        self._executor: object | None = None
+
+    @property
+    def registry(self) -> Registry:
+        """Every workload of this run (built on first use)."""
+        if self._registry is None:
+            self._registry = self._registry_factory()
+        return self._registry
+
+    # -- what the run is judged against -------------------------------------------------------
+
+    @property
+    def probe(self) -> Probe:
+        if self._probe is None:
+            from .platform.probe import probe
+
+            self._probe = probe(self.settings.sysroot)
+        return self._probe
+
+    def profiles(self) -> dict[str, BoardProfile]:
+        """Built-in, then ``<baselines>/boards``, then hook-contributed profiles."""
+        if self._profiles is None:
+            from .platform.board import known_profiles
+
+            self._profiles = known_profiles(self.settings.baselines, self._hook_profiles())
+        return self._profiles
+
+    @property
+    def board_resolved(self) -> bool:
+        return self._board is not None
+
+    @property
+    def board(self) -> BoardProfile:
+        """The board being judged; raises :class:`BoardError` on a mismatch."""
+        if self._board is None:
+            from .platform.board import resolve
+
+            self._board = resolve(self.settings.board, self.probe, self.profiles())
+        return self._board
+
+    @property
+    def executor(self) -> object | None:
+        """Where commands run (TODO-merge: ``LocalExecutor`` once the executor branch lands;
+        until then workloads run locally and this is ``None``)."""
+        if self._executor is None:
+            from .platform import executor
+
+            local = getattr(executor, "LocalExecutor", None)
+            self._executor = local() if local is not None else None
+        return self._executor
+
+    def activate(self) -> None:
+        """Resolve the board, load its baseline, take over the governors; once.  A mismatch or
+        an unreadable tree stops the run; a host without /proc only defers (nothing that needs
+        the board may run there)."""
+        if self.active:
+            return
+        self.active = True
+        try:
+            board = self.board
+        except SysrootError:
+            if self.settings.board is not None or self.settings.sysroot_given:
+                raise
+            return
+        from . import run_baseline
+        from .measure.governor import GovernorGuard
+
+        self.baseline = run_baseline.load_for_run(self.settings, board.name)
+        self.governor = GovernorGuard(self.settings.sysroot)
+        if self.settings.performance:
+            self._set_performance(self.governor)
+
+    def _set_performance(self, guard: GovernorGuard) -> None:
+        if not guard.recorded:
+            self.notes.append("--sbc-performance: no cpufreq or devfreq governor to set here")
+            return
+        guard.set_performance()
+        if guard.errors and not guard.changed:
+            raise SbcBenchError("--sbc-performance could not set any governor (run as root?): "
+                                + "; ".join(guard.errors))
+        self.notes += [f"--sbc-performance: {e}" for e in guard.errors]
+
+    def close(self) -> None:
+        if self.governor is not None:
+            self.governor.restore()
+        if self.terminal is not None:
+            self.terminal.close()
+
+    # -- once, before the first workload ------------------------------------------------------
+
+    def start_workloads(self) -> None:
+        """System checks and the real-clock check, before the first workload only."""
+        if self.started:
+            return
+        self.started = True
+        if not self.settings.sysroot.is_host:
+            self.notes.append("system checks and real-clock check skipped: --sbc-sysroot is a "
+                              "captured tree, not this machine")
+            return
+        from .judge.validity import Finding
+        from .measure.syschecks import run_system_checks
+
+        self.system_checks = run_system_checks()
+        if self.system_checks.on_battery:
+            self.session_findings.append(Finding("power-supply", "running on battery"))
+        self.check_real_clock("before")
+
+    def check_real_clock(self, when: str) -> None:
+        from .judge.validity import Finding
+        from .measure import realclock
+
+        try:
+            readings = realclock.check_clusters(self.settings.sysroot, self.settings.cache_root)
+        except Exception as exc:  # a diagnostic: report why, keep benchmarking
+            self.notes.append(f"real-clock check {when} unavailable: {exc}")
+            return
+        self.real_clock[when] = readings
+        for r in readings:
+            if r.mismatch_pct is not None and abs(r.mismatch_pct) > realclock.MISMATCH_PCT:
+                self.session_findings.append(Finding(
+                    "real-clock", f"cpu{r.cpu} {when}: measured {r.measured_mhz:.0f} MHz but "
+                                  f"cpufreq says {r.cpufreq_mhz:.0f} MHz ({r.mismatch_pct:+.1f}%)"))
+
+    # -- the run loop -------------------------------------------------------------------------
+
+    def context(self, workload: Workload) -> Context:
+        return Context(self.settings, self.executor, self.shared, self.tools,
+                       plan=workload.plan(self.settings))
+
+    def record(self, test: str, measurement: Measurement) -> Handle:
+        """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends)."""
+        handle = Handle(test, measurement)
+        self.pending.setdefault(test, []).append(handle)
+        return handle
+
+    def measure(self, test: str, workload: Workload, ctx: Context,
+                driver: Driver | None = None) -> list[Handle]:
+        """Prepare ``workload``, take its planned samples (through ``driver`` when given, e.g.
+        pytest-benchmark), then more while :attr:`more_needed` asks and the budget allows;
+        record one result per metric."""
+        measurements = take_samples(workload, ctx, self.more_needed, self.max_runs, driver)
+        return [self.record(test, m) for m in measurements]
+
+    # -- after a test's call phase ------------------------------------------------------------
+
+    def judge_context(self, found: Sequence[Finding]) -> JudgeContext:
+        from .judge.verdict import JudgeContext
+
+        machine = {"cpu_model": self.probe.cpu_model, "cpus": self.probe.cpus}
+        return JudgeContext(self.board.name, self.board, self.baseline, machine, tuple(found),
+                            self.settings.strict)
+
+    def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
+                 publish: Callable[[Result], None]) -> str | None:
+        """Judge and publish the test's pending results with their telemetry and details.
+
+        Returns the failure message when a verdict fails the test."""
+        from .judge import telemetry as telemetry_mod
+        from .judge import validity
+        from .judge.verdict import failure_message, judge_result
+        from .model import Result
+
+        pending = self.pending.pop(nodeid, [])
+        telemetry: dict[str, Any] = {}
+        found: list[Finding] = list(extra)
+        if trace is not None:
+            telemetry = telemetry_mod.summarize_trace(trace)
+            found = validity.findings(trace, telemetry, extra)
+            telemetry.update(validity.throttling(found))
+            self._write_trace(nodeid, trace)
+        telemetry["findings"] = [f.as_dict() for f in found]
+        context = self.judge_context(found) if pending else None
+        failures = []
+        for handle in pending:
+            assert context is not None
+            # judged exactly as written: the workload's details (an interface ceiling) included
+            merged = {**telemetry, **handle.measurement.details}
+            result = Result(handle.test, handle.measurement, handle.summary,
+                            _placeholder(), merged)
+            verdict = judge_result(result, context)
+            message = failure_message(verdict, found, self.settings.allow_incomparable)
+            if message:
+                failures.append(message)
+            final = dataclasses.replace(result, verdict=verdict)
+            handle.settle(final)
+            self.results.append(final)
+            publish(final)
+        self.findings += [(nodeid, f) for f in found]
+        if found and pending and not self.settings.strict:
+            warn_findings(found)
+        return "\n".join(failures) or None
+
+    def _write_trace(self, nodeid: str, trace: Trace) -> None:
+        folder = self.settings.trace_dir
+        if folder is None:
+            return
+        from .report import trace as trace_out
+
+        name = trace_out.safe_name(nodeid)
+        trace_out.write_csv(trace, folder / f"{name}.csv")
+        trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+
+    # -- at the end ---------------------------------------------------------------------------
+
+    def environment(self) -> dict[str, Any]:
+        """The results file's environment block (plain data)."""
+        from importlib import metadata
+
+        from .platform.environment import environment
+
+        try:
+            crypto: str | None = metadata.version("cryptography")  # without importing it
+        except metadata.PackageNotFoundError:
+            crypto = None
+        env = environment(self.settings.sysroot, self.probe, openssl=self._openssl_version(),
+                          cryptography=crypto)
+        env["governors"] = dict(self.governor.recorded) if self.governor else {}
+        env["system_checks"] = self.system_checks.as_dict() if self.system_checks else None
+        env["real_clock"] = {when: [dataclasses.asdict(r) for r in readings]
+                             for when, readings in self.real_clock.items()}
+        env["not_sampled"] = dict(self.unavailable)
+        env["session_findings"] = [f.as_dict() for f in self.session_findings]
+        return env
+
+    def _openssl_version(self) -> str | None:
+        if "openssl" in self.tools:
+            return self.tools["openssl"]
+        from .measure import openssl
+
+        path = openssl.find_openssl()
+        if path is None:
+            return None
+        try:
+            return openssl.openssl_tool(path).version
+        except Exception:  # the environment block is informative; the tests report tool errors
+            return None
+
+    def finish(self, collected: bool, interrupted: bool) -> None:
+        """Results JSON, fleet report, baseline: only for an active run that has something."""
+        if not self.active or not (self.results or collected):
+            return
+        if self.started and self.settings.sysroot.is_host:
+            self.check_real_clock("after")
+        from .report import results as results_io
+
+        doc = results_io.document(self.board.name, self.created, self.environment(),
+                                  self.results)
+        if self.settings.results is not None:
+            results_io.write_json_atomic(self.settings.results, doc)
+        if self.settings.report_dir is not None:
+            from .report import run_in_fleet
+
+            self.notes.append(run_in_fleet.write(self.settings.report_dir, doc,
+                                                 self.settings.baselines, self.profiles()))
+        if self.settings.save_baseline:
+            from . import run_baseline
+
+            self.notes.append(run_baseline.save(
+                self.settings, self.baseline, self.board.name, self.results, self.created,
+                doc["environment"], interrupted))
+
+
+def _placeholder() -> Verdict:
+    from .model import Verdict
+
+    return Verdict("no-baseline", "not judged yet")
+
+
+def warn_findings(found: Sequence[Finding]) -> None:
+    """Findings are warnings, even under ``filterwarnings = error``: ``--sbc-strict`` is the
+    switch that makes them fail a test."""
+    import warnings
+
+    from .errors import SbcBenchWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", SbcBenchWarning)
+        for f in found:
+            warnings.warn(SbcBenchWarning(f"{f.kind}: {f.detail}"), stacklevel=1)
+
+
+SESSION_KEY = pytest.StashKey[Session]()
+
+
+def get_session(config: pytest.Config) -> Session:
+    try:
+        return config.stash[SESSION_KEY]
+    except KeyError:
+        raise SbcBenchError("pytest-sbcbench is not configured in this session") from None

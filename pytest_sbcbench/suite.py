@@ -1,0 +1,92 @@
+"""The shipped suite outside pytest's own command line: ``sbcbench run`` and ``sbcbench list``.
+
+``sbcbench run [pytest args]`` runs ``pytest_sbcbench/benchmarks`` from any directory with the
+package as rootdir, so test ids read ``benchmarks/test_crypto.py::test_cipher[aes-128-gcm]``
+exactly as ``pytest benchmarks/`` in the repository gives them (baselines recorded either way
+match); baselines default to ``./baselines``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .platform.sysroot import Sysroot
+from .settings import Settings
+from .workload import Context
+from .workloads import Registry
+
+PACKAGE = Path(__file__).parent
+SUITE = PACKAGE / "benchmarks"
+SUITE_INI = SUITE / "suite.ini"
+
+
+def run_argv(args: Sequence[str], cwd: Path) -> list[str]:
+    """pytest's arguments for the shipped suite plus the user's ``args``."""
+    argv = [str(SUITE), "-c", str(SUITE_INI), "--rootdir", str(PACKAGE),
+            "-p", "no:cacheprovider"]
+    if not any(a == "--sbc-baselines" or a.startswith("--sbc-baselines=") for a in args):
+        argv += ["--sbc-baselines", str(cwd / "baselines")]
+    return [*argv, *args]
+
+
+def run(args: Sequence[str]) -> int:
+    import pytest
+
+    return int(pytest.main(run_argv(args, Path.cwd())))
+
+
+def list_registered(as_json: bool, sysroot: Path) -> int:
+    """``sbcbench list``: pytest's own start-up in this directory (so plugins and the rootdir
+    ``conftest.py`` contribute their workloads), then the listing instead of tests."""
+    import pytest
+
+    args = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:benchmark",
+            "--capture=no",
+            "--sbc-list", "json" if as_json else "text"]
+    if sysroot != Path("/"):
+        args += ["--sbc-sysroot", str(sysroot)]
+    code = pytest.main(args)
+    return 0 if code in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) else int(code)
+
+
+def listing_settings(sysroot: Path, quick: bool) -> Settings:
+    """Settings as a plain ``pytest`` run would have them, for availability and plans."""
+    return Settings(board=None, baselines=Path("baselines"), save_baseline=False, results=None,
+                    sysroot=Sysroot(sysroot), sysroot_given=sysroot != Path("/"), quick=quick,
+                    runs=None, interval=1.0, strict=False, performance=False, trace_dir=None,
+                    cache=None, drop_caches=False, allow_incomparable=False, verify_key=None,
+                    report_dir=None)
+
+
+def rows(registry: Registry, settings: Settings) -> list[dict[str, Any]]:
+    """One row per workload: name, test, markers, availability (with the reason), expected
+    seconds quick and full (without the idle gate)."""
+    shared: dict[str, Any] = {}
+    out = []
+    for workload in registry:
+        plan = workload.plan(settings)
+        ctx = Context(settings, None, shared, {}, plan=plan)
+        try:
+            reason = workload.available(ctx)
+        except Exception as exc:  # a listing reports a broken probe, it does not crash
+            reason = f"availability check failed: {exc}"
+        test = f"{workload.test}[{workload.param}]" if workload.param else workload.test
+        out.append({"name": workload.name, "test": test, "markers": list(workload.markers),
+                    "available": reason is None, "reason": reason,
+                    "expected_s": {"quick": round(plan.expected_s(True), 1),
+                                   "full": round(plan.expected_s(False), 1)}})
+    return out
+
+
+def render(table: list[dict[str, Any]], as_json: bool) -> str:
+    if as_json:
+        return json.dumps(table, indent=2)
+    lines = [f"{'workload':32} {'markers':9} {'quick':>7} {'full':>7}  available"]
+    for row in table:
+        times = row["expected_s"]
+        state = "yes" if row["available"] else f"no: {row['reason']}"
+        lines.append(f"{row['name']:32} {','.join(row['markers']):9} {times['quick']:>6.0f}s "
+                     f"{times['full']:>6.0f}s  {state}")
+    return "\n".join(lines)

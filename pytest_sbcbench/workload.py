@@ -1,0 +1,259 @@
+"""The Workload protocol: what one benchmark declares, so the run loop can drive it.
+
+A workload says what it is (``name``, ``markers``), whether it can run here (``available``,
+asked at test set-up), how long it wants (``plan``), what makes its numbers comparable
+(``identity``, tool and version included) and how to take **one** sample (``sample``: one timed
+run, which may carry several metrics of that run).  The run loop
+(:meth:`pytest_sbcbench.session.Session.measure`), not the workload, decides how many samples to
+take.
+
+This module is imported when pytest starts: it imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from .model import Better, Identity, IdentityValue, Measurement
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .platform.sysroot import Sysroot
+    from .settings import Settings
+
+GENERIC_TEST = "test_workload"
+
+
+class Unavailable(Exception):
+    """Raised by :meth:`Workload.prepare` when the workload cannot run here after all (a remote
+    that cannot be reached); the test is skipped with ``reason``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Samples and durations a workload wants, full and with ``--sbc-quick``.
+
+    ``sample_s`` is the expected wall time of one sample (``None``: ``seconds``); ``setup_s``
+    a one-off cost (a checkout, a helper build, a warm-up build): both feed ``sbcbench list``."""
+
+    runs: int = 3
+    quick_runs: int = 2
+    seconds: float = 3.0
+    quick_seconds: float = 1.0
+    sample_s: float | None = None
+    quick_sample_s: float | None = None
+    setup_s: float = 0.0
+    fixed: bool = False
+
+    def runs_for(self, settings: Settings) -> int:
+        """``runs`` when ``fixed`` (the test asked for a count), else ``--sbc-runs`` when
+        given, else this plan's (quick) count."""
+        if self.fixed:
+            return self.runs
+        if settings.runs is not None:
+            return settings.runs
+        return self.quick_runs if settings.quick else self.runs
+
+    def seconds_for(self, quick: bool) -> float:
+        return self.quick_seconds if quick else self.seconds
+
+    def expected_s(self, quick: bool, runs: int | None = None) -> float:
+        """Expected wall time of the whole workload (set-up plus every sample)."""
+        count = runs if runs is not None else (self.quick_runs if quick else self.runs)
+        one = self.quick_sample_s if quick else self.sample_s
+        if one is None:
+            one = self.seconds_for(quick)
+        return self.setup_s + count * one
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One timed run: one single-sample :class:`Measurement` per metric it measured, and what
+    the run knew beside the numbers (kept per run in the result's details)."""
+
+    readings: tuple[Measurement, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, metric: str, unit: str, better: Better, value: float,
+           identity: Mapping[str, IdentityValue] | None = None, label: str = "",
+           details: Mapping[str, Any] | None = None) -> Sample:
+        """A sample of one metric (``identity`` adds to the workload's own)."""
+        reading = Measurement(metric, unit, better, Identity.from_mapping(identity or {}),
+                              (float(value),), label=label)
+        return cls((reading,), details or {})
+
+
+@dataclass
+class Context:
+    """What a workload sees of the run: settings, the sysroot, the executor, a cache.
+
+    ``shared`` lives for the whole session (a tool found once); ``scratch`` for one test (what
+    ``prepare`` resolved for ``sample``).  ``tools`` collects tool versions for the results
+    environment."""
+
+    settings: Settings
+    executor: Any = None  # platform.executor.Executor once the local one is merged
+    shared: MutableMapping[str, Any] = field(default_factory=dict)
+    tools: MutableMapping[str, str | None] = field(default_factory=dict)
+    scratch: dict[str, Any] = field(default_factory=dict)
+    plan: Plan = field(default_factory=Plan)
+
+    @property
+    def sysroot(self) -> Sysroot:
+        return self.settings.sysroot
+
+    @property
+    def quick(self) -> bool:
+        return self.settings.quick
+
+    @property
+    def seconds(self) -> int:
+        """This plan's per-sample duration in whole seconds (``openssl speed -seconds``)."""
+        return max(1, round(self.plan.seconds_for(self.quick)))
+
+    @property
+    def cache(self) -> Path:
+        return self.settings.cache_root
+
+
+@runtime_checkable
+class Workload(Protocol):
+    """One benchmark.  ``test`` names the shipped-suite test that runs it (``test_workload``
+    for third-party ones) and ``param`` its parameter id there (empty: not parametrized)."""
+
+    @property
+    def name(self) -> str:
+        """Unique in the registry (``openssl-aes-128-gcm``)."""
+        ...
+
+    @property
+    def markers(self) -> tuple[str, ...]:
+        """The markers that select it (``-m crypto``); registered for ``--strict-markers``."""
+        ...
+
+    @property
+    def description(self) -> str:
+        ...
+
+    @property
+    def test(self) -> str:
+        ...
+
+    @property
+    def param(self) -> str:
+        ...
+
+    def available(self, ctx: Context) -> str | None:
+        """Why it cannot run here (a missing tool), or ``None``; asked at test set-up."""
+        ...
+
+    def plan(self, settings: Settings) -> Plan:
+        ...
+
+    def identity(self, ctx: Context) -> Identity:
+        """What makes its numbers comparable (tool and version at least); every reading's
+        identity adds to it."""
+        ...
+
+    def prepare(self, ctx: Context) -> None:
+        """Untimed set-up before the first sample (a checkout, a helper build, a warm-up);
+        may raise :class:`Unavailable`."""
+        ...
+
+    def reset(self, ctx: Context) -> None:
+        """Untimed step before each sample (a clean build tree)."""
+        ...
+
+    def sample(self, ctx: Context) -> Sample:
+        """Exactly one timed run."""
+        ...
+
+    def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
+        """Details that need every sample (scaling efficiency); default: unchanged."""
+        ...
+
+
+class BaseWorkload:
+    """Defaults for the optional parts of :class:`Workload`: subclass and set ``name``,
+    ``markers``, ``description``; implement ``identity`` and ``sample``."""
+
+    name = ""
+    markers: tuple[str, ...] = ()
+    description = ""
+    test = GENERIC_TEST
+
+    @property
+    def param(self) -> str:
+        return self.name
+
+    def available(self, ctx: Context) -> str | None:
+        return None
+
+    def plan(self, settings: Settings) -> Plan:
+        return Plan()
+
+    def prepare(self, ctx: Context) -> None:
+        return None
+
+    def reset(self, ctx: Context) -> None:
+        return None
+
+    def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
+        return measurements
+
+
+def check_workloads(items: Sequence[object], source: str) -> list[Workload]:
+    """Workloads from a hook, checked: a wrong object or a duplicate name is an error here,
+    not a confusing failure later."""
+    out: list[Workload] = []
+    for item in items:
+        if not isinstance(item, Workload) or not item.name:
+            raise TypeError(f"{source} returned {type(item).__name__}: expected a Workload "
+                            "(name, markers, description, test, param, available, plan, "
+                            "identity, prepare, reset, sample, finish)")
+        out.append(item)
+    return out
+
+
+def combine(workload: str, base: Identity, samples: Sequence[Sample]) -> list[Measurement]:
+    """The samples of one workload as one measurement per metric: every reading's identity adds
+    to ``base``; each run's details are kept in order under ``runs``.  A sample that measured
+    other metrics than the first one did is an error (the numbers would not line up)."""
+    if not samples:
+        raise ValueError(f"workload {workload} took no samples")
+    order: list[tuple[str, str, Identity]] = []
+    first: dict[tuple[str, str, Identity], Measurement] = {}
+    values: dict[tuple[str, str, Identity], list[float]] = {}
+    for n, sample in enumerate(samples):
+        keys = []
+        for reading in sample.readings:
+            identity = Identity.from_mapping({**base.as_dict(), **reading.identity.as_dict()})
+            key = (reading.metric, reading.label, identity)
+            keys.append(key)
+            if n == 0:
+                order.append(key)
+                first[key] = reading
+                values[key] = []
+            elif key not in values:
+                raise ValueError(f"workload {workload}: sample {n + 1} measured "
+                                 f"{reading.display_name} under another identity than sample 1")
+            values[key].extend(reading.samples)
+        if sorted(map(repr, keys)) != sorted(map(repr, order)):
+            raise ValueError(f"workload {workload}: sample {n + 1} did not measure the same "
+                             "metrics as sample 1")
+    runs = [dict(s.details) for s in samples]
+    out = []
+    for key in order:
+        reading = first[key]
+        details = {**reading.details, **({"runs": runs} if any(runs) else {})}
+        out.append(Measurement(reading.metric, reading.unit, reading.better, key[2],
+                               tuple(values[key]), label=reading.label, details=details))
+    return out

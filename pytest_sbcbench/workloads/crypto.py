@@ -1,0 +1,125 @@
+"""``openssl speed``: cipher and digest throughput (``-evp``), RSA and ECDSA sign and verify."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import SbcBenchError
+from ..model import Identity
+from ..workload import BaseWorkload, Context, Plan, Sample
+
+if TYPE_CHECKING:
+    from ..measure.openssl import OpensslTool
+    from ..settings import Settings
+
+CIPHERS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "chacha20-poly1305")
+DIGESTS = ("sha256", "sha512")
+ASYMMETRIC = (("rsa2048", "sign"), ("rsa2048", "verify"),
+              ("ecdsa-p256", "sign"), ("ecdsa-p256", "verify"))
+BLOCK = 16384
+MISSING_OPENSSL = ("openssl not found on PATH: install it (Debian/Ubuntu: apt-get install "
+                   "openssl) or point {env} at an openssl binary")
+TOOL_KEY = "openssl"
+
+
+def find_tool(ctx: Context) -> OpensslTool | str:
+    """The real ``openssl`` (found once per session), or why there is none."""
+    if TOOL_KEY not in ctx.shared:
+        from ..measure import openssl
+
+        path = openssl.find_openssl()
+        if path is None:
+            ctx.shared[TOOL_KEY] = MISSING_OPENSSL.format(env=openssl.OPENSSL_ENV)
+        else:
+            try:
+                ctx.shared[TOOL_KEY] = openssl.openssl_tool(path)
+            except SbcBenchError as exc:
+                ctx.shared[TOOL_KEY] = f"openssl at {path} is unusable: {exc}"
+    found = ctx.shared[TOOL_KEY]
+    if not isinstance(found, str):
+        ctx.tools["openssl"] = found.version
+    return found  # type: ignore[no-any-return]
+
+
+def available_openssl(ctx: Context) -> str | None:
+    found = find_tool(ctx)
+    return found if isinstance(found, str) else None
+
+
+def tool(ctx: Context) -> OpensslTool:
+    found = find_tool(ctx)
+    if isinstance(found, str):
+        raise SbcBenchError(found)
+    return found
+
+
+class OpensslWorkload(BaseWorkload):
+    markers = ("crypto",)
+    description = "openssl and in-process cipher, hash and signature throughput"
+
+    def available(self, ctx: Context) -> str | None:
+        return available_openssl(ctx)
+
+    def plan(self, settings: Settings) -> Plan:
+        return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1)
+
+
+class Throughput(OpensslWorkload):
+    """``openssl speed -mr -evp ALG -bytes 16384``, bytes per second."""
+
+    def __init__(self, algorithm: str, test: str, block_bytes: int = BLOCK) -> None:
+        self.algorithm = algorithm
+        self.block_bytes = block_bytes
+        self.name = f"openssl-{algorithm}"
+        self.test = test
+
+    @property
+    def param(self) -> str:
+        return self.algorithm
+
+    def identity(self, ctx: Context) -> Identity:
+        return Identity.of(tool="openssl", version=tool(ctx).version)
+
+    def sample(self, ctx: Context) -> Sample:
+        from ..measure.openssl import measure_throughput
+
+        reading = measure_throughput(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1,
+                                     block_bytes=self.block_bytes)
+        return Sample((reading,))
+
+
+class Rate(OpensslWorkload):
+    """``openssl speed -mr rsa2048`` / ``ecdsap256``: one operation's rate, op/s.  Each test
+    runs its own invocations, so its telemetry describes its own load."""
+
+    test = "test_asymmetric"
+
+    def __init__(self, algorithm: str, op: str) -> None:
+        self.algorithm = algorithm
+        self.op = op
+        self.name = f"openssl-{algorithm}-{op}"
+
+    @property
+    def param(self) -> str:
+        return f"{self.algorithm}-{self.op}"
+
+    def plan(self, settings: Settings) -> Plan:
+        base = super().plan(settings)  # sign and verify phases both run
+        return Plan(base.runs, base.quick_runs, base.seconds, base.quick_seconds,
+                    sample_s=2 * base.seconds, quick_sample_s=2 * base.quick_seconds)
+
+    def identity(self, ctx: Context) -> Identity:
+        return Identity.of(tool="openssl", version=tool(ctx).version)
+
+    def sample(self, ctx: Context) -> Sample:
+        from ..measure.openssl import measure_rates
+
+        rates = measure_rates(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)
+        return Sample((rates[self.op],))
+
+
+WORKLOADS = [
+    *(Throughput(a, "test_cipher") for a in CIPHERS),
+    *(Throughput(a, "test_digest") for a in DIGESTS),
+    *(Rate(a, op) for a, op in ASYMMETRIC),
+]

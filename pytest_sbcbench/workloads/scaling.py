@@ -1,0 +1,101 @@
+"""Thread scaling: the same CPU-bound work at 1, 2, 4, ... threads up to the CPU count, with
+efficiency against one thread and what the extra threads are (SMT siblings, another cluster).
+One sample is one pass over every thread count.  The seeds: the Star64 scales 2.00x at 2 and
+3.93x at 4; the MacBook's Hyper-Threading adds nothing to FP work (1.51x at 2 and at 4)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import statistics
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..model import Identity, Measurement
+from ..workload import BaseWorkload, Context, Plan, Sample
+from . import crypto
+
+if TYPE_CHECKING:
+    from ..settings import Settings
+
+Measure = Callable[[Context, int], Measurement]
+
+
+def cpus() -> int:
+    """CPUs this process may run on (TODO-merge: through the executor)."""
+    return len(os.sched_getaffinity(0))
+
+
+class Scaling(BaseWorkload):
+    markers = ("scaling",)
+    description = "throughput against thread count"
+
+    def __init__(self, name: str, test: str, tool: str, measure: Measure) -> None:
+        self.name = name
+        self.test = test
+        self.tool = tool
+        self.measure = measure
+
+    @property
+    def param(self) -> str:
+        return ""
+
+    def available(self, ctx: Context) -> str | None:
+        if self.tool == "openssl":
+            return crypto.available_openssl(ctx)
+        if shutil.which(self.tool) is None:
+            return f"{self.tool} not installed (apt-get install {self.tool})"
+        return None
+
+    def plan(self, settings: Settings) -> Plan:
+        from ..measure.scaling import thread_counts
+
+        steps = len(thread_counts(cpus()))
+        return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1, sample_s=3.0 * steps,
+                    quick_sample_s=1.0 * steps)
+
+    def identity(self, ctx: Context) -> Identity:
+        return Identity.of(tool=self.tool)
+
+    def sample(self, ctx: Context) -> Sample:
+        from ..measure.scaling import thread_counts
+
+        return Sample(tuple(self.measure(ctx, n) for n in thread_counts(cpus())))
+
+    def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
+        from ..measure.scaling import efficiency
+        from ..platform.topology import describe_threads
+
+        def threads(m: Measurement) -> int:
+            return int(m.identity.as_dict()["threads"] or 1)
+        rates = {threads(m): statistics.median(m.samples) for m in measurements}
+        eff = efficiency(rates)
+        return [dataclasses.replace(m, details={
+            **m.details, "speedup": rates[threads(m)] / rates[1], "efficiency": eff[threads(m)],
+            "threads_are": describe_threads(ctx.sysroot, threads(m))}) for m in measurements]
+
+
+def _openssl(ctx: Context, n: int) -> Measurement:
+    from ..measure.scaling import openssl_multi
+
+    return openssl_multi(crypto.tool(ctx), n, ctx.seconds, 1)
+
+
+def _sysbench(ctx: Context, n: int) -> Measurement:
+    from ..measure.scaling import sysbench_cpu
+
+    return sysbench_cpu(n, ctx.seconds, 1)
+
+
+def _stress_ng(ctx: Context, n: int) -> Measurement:
+    from ..measure.scaling import stress_ng_matrixprod
+
+    return stress_ng_matrixprod(n, ctx.seconds, 1)
+
+
+WORKLOADS = [
+    Scaling("scaling-openssl", "test_openssl_scaling", "openssl", _openssl),
+    Scaling("scaling-sysbench", "test_sysbench_scaling", "sysbench", _sysbench),
+    Scaling("scaling-stress-ng", "test_stress_ng_matrixprod_scaling", "stress-ng", _stress_ng),
+]

@@ -1,0 +1,88 @@
+"""Sequential storage write and read that cannot be the page cache, judged against the interface
+the platform reports (mmc bus mode and clock, SATA link speed) and the board's limits.  One
+sample is one write-then-read of the test file (both metrics of that run)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SbcBenchError
+from ..model import Identity, Measurement
+from ..workload import BaseWorkload, Context, Plan, Sample
+
+if TYPE_CHECKING:
+    from ..measure.storage import Target
+    from ..settings import Settings
+
+MIB = 1024 * 1024
+
+
+class Sequential(BaseWorkload):
+    name = "storage-sequential"
+    markers = ("storage",)
+    description = "sequential storage throughput"
+    test = "test_sequential"
+
+    @property
+    def param(self) -> str:
+        return ""
+
+    def size(self, ctx: Context) -> int:
+        return (256 if ctx.quick else 1024) * MIB
+
+    def where(self, ctx: Context) -> Target:
+        from ..measure import storage
+
+        if "target" not in ctx.scratch:
+            ctx.scratch["target"] = storage.target(ctx.settings.storage_path or Path.cwd())
+        found: Target = ctx.scratch["target"]
+        return found
+
+    def available(self, ctx: Context) -> str | None:
+        from ..measure import storage
+
+        try:
+            storage.check(self.where(ctx), self.size(ctx))
+        except SbcBenchError as exc:
+            return str(exc)
+        return None
+
+    def plan(self, settings: Settings) -> Plan:
+        return Plan(runs=3, quick_runs=2, seconds=20, quick_seconds=5)
+
+    def identity(self, ctx: Context) -> Identity:
+        from ..measure.storage import BLOCK
+
+        where = self.where(ctx)
+        return Identity.of(tool="sbcbench-storage", size_bytes=self.size(ctx),
+                           block_bytes=BLOCK, fstype=where.fstype, device=where.device)
+
+    def sample(self, ctx: Context) -> Sample:
+        from ..measure import storage
+
+        settings = ctx.settings
+        drop = settings.sysroot.drop_caches if os.geteuid() == 0 and settings.sysroot.is_host \
+            else None
+        run = storage.write_then_read(self.where(ctx), self.size(ctx), drop)
+        extra = {"method": run.method}
+        return Sample(
+            Sample.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).readings
+            + Sample.of("storage-read", "B/s", "higher", run.read_bytes_per_s, extra).readings)
+
+    def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
+        """The interface ceiling travels in the details, where the physics gate reads it."""
+        from ..platform.blockdev import interface
+
+        where = self.where(ctx)
+        details: dict[str, Any] = {"device": where.device, "mountpoint": where.mountpoint}
+        iface = interface(ctx.sysroot, where.device)
+        details.update(interface=iface.detail, rotational=iface.rotational)
+        if iface.limit_bytes_per_s:
+            details["interface_limit_bytes_per_s"] = iface.limit_bytes_per_s
+        return [dataclasses.replace(m, details={**m.details, **details}) for m in measurements]
+
+
+WORKLOADS = [Sequential()]

@@ -1,0 +1,250 @@
+"""The session: an inert plugin, lazy imports, the run loop, handles, one judge for pytest and
+the command line (a number beyond its interface fails as implausible in both)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+from helpers import DATA, star64_tree
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.errors import SbcBenchError
+from pytest_sbcbench.model import Identity, Measurement
+from pytest_sbcbench.report.progress import line_end_column
+from pytest_sbcbench.session import SESSION_KEY, Session
+from pytest_sbcbench.settings import Settings
+from pytest_sbcbench.suite import listing_settings
+from pytest_sbcbench.workload import BaseWorkload, Context, Plan, Sample, Workload, combine
+from pytest_sbcbench.workloads import Registry
+
+HEAVY = ("cryptography", "psutil", "matplotlib", "pyperf", "pytest_benchmark",
+         "pytest_sbcbench.measure", "pytest_sbcbench.judge", "pytest_sbcbench.report",
+         "pytest_sbcbench.platform.probe", "pytest_sbcbench.workloads.crypto")
+
+
+def test_importing_the_plugin_loads_nothing_heavy() -> None:
+    """What a project that merely has the plugin installed pays at start-up."""
+    code = "import pytest_sbcbench.plugin, sys; print('\\n'.join(sorted(sys.modules)))"
+    modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.split()
+    loaded = [m for m in modules if m.startswith(HEAVY)]
+    assert loaded == []
+    assert "pytest_sbcbench.plugin" in modules
+
+
+UNRELATED = """
+import pytest
+
+@pytest.mark.storage
+@pytest.mark.crypto
+def test_not_a_benchmark():
+    assert 1 + 1 == 2
+"""
+
+
+def test_plugin_is_inert_in_an_unrelated_project(pytester: pytest.Pytester,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked ``storage`` in a project that does not use the plugin: no board probe, no
+    idle gate or sampler, no subprocess (a stand-in openssl would leave a trace), no cache."""
+    cache = pytester.path / "xdg-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    tools = pytester.path / "bin"
+    tools.mkdir()
+    trace = pytester.path / "openssl-ran"
+    (tools / "openssl").write_text(f"#!/bin/sh\ntouch {trace}\necho 'OpenSSL 3.0.19'\n")
+    (tools / "openssl").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    pytester.makepyfile(UNRELATED)
+    before = sorted(p.name for p in pytester.path.iterdir())
+    reprec = pytester.inline_run("-p", "no:cacheprovider")
+    reprec.assertoutcome(passed=1)
+    session = reprec.getcall("pytest_sessionfinish").session.config.stash[SESSION_KEY]
+    assert not session.active and not session.started
+    assert session.results == [] and session.governor is None and session.terminal is None
+    assert session._probe is None  # never read /proc: a host without it is fine
+    assert not trace.exists() and not cache.exists()
+    created = {p.name for p in pytester.path.iterdir()} - set(before)
+    assert created <= {".benchmarks"}  # pytest-benchmark's own storage, not this plugin's
+
+
+class Scripted(BaseWorkload):
+    """A real workload whose tool is a list: each sample is the next value (two metrics of the
+    same run, like STREAM)."""
+
+    name = "scripted"
+    markers = ("scripted",)
+    description = "scripted values"
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = list(values)
+        self.taken = 0
+
+    def plan(self, settings: Settings) -> Plan:
+        return Plan(runs=3, quick_runs=2, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx: Context) -> Identity:
+        return Identity.of(tool="scripted", version="1")
+
+    def sample(self, ctx: Context) -> Sample:
+        value = self.values[self.taken]
+        self.taken += 1
+        both = (Sample.of("a", "op/s", "higher", value).readings
+                + Sample.of("b", "s", "lower", 1 / value, {"kind": "inverse"}).readings)
+        return Sample(both, {"run": self.taken})
+
+
+def session(tmp_path: Path, quick: bool = False) -> Session:
+    settings = listing_settings(star64_tree(tmp_path / "t"), quick)
+    return Session(settings, list, lambda: Registry(()))
+
+
+def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
+    run = session(tmp_path)
+    work = Scripted([10.0, 11.0, 12.0, 13.0, 14.0, 15.0])
+    a, b = run.measure("t::x", work, run.context(work))
+    assert a.measurement.samples == (10.0, 11.0, 12.0) and a.summary.n == 3
+    assert b.measurement.identity.as_dict() == {"tool": "scripted", "version": "1",
+                                                "kind": "inverse"}
+    assert [r["run"] for r in a.measurement.details["runs"]] == [1, 2, 3]
+    asked: list[dict[str, list[float]]] = []
+
+    def more(workload: Workload, series: Mapping[str, Sequence[float]]) -> bool:
+        asked.append({k: list(v) for k, v in series.items()})
+        return len(series["a"]) < 5
+    run.more_needed = more
+    run.max_runs = 10
+    work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    (a, _) = run.measure("t::y", work, run.context(work))
+    assert a.measurement.samples == (1.0, 2.0, 3.0, 4.0, 5.0)
+    assert [len(s["a"]) for s in asked] == [3, 4, 5]
+    run.max_runs = 4
+    work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    assert run.measure("t::z", work, run.context(work))[0].summary.n == 4  # the budget holds
+
+
+def test_a_handle_says_plainly_when_its_verdict_is_not_final(tmp_path: Path) -> None:
+    run = session(tmp_path)
+    handle = run.record("t::x", Measurement("m", "s", "lower", Identity.of(tool="t"), (1.0,)))
+    assert not handle.final and handle.summary.median == 1.0
+    with pytest.raises(SbcBenchError, match="not final yet; it is given when the test's call"):
+        _ = handle.verdict
+
+
+def test_samples_that_do_not_line_up_are_refused() -> None:
+    one = Sample.of("a", "s", "lower", 1.0)
+    other = Sample.of("b", "s", "lower", 1.0)
+    with pytest.raises(ValueError, match="sample 2 measured b under another identity"):
+        combine("w", Identity.of(tool="t"), [one, other])
+
+
+def test_line_end_column_uses_public_terminal_api(pytester: pytest.Pytester) -> None:
+    """The one adapter over pytest's terminal writer: fails loudly if that API goes away."""
+    config = pytester.parseconfigure()
+    assert callable(config.get_terminal_writer)
+    assert isinstance(line_end_column(config), int)
+
+
+CEILING = """
+import dataclasses
+from pytest_sbcbench.model import Identity
+from pytest_sbcbench.workload import BaseWorkload, Plan, Sample
+
+class SdCard(BaseWorkload):
+    '''Reads at 24.9 MB/s through an interface that allows 24.75 (SD high speed, 4 bits).'''
+    name = "sd-read"
+    markers = ("storage",)
+    description = "a read through an SD bus"
+
+    def plan(self, settings):
+        return Plan(runs=2, quick_runs=2, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx):
+        return Identity.of(tool="sd-reader", version="1")
+
+    def sample(self, ctx):
+        return Sample.of("storage-read", "B/s", "higher", 24.9e6)  # under the board's 25
+
+    def finish(self, ctx, measurements):
+        limit = {"interface": "{IOS}", "interface_limit_bytes_per_s": 24.75e6}
+        return [dataclasses.replace(m, details={**m.details, **limit}) for m in measurements]
+
+def pytest_sbcbench_workloads(config):
+    return [SdCard()]
+"""
+
+
+def test_a_read_beyond_its_interface_is_implausible_in_pytest_and_validate(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The physics gate sees what the workload knew: the ceiling in its details is judged
+    inside pytest, and ``sbcbench validate`` on the written file agrees."""
+    ios = (DATA / "mmc_ios/th1520-licheepi4a_mmc1_microsd_sd-high-speed_tabs.txt").read_text()
+    assert "sd high-speed" in ios
+    pytester.makeconftest(CEILING.replace("{IOS}", "sd high-speed, 50 MHz, 4 bits"))
+    copy_benchmarks("test_registered.py")
+    tree = star64_tree(tmp_path / "t")
+    out = pytester.path / "r.json"
+    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(tree), "--board", "star64",
+                                "--sbc-idle-wait", "0", "--sbc-results", str(out),
+                                "--strict-markers")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*implausible: storage-read 24.90 MB/s beats physics*limit "
+                                 "24.75 MB/s: sd high-speed, 50 MHz, 4 bits*"])
+    entry = json.loads(out.read_text())["results"][0]
+    assert entry["test"] == "benchmarks/test_registered.py::test_workload[sd-read]"
+    assert entry["verdict"]["status"] == "implausible"
+    capsys.readouterr()
+    assert main(["validate", str(out), "--board", "star64"]) == 1
+    assert "implausible  benchmarks/test_registered.py::test_workload[sd-read]" in \
+        capsys.readouterr().out
+
+
+def sd_card_tree(root: Path, device: str) -> Path:
+    """A Star64 tree whose block device ``device`` hangs off an mmc host whose ``ios`` (a real
+    capture) says SD high speed, 4 bits at 50 MHz: 24.75 MB/s after overhead."""
+    tree = star64_tree(root)
+    host = tree / "sys/devices/platform/soc/16010000.mmc/mmc_host/mmc1/mmc1:aaaa/block"
+    host.mkdir(parents=True)
+    block = tree / "sys/block" / device
+    block.mkdir(parents=True)
+    (block / "device").symlink_to(host.parent)
+    debug = tree / "sys/kernel/debug/mmc1"
+    debug.mkdir(parents=True)
+    ios = DATA / "mmc_ios/th1520-licheepi4a_mmc1_microsd_sd-high-speed_tabs.txt"
+    (debug / "ios").write_text(ios.read_text())
+    return tree
+
+
+def test_the_storage_workload_is_judged_against_its_interface(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
+    """The real storage workload on this disk, its interface read from the sysroot: a read
+    beyond the SD bus fails as implausible inside pytest."""
+    from pytest_sbcbench.measure.storage import target
+    from pytest_sbcbench.platform.blockdev import base_device
+
+    device = base_device(target(pytester.path).device)
+    tree = sd_card_tree(tmp_path / "t", device)
+    copy_benchmarks("test_storage.py")
+    out = pytester.path / "r.json"
+    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(tree), "--sbc-quick",
+                                "--sbc-runs", "1", "--sbc-idle-wait", "0",
+                                "--sbc-storage-path", str(pytester.path), "--sbc-results",
+                                str(out))
+    outcomes = result.parseoutcomes()
+    if outcomes.get("skipped"):
+        pytest.skip(f"the storage workload cannot run here: {result.outlines[-5:]}")
+    read = next(r for r in json.loads(out.read_text())["results"]
+                if r["metric"] == "storage-read")
+    assert read["telemetry"]["interface_limit_bytes_per_s"] == pytest.approx(24.75e6)
+    assert "mmc1 sd high-speed" in read["telemetry"]["interface"]
+    if max(read["samples"]) <= 24.75e6:
+        pytest.skip("this disk reads no faster than an SD card: nothing beats the interface")
+    assert read["verdict"]["status"] == "implausible"
+    result.stdout.fnmatch_lines(["*implausible: storage-read * MB/s beats physics*"
+                                 "limit 24.75 MB/s: mmc1 sd high-speed*"])
