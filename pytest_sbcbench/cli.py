@@ -14,7 +14,7 @@ from .judge import physics, signing
 from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
-from .judge.verdict import MACHINE_KEYS, JudgeContext, judge_result
+from .judge.verdict import JudgeContext, judge_result
 from .measure.openssl import find_openssl
 from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sampler
@@ -23,6 +23,7 @@ from .platform.board import known_profiles
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
 from .report.charts import write_charts
+from .report.compare import board_profile, compare, load_reference
 from .report.fleet import load_fleet
 from .report.markdown import as_json, render
 from .report.results import load_results
@@ -77,29 +78,21 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
-def _machine(environment: dict[str, object]) -> dict[str, object]:
-    return {k: environment.get(k) for k in MACHINE_KEYS}
-
-
 def _compare(args: argparse.Namespace) -> int:
-    """The same judge as pytest: physics (the board's and the result's own limits), the
-    other-machine check, the baseline gate.  Exit 1 on a regression or an implausible number."""
-    baseline = load_baseline(args.baseline)
-    if baseline is None:
-        raise SchemaError(args.baseline, None, "no such baseline file")
+    """The same judge as pytest (:func:`judge_result`: physics, the other-machine check, the
+    baseline gate).  Exit 0 no regression, 1 a regression or an implausible number, 2 unusable
+    input, 3 not judged (incomparable, or nothing had a baseline)."""
+    reference = load_reference(args.baseline)
     loaded = load_results(args.results)
-    board, results = loaded.board, loaded.results
-    if board != baseline.board:
-        print(f"note: results are for board {board}, the baseline for {baseline.board}")
-    profile = known_profiles(args.baseline.parent).get(baseline.board)
-    context = JudgeContext(baseline.board, profile, baseline, _machine(loaded.environment))
-    failing = 0
-    for result in results:
-        verdict = judge_result(result, context)
-        failing += verdict.status in ("regression", "implausible")
+    if loaded.board != reference.board:
+        print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
+    profiles = known_profiles(args.baselines or args.baseline.parent)
+    done = compare(reference, loaded.board, loaded.environment, loaded.results, profiles,
+                   args.allow_incomparable)
+    for result, verdict in done.verdicts:
         print(f"{verdict.status:12} {result.test}: {verdict.detail}")
-    print(f"{len(results)} results, {failing} regression(s) or implausible")
-    return 1 if failing else 0
+    print(done.summary)
+    return done.code
 
 
 def _keygen(args: argparse.Namespace) -> int:
@@ -140,11 +133,13 @@ def _parse(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     """The physics gate through the same judge as pytest (no baseline)."""
     profiles = known_profiles(args.baselines)
-    if args.board not in profiles:
-        raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
-    board = profiles[args.board]
+    loaded = load_results(args.results)
+    board = board_profile(args.board, profiles, loaded.environment)
+    if board is None:
+        raise BoardError(f"unknown board {args.board!r}; known: generic-<arch> and "
+                         f"{', '.join(sorted(profiles))}")
     context = JudgeContext(board.name, board)
-    results = load_results(args.results).results
+    results = loaded.results
     bad = 0
     for result in results:
         verdict = judge_result(result, context)
@@ -226,9 +221,23 @@ def parser() -> argparse.ArgumentParser:
                    help="per-GHz figures from the sampled under-load clock when available")
     r.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR")
     r.set_defaults(run=_report)
-    c = sub.add_parser("compare", help="gate a results file against a baseline file")
-    c.add_argument("baseline", type=Path)
-    c.add_argument("results", type=Path)
+    c = sub.add_parser(
+        "compare", help="gate a results file against a baseline (or an earlier results file)",
+        description="Judge RESULTS against BASELINE exactly as pytest does. BASELINE is a "
+                    "baseline file or a results file (its results become one baseline "
+                    "session, with its environment).",
+        epilog="exit codes: 0 no regression; 1 a regression or an implausible number; "
+               "2 unusable input (unreadable or malformed file); 3 not judged: a result is "
+               "incomparable with the baseline (another machine, tool version, block size...) "
+               "or no result has a baseline",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("baseline", type=Path, help="baseline file or results file")
+    c.add_argument("results", type=Path, help="results file to judge")
+    c.add_argument("--allow-incomparable", action="store_true",
+                   help="incomparable results do not make the exit code 3 (as "
+                        "--sbc-allow-incomparable in pytest)")
+    c.add_argument("--baselines", type=Path, default=None, metavar="DIR",
+                   help="board profiles in DIR/boards (default: the baseline's folder)")
     c.set_defaults(run=_compare)
     ls = sub.add_parser("list", help="every workload: markers, availability here, expected time")
     sysroot_option(ls)
