@@ -177,6 +177,18 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def package_version() -> str:
+    """The installed distribution's version (package metadata, the one source of truth)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pytest-sbcbench")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        from . import __version__
+
+        return f"{__version__} (not installed)"
+
+
 def sysroot_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                          help="read /proc and /sys from DIR (a captured board tree)")
@@ -184,6 +196,7 @@ def sysroot_option(command: argparse.ArgumentParser) -> None:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
+    top.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("probe", help="platform facts read from /proc and /sys (or --sysroot)")
     sysroot_option(p)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError
+from ..errors import SchemaError, schema_field
 from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import BASELINE_SCHEMA, Baseline, parse_baseline, with_session
 from ..judge.verdict import MACHINE_KEYS, JudgeContext, judge_result
@@ -33,13 +33,13 @@ def load_reference(path: Path) -> Baseline:
     and environment kept); anything else is a :class:`SchemaError` naming the file."""
     raw = read_bytes(path, "baseline or results file")
     data = strict_json(raw, path, "baseline or results file")
-    schema = data.get("schema") if isinstance(data, dict) else None
+    schema = schema_field(data)
     if isinstance(data, dict) and schema == RESULTS_SCHEMA:
         loaded = results_document(data, path)
         made = with_session(None, loaded.board, loaded.results, loaded.created or "unknown",
                             loaded.environment)
         return Baseline(made.board, made.entries, path)
-    if schema is not None and schema != BASELINE_SCHEMA:
+    if isinstance(data, dict) and schema != BASELINE_SCHEMA:
         raise SchemaError(path, schema, f"neither a baseline ({BASELINE_SCHEMA}) nor a "
                                         f"results file ({RESULTS_SCHEMA})")
     return parse_baseline(raw, path)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from ..errors import BoardError, SchemaError
+from ..errors import BoardError, SchemaError, schema_field
 from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import identity_of
@@ -47,8 +47,8 @@ def load_results(path: Path) -> ResultsFile:
     booleans; the board is a valid board name, since it becomes part of file names)."""
     data = strict_json(read_bytes(path, "results file"), path, "results file")
     if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA:
-        version = data.get("schema") if isinstance(data, dict) else None
-        raise SchemaError(path, version, f"not a results file; expected {RESULTS_SCHEMA}")
+        raise SchemaError(path, schema_field(data), f"not a results file; expected "
+                                                    f"{RESULTS_SCHEMA}")
     return results_document(data, path)
 
 
