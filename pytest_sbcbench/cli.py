@@ -17,11 +17,12 @@ from .judge.validity import findings, throttling
 from .judge.verdict import JudgeContext, judge_result
 from .measure.openssl import find_openssl
 from .measure.openssl_parse import parse_speed
-from .measure.sampler import Sampler
+from .measure.sampler import Sample, Sampler
 from .measure.tools import run_tool
 from .platform.board import known_profiles
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
+from .report import text
 from .report.charts import write_charts
 from .report.compare import board_profile, compare, load_reference
 from .report.fleet import load_fleet
@@ -49,7 +50,7 @@ def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, st
 def _probe(args: argparse.Namespace) -> int:
     sysroot = Sysroot(args.sysroot)
     engines, providers = _engines(args, sysroot)
-    _emit(platform_facts(sysroot, engines, providers), args.json, 12)
+    _emit(platform_facts(sysroot, engines, providers), args.json, 22)
     return 0
 
 
@@ -57,13 +58,22 @@ def _emit(data: dict[str, object], as_json: bool, width: int) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    for key, value in data.items():
-        print(f"{key:{width}} {value}")
+    print("\n".join(text.lines(data, width)))
+
+
+def _progress(sample: Sample) -> None:
+    print(text.sample_line(sample), file=sys.stderr, flush=True)
 
 
 def _monitor(args: argparse.Namespace) -> int:
+    """Sample until ``--duration`` ends or Ctrl-C, a line per sample on stderr, then the
+    summary on stdout (text, or ``--json``)."""
     sysroot = Sysroot(args.sysroot)
-    sampler = Sampler(sysroot, args.interval, load_source="system")
+    sampler = Sampler(sysroot, args.interval, load_source="system",
+                      on_sample=None if args.quiet else _progress)
+    if not args.quiet:
+        print(f"sampling every {args.interval:g} s for {args.duration:g} s (Ctrl-C ends early); "
+              "summary at the end", file=sys.stderr, flush=True)
     sampler.start()
     try:
         time.sleep(args.duration)
@@ -211,6 +221,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--duration", type=duration_seconds, required=True, metavar="S",
                    help="seconds to sample (at most a week)")
     m.add_argument("--json", action="store_true", help="print JSON")
+    m.add_argument("--quiet", action="store_true",
+                   help="no line per sample on stderr, only the summary")
     m.set_defaults(run=_monitor)
     o = sub.add_parser("parse", help="parse a tool's output")
     o.add_argument("tool", choices=["openssl"])

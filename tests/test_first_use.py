@@ -127,3 +127,66 @@ def test_validate_accepts_the_generic_board_the_run_used(
     assert "1 results, 0 implausible on generic-x86_64" in capsys.readouterr().out
     assert main(["validate", str(path), "--board", "no-such-board"]) == 2
     assert "unknown board 'no-such-board'" in capsys.readouterr().err
+
+
+RAW = ("[", "]", "{", "}", "None", "True", "False")
+
+
+def test_probe_prints_text_not_python(star64: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["probe", "--sysroot", str(star64)]) == 0
+    out = capsys.readouterr().out
+    assert not any(raw in out for raw in RAW), out
+    assert "max mhz                1500, 1500, 1500, 1500" in out
+    assert "  policy0  0,1,2,3  1500     performance" in out
+    assert main(["probe", "--sysroot", str(star64), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["max_mhz"] == [1500.0] * 4  # JSON unchanged
+
+
+def test_monitor_prints_a_line_per_sample_and_text(star64: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A line per sample on stderr while it runs (first and last sample at least), then the
+    summary as text on stdout."""
+    assert main(["monitor", "--sysroot", str(star64), "--interval", "0.1",
+                 "--duration", "0.1"]) == 0
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.endswith("MiB used")]
+    assert len(progress) >= 2
+    assert all("1500 MHz  56.9 C" in line for line in progress)
+    assert "temperature c          idle 56.9, peak 56.9" in captured.out
+    assert not any(raw in captured.out for raw in RAW), captured.out
+
+
+def test_trace_png_labels_panels_without_data(tmp_path: Path) -> None:
+    """No cpufreq, no thermal zone (this VM): both panels say "not available", with the
+    sampler's reason.  A child process: matplotlib loads once per process."""
+    script = """
+import json
+from pytest_sbcbench.measure.sampler import Sample, Trace
+from pytest_sbcbench.report import trace
+samples = tuple(Sample(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
+tr = Trace(1.0, (0, 1), (None, None), (None, None), (), samples,
+           {"cpufreq": "no cpufreq here", "thermal": "no thermal zone here"})
+plt = trace.pyplot()
+fig = trace.figure(plt, tr, "t")
+print(json.dumps([[x.get_text() for x in ax.texts] for ax in fig.axes]))
+"""
+    pytest.importorskip("matplotlib", reason="the PNG needs the 'plot' extra")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, cwd=tmp_path)
+    assert json.loads(done.stdout) == [["clock not available (no cpufreq here)"],
+                                       ["temperature not available (no thermal zone here)"]]
+
+
+def test_one_line_says_where_traces_went(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    tree = star64_tree(tmp_path / "t")
+    pytester.makepyfile(RECORD_AND_SKIP)
+    traces = tmp_path / "traces"
+    result = pytester.runpytest_subprocess("--sbc-sysroot", str(tree), "--board", "star64",
+                                           "--sbc-idle-wait", "0", "--sbc-trace-dir",
+                                           str(traces))
+    result.assert_outcomes(passed=1, skipped=1)
+    csvs = sorted(traces.glob("*.csv"))
+    assert len(csvs) == 2  # the skipped test was sampled too
+    pngs = len(list(traces.glob("*.png")))
+    result.stdout.fnmatch_lines([f"traces: {traces} (2 CSV, {pngs} PNG charts)"
+                                 if pngs else f"traces: {traces} (2 CSV, no PNG charts*"])
