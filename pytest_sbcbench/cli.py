@@ -199,6 +199,15 @@ def package_version() -> str:
         return f"{__version__} (not installed)"
 
 
+class VersionAction(argparse.Action):
+    """``--version``, read from package metadata only when asked for (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
 def sysroot_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                          help="read /proc and /sys from DIR (a captured board tree)")
@@ -206,7 +215,8 @@ def sysroot_option(command: argparse.ArgumentParser) -> None:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
-    top.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    top.add_argument("--version", action=VersionAction, nargs=0,
+                     help="print the installed version (package metadata) and exit")
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("probe", help="platform facts read from /proc and /sys (or --sysroot)")
     sysroot_option(p)
