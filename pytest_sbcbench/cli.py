@@ -15,7 +15,7 @@ from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
 from .judge.verdict import JudgeContext, judge_result
-from .measure.openssl import find_openssl
+from .measure.openssl import env_problem, find_openssl
 from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sample, Sampler
 from .measure.tools import run_tool
@@ -38,6 +38,10 @@ def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, st
         return args.engines.read_text(errors="replace"), ""
     path = find_openssl()
     if not sysroot.is_host or path is None:
+        return None, ""
+    problem = env_problem(path)
+    if problem is not None:  # the platform facts stand without it: say why engines are unknown
+        print(f"note: openssl engines not probed: {problem}", file=sys.stderr)
         return None, ""
     engines = run_tool([path, "engine", "-t", "-c"], 60, "openssl engine", expect_output=False)
     try:

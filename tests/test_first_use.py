@@ -192,3 +192,16 @@ def test_one_line_says_where_traces_went(pytester: pytest.Pytester, tmp_path: Pa
     pngs = len(list(traces.glob("*.png")))
     result.stdout.fnmatch_lines([f"traces: {traces} (2 CSV, {pngs} PNG charts)"
                                  if pngs else f"traces: {traces} (2 CSV, no PNG charts*"])
+
+
+def test_probe_with_a_missing_sbcbench_openssl_still_probes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SBCBENCH_OPENSSL", str(tmp_path / "nope"))
+    assert main(["probe", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cpus"] >= 1
+    assert main(["probe"]) == 0
+    err = capsys.readouterr().err
+    assert err.strip() == (f"note: openssl engines not probed: SBCBENCH_OPENSSL={tmp_path}/nope: "
+                           "no such file; point SBCBENCH_OPENSSL at an openssl binary, or unset "
+                           "it to use openssl on PATH")
