@@ -2,14 +2,35 @@
 
 Pure functions.  Units: human symmetric cells ending in ``k`` are 1000s of bytes/s, cells without
 ``k`` are bytes/s (OpenSSL prints small values unscaled); ``-mr`` ``+F:`` values are bytes/s.
-Asymmetric ``-mr`` lines (``+F2`` RSA, ``+F4`` ECDSA) are operations per second from OpenSSL 3.0
-on, seconds per operation before it.
+
+Asymmetric ``-mr`` records (``+F2`` RSA, ``+F3`` DSA, ``+F4`` ECDSA, ``+F5`` ECDH, ``+F6`` EdDSA)
+change unit with the version, read from each release's ``apps/speed.c``:
+
+* OpenSSL 1.1.1 (every letter release) and 3.x: operations per second.  ``speed_main`` stores
+  ``rsa_results[testnum][0] = (double)count / d`` (likewise dsa/ecdsa/ecdh/eddsa), prints it
+  as ``+F2:%u:%u:%f:%f`` and its human table prints ``1.0 / rsa_results`` as the seconds column;
+  in ``-multi`` the parent's ``do_multi`` adds the children's values (``rsa_results[k][0] += d``).
+* OpenSSL 1.1.0, 1.0.x and LibreSSL (``src/usr.bin/openssl/speed.c``): seconds per operation,
+  ``rsa_results[j][0] = d / (double)count``; ``do_multi`` combines children as
+  ``1 / (1 / a + 1 / d)``, the seconds per operation of the whole machine.
+
+So either way the reciprocal (older) or the value (newer) is the machine's total rate.  ``+F5``'s
+first value follows the same rule (its second is the reciprocal).  Without a version the unit is
+unknown: those records are left out with a note rather than guessed.
+
+``2>&1`` logs mix the children's stderr progress lines (``+DT:``, ``+DTP:``, ``+R*:``) and the
+parent's ``Got: ... from N`` echoes of each child's records with the final results; in ``-multi``
+logs the parent's buffered stdout is cut at block boundaries, so an echo can lose its ``Got: ``
+(``+F:25:...:1223316821.33 from 26`` alone) or have a progress line glued into it.  Echoes are
+never results: damaged ones are skipped and counted in ``SpeedReport.notes``; the parent's own
+totals are the result, and each algorithm a child echoed must have one.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ParseError
 
@@ -17,9 +38,16 @@ STANDARD_BLOCKS: dict[int, tuple[int, ...]] = {
     6: (16, 64, 256, 1024, 8192, 16384),
     5: (16, 64, 256, 1024, 8192),
 }
-ECDSA_INDEX = {0: "ecdsa-secp160r1", 1: "ecdsa-p192", 2: "ecdsa-p224", 3: "ecdsa-p256",
-               4: "ecdsa-p384", 5: "ecdsa-p521"}
+# R_EC_P160 .. R_EC_P521: the curve indices every release from 1.0.0 to 3.x shares; later indices
+# move with build options (OPENSSL_NO_EC2M), so they are named by index and size only.
+EC_INDEX = {0: "secp160r1", 1: "p192", 2: "p224", 3: "p256", 4: "p384", 5: "p521"}
 NIST_CURVE = re.compile(r"^nistp(\d+)$", re.IGNORECASE)
+MR_RATE_TAGS = {"+F2": ("sign", "verify"), "+F3": ("sign", "verify"), "+F4": ("sign", "verify"),
+                "+F5": ("derive",), "+F6": ("sign", "verify")}
+ECHO = re.compile(r"^Got: (\+\S+) from \d+$")
+ECHO_TAIL = re.compile(r" from \d*$")
+GLUED = re.compile(r"\+[A-Z]+\d*:")
+VERSION_UNITS = ("1.1.1 and later give op/s; 1.1.0, 1.0.x and LibreSSL give s/op")
 
 
 @dataclass(frozen=True)
@@ -42,6 +70,7 @@ class SpeedReport:
     version: str | None
     throughput: tuple[Throughput, ...]
     rates: tuple[Rate, ...]
+    notes: tuple[str, ...] = ()
 
     def bytes_per_second(self, algorithm: str, block_bytes: int) -> float | None:
         """The first cell for ``algorithm`` at ``block_bytes``, or None."""
@@ -77,28 +106,73 @@ def detect_version(text: str) -> str | None:
     return None
 
 
-def rates_are_per_second(version: str | None, pair: tuple[float, float]) -> bool:
-    """Whether ``-mr`` ``+F2``/``+F4`` values are op/s (3.x) or s/op (before 3.0)."""
-    if version and not version.startswith("LibreSSL"):
-        major = re.match(r"(\d+)", version)
-        if major:
-            return int(major.group(1)) >= 3
-    if version and version.startswith("LibreSSL"):
-        return False
-    return not all(0 < v < 1 for v in pair)
+def mr_rate_unit(version: str | None) -> str | None:
+    """The unit of asymmetric ``-mr`` records: ``"op/s"`` for OpenSSL 1.1.1 and later,
+    ``"s/op"`` for 1.1.0, 1.0.x and LibreSSL, None when the version is unknown or unrecognised
+    (see the module docstring for the ``apps/speed.c`` code behind each)."""
+    if version is None:
+        return None
+    if version.startswith("LibreSSL"):
+        return "s/op"
+    match = re.match(r"^(\d+)\.(\d+)\.(\d+)", version)
+    if not match:
+        return None
+    major, minor, patch = (int(part) for part in match.groups())
+    return "op/s" if (major, minor, patch) >= (1, 1, 1) else "s/op"
 
 
 def parse_speed(text: str, version: str | None = None) -> SpeedReport:
-    """Parse any ``openssl speed`` output; :class:`ParseError` when it holds no number."""
+    """Parse any ``openssl speed`` output; :class:`ParseError` when it holds no number.
+
+    The ``-mr`` records of this process (or of a ``-multi`` parent) are the result when there
+    are any; otherwise the human table is, whatever ``+`` progress lines surround it."""
     version = version or detect_version(text)
-    if any(line.startswith("+") for line in text.splitlines()):
-        report = _parse_mr(text, version)
+    lines = split_lines(text)
+    if any(record.startswith("+F") for record in lines.records):
+        report = _parse_mr(lines, version)
     else:
         report = _parse_human(text, version)
+    notes = lines.notes() + report.notes
     if not report.throughput and not report.rates:
-        reason = "empty output" if not text.strip() else "no result lines recognised"
-        raise ParseError("openssl speed output", reason, text[:600])
-    return report
+        reason = ("empty output" if not text.strip() else
+                  "only the children's 'Got: ... from N' echoes, no usable parent summary"
+                  if lines.echoes else "no result lines recognised")
+        raise ParseError("openssl speed output", "; ".join((reason, *notes)), text[:600])
+    return SpeedReport(report.version, report.throughput, report.rates, notes)
+
+
+@dataclass
+class MrLines:
+    """A log's ``-mr`` lines sorted by origin: this process's (or the ``-multi`` parent's) own
+    records, intact child echoes (payload only), and damaged echo fragments."""
+
+    records: list[str] = field(default_factory=list)
+    echoes: list[str] = field(default_factory=list)
+    damaged: int = 0
+
+    def notes(self) -> tuple[str, ...]:
+        if not self.damaged:
+            return ()
+        return (f"{self.damaged} damaged child echo line(s) skipped (stdout and stderr "
+                "interleaved)",)
+
+
+def split_lines(text: str) -> MrLines:
+    """Sort every line of ``text``: ``Got: +X... from N`` with nothing glued in is an intact
+    child echo; any other ``Got:`` line, a line ending in `` from N`` and a ``+`` line with a
+    second record glued into it are damaged echoes; other ``+`` lines are own records."""
+    lines = MrLines()
+    for raw in text.splitlines():
+        line = raw.strip()
+        echo = ECHO.match(line)
+        if echo and not GLUED.search(echo.group(1), 1):
+            lines.echoes.append(echo.group(1))
+        elif line.startswith("Got:") or ECHO_TAIL.search(line) or (
+                line.startswith("+") and GLUED.search(line, 1)):
+            lines.damaged += 1
+        elif line.startswith("+"):
+            lines.records.append(line)
+    return lines
 
 
 def _number(cell: str) -> float:
@@ -107,38 +181,95 @@ def _number(cell: str) -> float:
     return float(cell)
 
 
-def _parse_mr(text: str, version: str | None) -> SpeedReport:
-    blocks: tuple[int, ...] = ()
+def record_name(fields: list[str]) -> str | None:
+    """The canonical algorithm an ``+F``..``+F6`` record is about, None for other tags."""
+    tag = fields[0]
+    if tag == "+F" and len(fields) >= 3:
+        return canonical(fields[2])
+    if tag not in MR_RATE_TAGS or len(fields) < 3:
+        return None
+    if tag in ("+F2", "+F3"):
+        return f"{'rsa' if tag == '+F2' else 'dsa'}{fields[2]}"
+    if tag == "+F6":
+        return canonical(fields[3]) if len(fields) > 3 else None
+    fam = "ecdsa" if tag == "+F4" else "ecdh"
+    curve = EC_INDEX.get(int(fields[1])) if fields[1].isdigit() else None
+    return f"{fam}-{curve}" if curve else f"{fam}-curve{fields[1]}-{fields[2]}bits"
+
+
+def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
+    blocks = _echoed_blocks(lines.echoes)
     throughput: list[Throughput] = []
     rates: list[Rate] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        child_header = re.match(r"^Got:\s*(\+H:[\d:]+)", line)
-        if child_header:
-            line = child_header.group(1)
+    unit = mr_rate_unit(version)
+    unitless: list[str] = []
+    for line in lines.records:
         fields = line.split(":")
-        tag = fields[0]
         try:
-            if tag == "+H":
+            if fields[0] == "+H":
                 blocks = tuple(int(f) for f in fields[1:] if f)
-            elif tag == "+F" and len(fields) >= 4:
-                values = [float(f) for f in fields[3:]]
-                throughput += [Throughput(canonical(fields[2]), b, v)
-                               for b, v in zip(blocks, values, strict=False)]
-            elif tag in ("+F2", "+F4") and len(fields) >= 5:
-                rates += _mr_rates(tag, int(fields[1]), int(fields[2]),
-                                   (float(fields[3]), float(fields[4])), version)
-        except ValueError as exc:
+            elif fields[0] == "+F" and len(fields) >= 4:
+                throughput += [Throughput(canonical(fields[2]), b, float(v))
+                               for b, v in zip(blocks, fields[3:], strict=False)]
+            elif fields[0] in MR_RATE_TAGS and unit is None:
+                unitless.append(record_name(fields) or fields[0])
+            elif fields[0] in MR_RATE_TAGS:
+                rates += _mr_rates(fields, unit == "op/s")
+        except (ValueError, IndexError) as exc:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
-    return SpeedReport(version, tuple(throughput), tuple(rates))
+    _check_parent_totals(lines)
+    notes = ((f"asymmetric -mr records skipped ({', '.join(unitless)}): the output names no "
+              f"OpenSSL version, and {VERSION_UNITS}",) if unitless else ())
+    return SpeedReport(version, tuple(throughput), tuple(rates), notes)
 
 
-def _mr_rates(tag: str, index: int, bits: int, pair: tuple[float, float],
-              version: str | None) -> list[Rate]:
-    name = f"rsa{bits}" if tag == "+F2" else ECDSA_INDEX.get(index, f"ecdsa-{bits}")
-    if not rates_are_per_second(version, pair):
-        pair = tuple(1.0 / v if v > 0 else 0.0 for v in pair)  # type: ignore[assignment]
-    return [Rate(name, "sign", pair[0]), Rate(name, "verify", pair[1])]
+def _echoed_blocks(echoes: list[str]) -> tuple[int, ...]:
+    """Block sizes from the children's ``+H`` echoes: a ``-multi -mr`` parent prints none."""
+    for echo in echoes:
+        if echo.startswith("+H:"):
+            try:
+                return tuple(int(f) for f in echo.split(":")[1:] if f)
+            except ValueError:
+                continue
+    return ()
+
+
+def _check_parent_totals(lines: MrLines) -> None:
+    """Every algorithm a child echoed needs the parent's total: without it the log was cut
+    short or the total itself was damaged, and a child's share must not stand in for it."""
+    own = {record_name(record.split(":")) for record in lines.records}
+    missing = sorted({name for echo in lines.echoes
+                      if (name := _safe_name(echo)) is not None and name not in own})
+    if missing:
+        raise ParseError("openssl speed -multi output",
+                         f"children reported {', '.join(missing)} but the parent printed no "
+                         "total for it (log cut short or total damaged)")
+
+
+def _safe_name(record: str) -> str | None:
+    try:
+        return record_name(record.split(":"))
+    except ValueError:
+        return None
+
+
+def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
+    """Rates from one asymmetric record; values past the two sign/verify ones (3.x ``+F2``
+    encrypt/decrypt) are op/s.  A zero stays zero (no result), never an infinity."""
+    name = record_name(fields)
+    if name is None:
+        raise ValueError("record too short")
+    ops = MR_RATE_TAGS[fields[0]]
+    first = 4 if fields[0] == "+F6" else 3
+    values = [float(v) for v in fields[first:first + len(ops)]]
+    if len(values) != len(ops):
+        raise ValueError(f"expected {len(ops)} value(s)")
+    if not per_second:
+        values = [1.0 / v if v > 0 else 0.0 for v in values]
+    out = [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
+    if fields[0] == "+F2" and len(fields) >= 7:
+        out += [Rate(name, "encrypt", float(fields[5])), Rate(name, "decrypt", float(fields[6]))]
+    return out
 
 
 TYPE_HEADER = re.compile(r"^type\s+((?:\d+\s+bytes\s*)+)$")
@@ -202,19 +333,21 @@ def _asym_name(match: re.Match[str]) -> str:
 
 
 def _asym_row(line: str, header: list[str]) -> list[Rate]:
+    """Rates from one asymmetric row; a row with any cell that is not a finite number (a
+    broken ``-multi`` summary prints ``infs``) is no result at all."""
     match = RSA_ROW.match(line) or CURVE_ROW.match(line)
     if not match:
         return []
     cells = match.group("cells").split()
-    if len(cells) != len(header):
+    if len(cells) != len(header) or not all(_is_number(cell.removesuffix("s")) for cell in cells):
         return []
     name = _asym_name(match)
-    out = []
-    for column, cell in zip(header, cells, strict=True):
-        op = OP_COLUMNS.get(column)
-        if op:
-            try:
-                out.append(Rate(name, op, float(cell)))
-            except ValueError:
-                return []
-    return out
+    return [Rate(name, OP_COLUMNS[column], float(cell))
+            for column, cell in zip(header, cells, strict=True) if column in OP_COLUMNS]
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        return math.isfinite(float(cell))
+    except ValueError:
+        return False
