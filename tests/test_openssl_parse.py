@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from conftest import DATA
+from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ParseError
 from pytest_sbcbench.measure.openssl_parse import (
     canonical,
@@ -322,3 +324,45 @@ def test_a_progress_line_does_not_turn_a_human_table_into_mr() -> None:
     text = (SPEED / "openssl-1.0.2k-fips_x86-64_rsa2048-ecdsap256.txt").read_text()
     report = parse_speed("+DTP:2048:private:rsa:10\n+R1:14564:2048:10.00\n" + text)
     assert report.per_second("rsa2048", "sign") == pytest.approx(1456.4)
+
+
+# --- sbcbench parse openssl ----------------------------------------------------------------------
+
+def test_cli_reads_a_log_with_a_damaged_child_echo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", "openssl", str(DAMAGED), "--json"]) == 0
+    out, err = capsys.readouterr()
+    parsed = json.loads(out)
+    cells = {(r["algorithm"], r["block_bytes"]): r["bytes_per_second"] for r in parsed["results"]}
+    assert cells == {("aes-256-cbc", b): v for b, v in zip(
+        (16, 64, 256, 1024, 8192, 16384),
+        (31548346453.34, 52092361621.34, 54772220330.65, 56923089920.02, 57830981631.97,
+         58272448512.00), strict=True)}
+    assert parsed["notes"] == ["2 damaged child echo line(s) skipped (stdout and stderr "
+                               "interleaved)"]
+    assert "note: 2 damaged child echo line(s)" in err
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("openssl-3.0.19_multi2-merged-stderr_rsa2048.txt",
+     [["rsa2048", "sign", "2644.50"], ["rsa2048", "verify", "63414.00"]]),
+    ("openssl-3.0.19_multi2-merged-stderr_evp-sha256.txt",
+     [["sha256", "16384", "1159872510.00"]]),
+    ("openssl-3.3.0_mr-multi2_hetzner-cax11-ampere-altra-arm64.txt",
+     [["aes-256-cbc", "16384", "3347409578.67"]]),
+])
+def test_cli_reads_merged_stderr_multi_logs(name: str, expected: list[list[str]],
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", "openssl", str(SPEED / name)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert all(row in rows for row in expected)
+
+
+def test_cli_needs_the_version_for_headerless_asymmetric_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "rsa.txt"
+    log.write_text("+DTP:2048:private:rsa:10\n+R1:9881:2048:10.00\n+F2:2:2048:988.1:32216.5\n")
+    assert main(["parse", "openssl", str(log)]) == 2
+    assert "names no OpenSSL version" in capsys.readouterr().err
+    assert main(["parse", "openssl", str(log), "--openssl-version", "1.1.1w", "--json"]) == 0
+    rates = {r["op"]: r["per_second"] for r in json.loads(capsys.readouterr().out)["results"]}
+    assert rates == {"sign": 988.1, "verify": 32216.5}
