@@ -159,14 +159,17 @@ class MrLines:
 
 def split_lines(text: str) -> MrLines:
     """Sort every line of ``text``: ``Got: +X... from N`` with nothing glued in is an intact
-    child echo; any other ``Got:`` line, a line ending in `` from N`` and a ``+`` line with a
-    second record glued into it are damaged echoes; other ``+`` lines are own records."""
+    child echo (an echoed ``+H`` also stands for the parent's block sizes); any other ``Got:``
+    line, a line ending in `` from N`` and a ``+`` line with a second record glued into it are
+    damaged echoes; other ``+`` lines are own records."""
     lines = MrLines()
     for raw in text.splitlines():
         line = raw.strip()
         echo = ECHO.match(line)
         if echo and not GLUED.search(echo.group(1), 1):
             lines.echoes.append(echo.group(1))
+            if echo.group(1).startswith("+H:"):  # a -multi -mr parent prints no +H of its own
+                lines.records.append(echo.group(1))
         elif line.startswith("Got:") or ECHO_TAIL.search(line) or (
                 line.startswith("+") and GLUED.search(line, 1)):
             lines.damaged += 1
@@ -198,7 +201,7 @@ def record_name(fields: list[str]) -> str | None:
 
 
 def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
-    blocks = _echoed_blocks(lines.echoes)
+    blocks: tuple[int, ...] = ()
     throughput: list[Throughput] = []
     rates: list[Rate] = []
     unit = mr_rate_unit(version)
@@ -208,6 +211,8 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
         try:
             if fields[0] == "+H":
                 blocks = tuple(int(f) for f in fields[1:] if f)
+            elif fields[0] == "+F" and len(fields) >= 4 and not blocks:
+                raise ValueError("no +H block sizes before it")
             elif fields[0] == "+F" and len(fields) >= 4:
                 throughput += [Throughput(canonical(fields[2]), b, float(v))
                                for b, v in zip(blocks, fields[3:], strict=False)]
@@ -221,17 +226,6 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
     notes = ((f"asymmetric -mr records skipped ({', '.join(unitless)}): the output names no "
               f"OpenSSL version, and {VERSION_UNITS}",) if unitless else ())
     return SpeedReport(version, tuple(throughput), tuple(rates), notes)
-
-
-def _echoed_blocks(echoes: list[str]) -> tuple[int, ...]:
-    """Block sizes from the children's ``+H`` echoes: a ``-multi -mr`` parent prints none."""
-    for echo in echoes:
-        if echo.startswith("+H:"):
-            try:
-                return tuple(int(f) for f in echo.split(":")[1:] if f)
-            except ValueError:
-                continue
-    return ()
 
 
 def _check_parent_totals(lines: MrLines) -> None:
