@@ -233,37 +233,29 @@ def _check_parent_totals(lines: MrLines) -> None:
     short or the total itself was damaged, and a child's share must not stand in for it."""
     own = {record_name(record.split(":")) for record in lines.records}
     missing = sorted({name for echo in lines.echoes
-                      if (name := _safe_name(echo)) is not None and name not in own})
+                      if (name := record_name(echo.split(":"))) is not None and name not in own})
     if missing:
         raise ParseError("openssl speed -multi output",
                          f"children reported {', '.join(missing)} but the parent printed no "
                          "total for it (log cut short or total damaged)")
 
 
-def _safe_name(record: str) -> str | None:
-    try:
-        return record_name(record.split(":"))
-    except ValueError:
-        return None
-
-
 def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
-    """Rates from one asymmetric record; values past the two sign/verify ones (3.x ``+F2``
-    encrypt/decrypt) are op/s.  A zero stays zero (no result), never an infinity."""
+    """Rates from one asymmetric record (3.x ``+F2`` adds encrypt and decrypt to sign and
+    verify).  A zero stays zero (no result), never an infinity."""
     name = record_name(fields)
     if name is None:
         raise ValueError("record too short")
     ops = MR_RATE_TAGS[fields[0]]
+    if fields[0] == "+F2" and len(fields) >= 7:
+        ops = (*ops, "encrypt", "decrypt")
     first = 4 if fields[0] == "+F6" else 3
     values = [float(v) for v in fields[first:first + len(ops)]]
     if len(values) != len(ops):
         raise ValueError(f"expected {len(ops)} value(s)")
     if not per_second:
         values = [1.0 / v if v > 0 else 0.0 for v in values]
-    out = [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
-    if fields[0] == "+F2" and len(fields) >= 7:
-        out += [Rate(name, "encrypt", float(fields[5])), Rate(name, "decrypt", float(fields[6]))]
-    return out
+    return [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
 
 
 TYPE_HEADER = re.compile(r"^type\s+((?:\d+\s+bytes\s*)+)$")
