@@ -4,15 +4,17 @@ Pure functions.  Units: human symmetric cells ending in ``k`` are 1000s of bytes
 ``k`` are bytes/s (OpenSSL prints small values unscaled); ``-mr`` ``+F:`` values are bytes/s.
 
 Asymmetric ``-mr`` records (``+F2`` RSA, ``+F3`` DSA, ``+F4`` ECDSA, ``+F5`` ECDH, ``+F6`` EdDSA)
-change unit with the version, read from each release's ``apps/speed.c``:
+change unit with the version, as each release's ``apps/speed.c`` shows:
 
 * OpenSSL 1.1.1 (every letter release) and 3.x: operations per second.  ``speed_main`` stores
-  ``rsa_results[testnum][0] = (double)count / d`` (likewise dsa/ecdsa/ecdh/eddsa), prints it
-  as ``+F2:%u:%u:%f:%f`` and its human table prints ``1.0 / rsa_results`` as the seconds column;
-  in ``-multi`` the parent's ``do_multi`` adds the children's values (``rsa_results[k][0] += d``).
-* OpenSSL 1.1.0, 1.0.x and LibreSSL (``src/usr.bin/openssl/speed.c``): seconds per operation,
-  ``rsa_results[j][0] = d / (double)count``; ``do_multi`` combines children as
-  ``1 / (1 / a + 1 / d)``, the seconds per operation of the whole machine.
+  ``rsa_results[testnum][0] = (double)count / d`` (likewise ``dsa_``, ``ecdsa_``, ``ecdh_``,
+  ``eddsa_results``), prints it with ``+F2:%u:%u:%f:%f``, and its human table prints
+  ``1.0 / rsa_results`` in the seconds column; in ``-multi`` the parent's ``do_multi`` adds the
+  children's values (``rsa_results[k][0] += d``).
+* OpenSSL 1.1.0 and 1.0.x (``apps/speed.c``) and LibreSSL (``src/usr.bin/openssl/speed.c``):
+  seconds per operation.  ``speed_main`` stores ``rsa_results[..][0] = d / (double)count``, the
+  human table prints it as the seconds column and ``1.0 / rsa_results`` as sign/s, and
+  ``do_multi`` combines the children as ``1 / (1 / a + 1 / d)``.
 
 So either way the reciprocal (older) or the value (newer) is the machine's total rate.  ``+F5``'s
 first value follows the same rule (its second is the reciprocal).  Without a version the unit is
