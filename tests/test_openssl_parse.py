@@ -366,3 +366,24 @@ def test_cli_needs_the_version_for_headerless_asymmetric_records(
     assert main(["parse", "openssl", str(log), "--openssl-version", "1.1.1w", "--json"]) == 0
     rates = {r["op"]: r["per_second"] for r in json.loads(capsys.readouterr().out)["results"]}
     assert rates == {"sign": 988.1, "verify": 32216.5}
+
+
+def test_when_every_header_echo_is_damaged_the_standard_sizes_are_assumed_and_said() -> None:
+    path = SPEED / "openssl-3.3.0_mr-multi2_hetzner-cax11-ampere-altra-arm64.txt"
+    text = path.read_text()
+    clean = parse_speed(text)
+    first_block = text[:text.index("ALGO: -evp sha256")]
+    cut = first_block.replace("Got: +H:16:64:256", "Got: +H:16:6+R:7336214:blake2b512:3.000000\n"
+                              "4:256")
+    assert cut.count("+R:7336214:blake2b512:3.000000\n4:256") == 2
+    report = parse_speed(cut + text[len(first_block):])
+    assert report.throughput == clean.throughput
+    assert report.notes == ("4 damaged child echo line(s) skipped (stdout and stderr "
+                            "interleaved)",
+                            "standard block sizes assumed for blake2b512: every child's '+H' "
+                            "echo was damaged")
+
+
+def test_a_total_with_no_header_in_an_undamaged_log_is_an_error() -> None:
+    with pytest.raises(ParseError, match=r"no \+H block sizes before it"):
+        parse_speed("+F:25:sha256:1.00:2.00:3.00:4.00:5.00:6.00\n")

@@ -208,16 +208,16 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
     rates: list[Rate] = []
     unit = mr_rate_unit(version)
     unitless: list[str] = []
+    assumed: list[str] = []
     for line in lines.records:
         fields = line.split(":")
         try:
             if fields[0] == "+H":
                 blocks = tuple(int(f) for f in fields[1:] if f)
-            elif fields[0] == "+F" and len(fields) >= 4 and not blocks:
-                raise ValueError("no +H block sizes before it")
             elif fields[0] == "+F" and len(fields) >= 4:
+                sizes = blocks or _lost_header_blocks(fields, lines, assumed)
                 throughput += [Throughput(canonical(fields[2]), b, float(v))
-                               for b, v in zip(blocks, fields[3:], strict=False)]
+                               for b, v in zip(sizes, fields[3:], strict=False)]
             elif fields[0] in MR_RATE_TAGS and unit is None:
                 unitless.append(record_name(fields) or fields[0])
             elif fields[0] in MR_RATE_TAGS:
@@ -225,9 +225,30 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
         except (ValueError, IndexError) as exc:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
     _check_parent_totals(lines)
-    notes = ((f"asymmetric -mr records skipped ({', '.join(unitless)}): the output names no "
-              f"OpenSSL version, and {VERSION_UNITS}",) if unitless else ())
-    return SpeedReport(version, tuple(throughput), tuple(rates), notes)
+    return SpeedReport(version, tuple(throughput), tuple(rates), _mr_notes(unitless, assumed))
+
+
+def _mr_notes(unitless: list[str], assumed: list[str]) -> tuple[str, ...]:
+    notes = []
+    if unitless:
+        notes.append(f"asymmetric -mr records skipped ({', '.join(unitless)}): the output names "
+                     f"no OpenSSL version, and {VERSION_UNITS}")
+    if assumed:
+        notes.append(f"standard block sizes assumed for {', '.join(assumed)}: every child's "
+                     "'+H' echo was damaged")
+    return tuple(notes)
+
+
+def _lost_header_blocks(fields: list[str], lines: MrLines, assumed: list[str]
+                        ) -> tuple[int, ...]:
+    """Block sizes for a ``+F`` total with no ``+H`` before it.  Only in a damaged ``-multi``
+    log (the children's ``+H`` echoes all cut) are the standard sizes assumed, as for a
+    headerless human table, and said in a note; otherwise the output is not one we know."""
+    sizes = STANDARD_BLOCKS.get(len(fields) - 3) if lines.damaged else None
+    if sizes is None:
+        raise ValueError("no +H block sizes before it")
+    assumed.append(canonical(fields[2]))
+    return sizes
 
 
 def _check_parent_totals(lines: MrLines) -> None:
