@@ -256,7 +256,7 @@ def test_real_111_mr_record_is_count_over_seconds() -> None:
     version = detect_version(text)
     assert version == "1.1.1h"
     first_count, seconds = 11373, 10.00  # '+R8:11373:256:CurveSM2:10.00'
-    echo = split_lines(text).echoes[0]
+    echo = split_lines(text).echoes[0].record
     child = parse_speed(echo, version)
     assert child.per_second("curvesm2", "sign") == pytest.approx(first_count / seconds)
     with pytest.raises(ParseError, match="no usable parent summary"):
@@ -272,7 +272,8 @@ def test_multi_merged_stderr_human_rsa_is_the_parents_sum() -> None:
     report = parse_file(path)
     assert report.per_second("rsa2048", "sign") == pytest.approx(2644.5)
     assert report.per_second("rsa2048", "verify") == pytest.approx(63414.0)
-    children = [parse_speed(echo, "3.0.19") for echo in split_lines(path.read_text()).echoes]
+    children = [parse_speed(echo.record, "3.0.19")
+                for echo in split_lines(path.read_text()).echoes]
     total = sum(c.per_second("rsa2048", "sign") or 0.0 for c in children)
     assert total == pytest.approx(2644.5, abs=0.05)
 
@@ -312,7 +313,8 @@ def test_child_echoes_without_the_parents_total_are_an_error() -> None:
 def test_a_damaged_header_echo_never_sets_the_block_sizes() -> None:
     text = ("Got: +H:16:6+R:31851:shake128:3.000000\n"
             "Got: +H:16:64:256:1024:8192:16384 from 1\n"
-            "Got: +F:25:shake128:1.00:2.00:3.00:4.00:5.00:6.00 from 1\n"
+            "Got: +F:25:shake128:1.00:2.00:3.00:4.00:5.00:6.00 from 0\n"
+            "Got: +F:25:shake128:9.00:18.00:27.00:36.00:45.00:54.00 from 1\n"
             "+F:25:shake128:10.00:20.00:30.00:40.00:50.00:60.00\n")
     report = parse_speed(text)
     assert [c.block_bytes for c in report.throughput] == [16, 64, 256, 1024, 8192, 16384]
@@ -387,3 +389,29 @@ def test_when_every_header_echo_is_damaged_the_standard_sizes_are_assumed_and_sa
 def test_a_total_with_no_header_in_an_undamaged_log_is_an_error() -> None:
     with pytest.raises(ParseError, match=r"no \+H block sizes before it"):
         parse_speed("+F:25:sha256:1.00:2.00:3.00:4.00:5.00:6.00\n")
+
+
+
+def test_a_parent_that_mis_adds_its_children_is_refused() -> None:
+    """openssl/openssl#10261: 1.1.1's do_multi read +F6's curve name as the sign rate, so the
+    parent said sign 0 and verify = the children's signs.  Where every child's echo survived,
+    the parent must be their sum (op/s) or their combined seconds (s/op)."""
+    children = ("Forked child 0\nForked child 1\n"
+                "Got: +F6:0:253:Ed25519:25000.000000:9000.000000 from 0\n"
+                "Got: +F6:0:253:Ed25519:24000.000000:8800.000000 from 1\n")
+    good = parse_speed(children + "+F6:0:253:Ed25519:49000.000000:17800.000000\n", "1.1.1w")
+    assert good.per_second("ed25519", "sign") == pytest.approx(49000.0)
+    with pytest.raises(ParseError, match=r"parent's \+F6:0:253:Ed25519 value 0\.0 is not"):
+        parse_speed(children + "+F6:0:253:Ed25519:0.000000:49000.000000\n", "1.1.1d")
+    old = ("Got: +F2:2:2048:0.002000:0.000100 from 0\nGot: +F2:2:2048:0.002000:0.000100 from 1\n"
+           "+F2:2:2048:0.001000:0.000050\n")
+    assert parse_speed(old, "1.0.2k").per_second("rsa2048", "sign") == pytest.approx(1000.0)
+
+
+def test_real_multi_parents_equal_their_childrens_sums() -> None:
+    """The sum check passes on real -multi logs (3.x: op/s and bytes/s added)."""
+    for name in ("openssl-3.3.0_mr-multi2_hetzner-cax11-ampere-altra-arm64.txt",
+                 "openssl-3.3.0_mr-multi2_hetzner-cpx11-amd-epyc-x86-64.txt"):
+        lines = split_lines((SPEED / name).read_text())
+        assert lines.children == {0, 1} and len(lines.echoes) == 44
+        assert parse_file(SPEED / name).throughput

@@ -46,7 +46,8 @@ EC_INDEX = {0: "secp160r1", 1: "p192", 2: "p224", 3: "p256", 4: "p384", 5: "p521
 NIST_CURVE = re.compile(r"^nistp(\d+)$", re.IGNORECASE)
 MR_RATE_TAGS = {"+F2": ("sign", "verify"), "+F3": ("sign", "verify"), "+F4": ("sign", "verify"),
                 "+F5": ("derive",), "+F6": ("sign", "verify")}
-ECHO = re.compile(r"^Got: (\+\S+) from \d+$")
+ECHO = re.compile(r"^Got: (\+\S+) from (\d+)$")
+FORKED = re.compile(r"^Forked child (\d+)$")
 ECHO_TAIL = re.compile(r" from \d*$")
 GLUED = re.compile(r"\+[A-Z]+\d*:")
 VERSION_UNITS = ("1.1.1 and later give op/s; 1.1.0, 1.0.x and LibreSSL give s/op")
@@ -143,13 +144,22 @@ def parse_speed(text: str, version: str | None = None) -> SpeedReport:
     return SpeedReport(report.version, report.throughput, report.rates, notes)
 
 
+@dataclass(frozen=True)
+class Echo:
+    """A child's record as the ``-multi`` parent echoed it: ``Got: <record> from <child>``."""
+
+    child: int
+    record: str
+
+
 @dataclass
 class MrLines:
     """A log's ``-mr`` lines sorted by origin: this process's (or the ``-multi`` parent's) own
     records, intact child echoes (payload only), and damaged echo fragments."""
 
     records: list[str] = field(default_factory=list)
-    echoes: list[str] = field(default_factory=list)
+    echoes: list[Echo] = field(default_factory=list)
+    children: set[int] = field(default_factory=set)
     damaged: int = 0
 
     def notes(self) -> tuple[str, ...]:
@@ -168,8 +178,12 @@ def split_lines(text: str) -> MrLines:
     for raw in text.splitlines():
         line = raw.strip()
         echo = ECHO.match(line)
-        if echo and not GLUED.search(echo.group(1), 1):
-            lines.echoes.append(echo.group(1))
+        forked = FORKED.match(line)
+        if forked:
+            lines.children.add(int(forked.group(1)))
+        elif echo and not GLUED.search(echo.group(1), 1):
+            lines.echoes.append(Echo(int(echo.group(2)), echo.group(1)))
+            lines.children.add(int(echo.group(2)))
             if echo.group(1).startswith("+H:"):  # a -multi -mr parent prints no +H of its own
                 lines.records.append(echo.group(1))
         elif line.startswith("Got:") or ECHO_TAIL.search(line) or (
@@ -225,6 +239,7 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
         except (ValueError, IndexError) as exc:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
     _check_parent_totals(lines)
+    _check_parent_sums(lines, unit)
     return SpeedReport(version, tuple(throughput), tuple(rates), _mr_notes(unitless, assumed))
 
 
@@ -256,11 +271,64 @@ def _check_parent_totals(lines: MrLines) -> None:
     short or the total itself was damaged, and a child's share must not stand in for it."""
     own = {record_name(record.split(":")) for record in lines.records}
     missing = sorted({name for echo in lines.echoes
-                      if (name := record_name(echo.split(":"))) is not None and name not in own})
+                      if (name := record_name(echo.record.split(":"))) is not None
+                      and name not in own})
     if missing:
         raise ParseError("openssl speed -multi output",
                          f"children reported {', '.join(missing)} but the parent printed no "
                          "total for it (log cut short or total damaged)")
+
+
+RecordKey = tuple[str, ...]
+
+
+def _record_values(fields: list[str]) -> tuple[RecordKey, list[float]] | None:
+    """A result record's identity (tag, index, size or name) and its numbers; ``+F5``'s second
+    number is the first one's reciprocal and is left out."""
+    tag = fields[0]
+    if tag not in ("+F", *MR_RATE_TAGS) or len(fields) < 4:
+        return None
+    first = 4 if tag == "+F6" else 3
+    numbers = fields[first:first + 1] if tag == "+F5" else fields[first:]
+    try:
+        return tuple(fields[:first]), [float(v) for v in numbers]
+    except ValueError:
+        return None
+
+
+def _check_parent_sums(lines: MrLines, unit: str | None) -> None:
+    """A ``-multi`` parent's total is its children's sum (op/s, bytes/s) or their combined
+    seconds ``1 / sum(1 / d)`` (s/op): checked wherever every child's echo survived, so a
+    parent that mis-adds (1.1.1's ``do_multi`` once read EdDSA's name field as the sign rate,
+    openssl/openssl#10261) is refused instead of reported."""
+    parents: dict[RecordKey, list[list[float]]] = {}
+    for record in lines.records:
+        if (found := _record_values(record.split(":"))) is not None:
+            parents.setdefault(found[0], []).append(found[1])
+    shares: dict[RecordKey, dict[int, list[float]]] = {}
+    for echo in lines.echoes:
+        if (found := _record_values(echo.record.split(":"))) is not None:
+            shares.setdefault(found[0], {})[echo.child] = found[1]
+    for key, by_child in shares.items():
+        if len(parents.get(key, [])) != 1 or set(by_child) != lines.children:
+            continue  # a child's echo was damaged, or the log holds several runs of it
+        reciprocal = key[0] != "+F" and unit == "s/op"
+        for column, total in enumerate(parents[key][0]):
+            parts = [values[column] for values in by_child.values() if column < len(values)]
+            expected = _combined(parts, reciprocal)
+            slack = 0.01 if key[0] == "+F" else 2e-6  # printed with %.2f / %f
+            if expected is not None and abs(total - expected) > slack + 1e-6 * abs(expected):
+                raise ParseError("openssl speed -multi output",
+                                 f"the parent's {':'.join(key)} value {total} is not its "
+                                 f"{len(parts)} children's combined {expected:.6f}")
+
+
+def _combined(parts: list[float], reciprocal: bool) -> float | None:
+    if not reciprocal:
+        return sum(parts)
+    if any(part <= 0 for part in parts):
+        return None
+    return 1.0 / sum(1.0 / part for part in parts)
 
 
 def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
