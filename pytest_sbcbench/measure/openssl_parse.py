@@ -25,7 +25,8 @@ parent's ``Got: ... from N`` echoes of each child's records with the final resul
 logs the parent's buffered stdout is cut at block boundaries, so an echo can lose its ``Got: ``
 (``+F:25:...:1223316821.33 from 26`` alone) or have a progress line glued into it.  Echoes are
 never results: damaged ones are skipped and counted in ``SpeedReport.notes``; the parent's own
-totals are the result, and each algorithm a child echoed must have one.
+totals are the result, each algorithm a child echoed must have one, and where every child's
+echo survived the total must be their sum (or combined seconds).
 """
 
 from __future__ import annotations
