@@ -10,13 +10,8 @@ import pytest
 from conftest import DATA
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ParseError
-from pytest_sbcbench.measure.openssl_parse import (
-    canonical,
-    detect_version,
-    mr_rate_unit,
-    parse_speed,
-    split_lines,
-)
+from pytest_sbcbench.measure.openssl_multi import canonical, split_lines
+from pytest_sbcbench.measure.openssl_parse import detect_version, mr_rate_unit, parse_speed
 
 SPEED = DATA / "openssl_speed"
 K = 1000.0
@@ -406,6 +401,8 @@ def test_a_parent_that_mis_adds_its_children_is_refused() -> None:
     old = ("Got: +F2:2:2048:0.002000:0.000100 from 0\nGot: +F2:2:2048:0.002000:0.000100 from 1\n"
            "+F2:2:2048:0.001000:0.000050\n")
     assert parse_speed(old, "1.0.2k").per_second("rsa2048", "sign") == pytest.approx(1000.0)
+    unknown = parse_speed("+H:16384\n+F:22:sha256:1000.00\n" + old)  # no version: no sum rule
+    assert unknown.rates == () and unknown.notes
 
 
 def test_real_multi_parents_equal_their_childrens_sums() -> None:
