@@ -153,8 +153,9 @@ def check_parent_sums(lines: MrLines, unit: str | None) -> None:
             slack = 0.01 if key[0] == "+F" else 2e-6  # printed with %.2f / %f
             if expected is not None and abs(total - expected) > slack + 1e-6 * abs(expected):
                 raise ParseError("openssl speed -multi output",
-                                 f"the parent's {':'.join(key)} value {total} is not its "
-                                 f"{len(parts)} children's combined {expected:.6f}")
+                                 f"not believable: the parent's {':'.join(key)} value {total!r}"
+                                 f" is not its {len(parts)} children's combined "
+                                 f"{expected:.6f}")
 
 
 def combined(parts: list[float], reciprocal: bool) -> float | None:
