@@ -9,7 +9,7 @@ baseline of ``boots`` boots x 3 runs; this run is a new boot.  A sample is
 ``cv``).  The same random draws serve every shift and every rule (common random numbers).
 
 This project's :func:`pytest_sbcbench.judge.sequential.decide` runs sequentially: looked at
-after 3 runs and after each further run up to 9 (``Plan.default(3)``, per-metric alpha
+after 3 runs and after each further run up to 6 (``Plan.default(3)``, per-metric alpha
 0.05 / 25, the between-boot prior pooled over the suite's baseline).  The other rules see the
 first 3 runs (the Phoronix Test Suite its own dynamic count) and the same baseline:
 
@@ -181,7 +181,7 @@ def run_cell(sc: Scenario, trials: int, seed: int) -> dict[tuple[str, float], Ta
         plan = Plan.default(RUNS, N_METRICS, boot_prior=suite_boot_prior(sessions))
         for shift in sc.shifts:
             flagged = dict.fromkeys([OURS, *ANCHORS], False)
-            for (base, noise), sess in zip(suite, sessions):
+            for (base, noise), sess in zip(suite, sessions, strict=True):
                 cur = [v * (1.0 + shift) for v in noise]
                 status, runs = sequential(sess, cur, plan)
                 _count(tallies, OURS, shift, status, runs)
@@ -240,8 +240,8 @@ def table(results: list[tuple[Scenario, dict[tuple[str, float], Tally]]]) -> lis
     plan = Plan.default(RUNS, N_METRICS)
     for sc, tallies in results:
         shifts = ", ".join(f"{100 * s:g}%" for s in sc.shifts if s > 0)
-        lines += [f"**{sc.name}** (oracle power for 3% at 9 runs: "
-                  f"{pct(oracle_power(sc, plan, 3 * RUNS))}; at infinite runs: "
+        lines += [f"**{sc.name}** (oracle power for 3% at {plan.max_runs} runs: "
+                  f"{pct(oracle_power(sc, plan, plan.max_runs))}; at infinite runs: "
                   f"{pct(oracle_power(sc, plan, 10**9))})", "",
                   f"| rule | false alarms per metric | per suite (25) | detected ({shifts}) | "
                   "inconclusive (0% / 3%) | pass (0%) | pass at 3% slower | runs (0% / 3%) |",

@@ -41,7 +41,7 @@ ONE_BOOT_SD_PCT = 1.0
 ONE_BOOT_DF = 4.0
 # A suite-pooled prior counts at most this many degrees of freedom: metrics do not all drift
 # alike, so the pooled value is a prior for each metric, not its truth.
-PRIOR_DF_CAP = 50.0
+PRIOR_DF_CAP = 30.0
 # Never judge with a between-boot SD below this (0.1%): a boot never reproduces exactly.
 MIN_BOOT_SD_PCT = 0.1
 

@@ -8,19 +8,23 @@ Per look, in log space (a halving and a doubling are the same size of move):
 * ``d`` = mean of this run minus the mean of the baseline boot means, ``w`` = ``d`` the bad way,
   with standard error and Satterthwaite degrees of freedom from :mod:`.boots` (between-boot
   variance with honest degrees of freedom, this run a new boot).
-* **Regression** looks are only two: ``2 x min_runs`` (the confirmation: a suspect is re-measured
-  with as many runs again) and ``max_runs``.  Each gets ``alpha / 2`` (alpha spending by
-  Bonferroni over the looks: the false-alarm rate holds across the repeated looks whatever their
-  correlation).  A move beyond the boundary at an earlier look is a *suspect*: ``continue``.
+* **Regression** is declared only at the regression looks: ``2 x min_runs`` (the confirmation:
+  a suspect is re-measured with as many runs again) and ``max_runs`` if later (by default
+  ``max_runs = 2 x min_runs``: one look).  Alpha is spent by Bonferroni over those looks, so the
+  false-alarm rate holds across the repeated looks whatever their correlation.  A move beyond
+  the boundary at any other look is a *suspect*: ``continue``.
 * **Improvement**: the same boundary the good way, at any look (it passes either way).
 * **Pass** means "no regression of at least delta": the one-sided upper confidence bound of
   ``w`` (PASS_ALPHA spent evenly over every look) is below delta, *and* this run could detect a
-  drop of delta with at least 80% power (``detectable_pct <= delta``).  Never pass below 80%.
+  drop of delta with at least 80% power even if the noise is as large as its 95% upper
+  confidence bound (``detectable_pct <= delta``).  Never pass below 80% power.
 * At ``max_runs`` anything else is **inconclusive**, saying what drop this run could have
   detected and how many runs or boots it would take.
 
 Power uses the shifted-central-t approximation of the noncentral t: the smallest detectable drop
-is ``(t(1 - alpha_look, df) + t(0.8, df)) x SE``.
+is ``(t(1 - alpha_look, df) + t(0.8, df)) x SE_up``, with ``SE_up = SE sqrt(df / chi2(0.05, df))``
+(the chi-square quantile by the Wilson-Hilferty approximation: within 2% for df >= 4, more
+conservative below).
 """
 
 from __future__ import annotations
@@ -36,9 +40,9 @@ from .boots import (
     BaselineSession,
     BootPrior,
     Boots,
+    boot_mean_variance,
     group_by_boot,
     logs,
-    boot_mean_variance,
     sum_squares,
 )
 from .tdist import t_ppf
@@ -48,6 +52,7 @@ DEFAULT_MIN_EFFECT_PCT = 3.0
 RUN_BUDGET_FACTOR = 2  # max_runs defaults to 2 x min_runs (PTS caps its extra runs at 2-4x)
 PASS_ALPHA = 0.05  # "no regression of at least delta" at 95% confidence, per metric
 POWER = 0.8
+NOISE_CONFIDENCE = 0.95  # power is judged at the noise's 95% upper confidence bound
 MAX_HINT_RUNS = 100
 MAX_HINT_BOOTS = 20
 
@@ -71,8 +76,12 @@ class Plan:
             raise ValueError(f"need 0 < alpha < 0.5 and min_effect_pct > 0, got {self}")
 
     @classmethod
-    def default(cls, min_runs: int, n_metrics: int = 25, **kw: float) -> Plan:
-        return cls(min_runs, RUN_BUDGET_FACTOR * min_runs, alpha=suite_alpha(n_metrics), **kw)
+    def default(cls, min_runs: int, n_metrics: int = 25,
+                min_effect_pct: float = DEFAULT_MIN_EFFECT_PCT,
+                boot_prior: BootPrior = ONE_BOOT_ALLOWANCE) -> Plan:
+        """min_runs, a budget of RUN_BUDGET_FACTOR x min_runs, suite-adjusted alpha."""
+        return cls(min_runs, RUN_BUDGET_FACTOR * min_runs, min_effect_pct,
+                   suite_alpha(n_metrics), boot_prior)
 
     @property
     def confirm_at(self) -> int:
@@ -151,20 +160,33 @@ def _noise(boots: Boots, current: Sequence[float], prior: BootPrior) -> _Noise |
 
 
 def _pct(x: float) -> float:
-    return 100.0 * math.expm1(x)
+    """A log-space move as a percentage (infinite beyond what a float holds)."""
+    return 100.0 * math.expm1(x) if x < 700 else math.inf
+
+
+def _runs_for(noise: _Noise, k: int, target: float) -> int | None:
+    """Runs of this boot for SE <= target with k baseline boots (None: not within 100)."""
+    room = target**2 - noise.between * (1 + 1 / k)
+    per_run = room / noise.within - noise.boots.h / k if noise.within > 0 else math.inf
+    return max(1, math.ceil(1 / per_run)) if per_run > 1 / MAX_HINT_RUNS else None
 
 
 def _hints(noise: _Noise, plan: Plan, z: float) -> tuple[int | None, int | None]:
-    """Runs (at these boots) or boots (at max_runs) this design needs for 80% power at delta,
-    assuming the variance estimates stay as they are."""
+    """What 80% power at delta would take, the variance estimates taken as exact (normal
+    quantiles ``z``): runs of this boot against these boots, and, when that exceeds the budget,
+    the fewest baseline boots (same runs per boot) that make it possible within max_runs, else
+    within 100 runs."""
+    target = math.log1p(plan.min_effect_pct / 100.0) / z
     k = noise.boots.k
-    room = (math.log1p(plan.min_effect_pct / 100.0) / z) ** 2 - noise.between * (1 + 1 / k)
-    per_run = room / noise.within - noise.boots.h / k if noise.within > 0 else math.inf
-    runs = max(1, math.ceil(1 / per_run)) if per_run > 1 / MAX_HINT_RUNS else None
-    boots = next((j for j in range(k, MAX_HINT_BOOTS + 1)
-                  if z * noise.se_for(plan.max_runs, j) <= math.log1p(plan.min_effect_pct / 100)),
-                 None) if runs is None or runs > plan.max_runs else None
-    return runs, boots
+    runs = _runs_for(noise, k, target)
+    if runs is not None and runs <= plan.max_runs:
+        return runs, None
+    for limit in (plan.max_runs, MAX_HINT_RUNS):
+        for j in range(k + 1, MAX_HINT_BOOTS + 1):
+            n = _runs_for(noise, j, target)
+            if n is not None and n <= limit:
+                return (runs if runs is not None else n), j
+    return runs, None
 
 
 def decide(sessions: Sequence[BaselineSession], current: Sequence[float],
@@ -182,15 +204,25 @@ def decide(sessions: Sequence[BaselineSession], current: Sequence[float],
                         "inconclusive: no repeated sample anywhere, so no variance to judge by")
     t_r = t_ppf(1 - plan.alpha_look, noise.df)
     t_pass = t_ppf(1 - plan.alpha_pass, noise.df)
-    z = t_r + t_ppf(POWER, noise.df)
+    z = (t_r + t_ppf(POWER, noise.df)) * noise_upper(noise.df, NOISE_CONFIDENCE)
     worse, tol = sign * d, t_r * noise.se
     status = _status(worse, tol, worse + t_pass * noise.se, z * noise.se, n, plan)
-    runs_needed, boots_needed = _hints(noise, plan, z)
+    normal = statistics.NormalDist()
+    runs_needed, boots_needed = _hints(noise, plan, normal.inv_cdf(1 - plan.alpha_look)
+                                       + normal.inv_cdf(POWER))
     low, high = sorted((_pct(d - tol), _pct(d + tol)))
     return Decision(status, _pct(d), (low, high), abs(_pct(sign * tol)), _pct(z * noise.se),
                     runs_needed, boots_needed, boots.k, n, noise.df,
                     _detail(status, d, (low, high), tol, z * noise.se, noise, plan, sign, n,
                             (runs_needed, boots_needed)))
+
+
+def noise_upper(df: float, confidence: float) -> float:
+    """SE_up / SE: sqrt(df / chi2 lower quantile), Wilson-Hilferty for the chi-square."""
+    z = statistics.NormalDist().inv_cdf(confidence)
+    c = 2.0 / (9.0 * df)
+    lower = df * max(1e-6, 1.0 - c - z * math.sqrt(c)) ** 3
+    return math.sqrt(df / lower)
 
 
 def _status(worse: float, tol: float, upper: float, detectable: float, n: int,
@@ -234,11 +266,13 @@ def _detail(status: Status, d: float, ci: tuple[float, float], tol: float, detec
 def _inconclusive(plan: Plan, detectable: float,
                   hints: tuple[int | None, int | None]) -> str:
     runs, boots = hints
-    need = []
-    if runs is not None:
-        need.append(f"about {runs} runs of this boot")
-    if boots is not None:
-        need.append(f"{boots} baseline boots at {plan.max_runs} runs")
-    how = " or ".join(need) or f"more than {MAX_HINT_BOOTS} baseline boots"
+    if boots is not None and runs is not None and runs > plan.max_runs:
+        how = f"{boots} baseline boots and about {runs} runs"
+    elif boots is not None:
+        how = f"{boots} baseline boots at {plan.max_runs} runs"
+    elif runs is not None:
+        how = f"about {runs} runs of this boot (--sbc-max-runs)"
+    else:
+        how = f"more than {MAX_HINT_BOOTS} baseline boots or a quieter board"
     return (f"inconclusive: this run could only detect a drop of {_pct(detectable):.1f}% "
             f"(delta {plan.min_effect_pct:g}%); deciding needs {how}")
