@@ -35,15 +35,18 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pyperf._utils import is_significant
 
 from pytest_sbcbench.judge.boots import BaselineSession, suite_boot_prior
-from pytest_sbcbench.judge.sequential import Plan, decide
+from pytest_sbcbench.judge.sequential import Decision, Plan, decide
 from pytest_sbcbench.judge.tdist import t_ppf
+from pytest_sbcbench.measure.openssl_parse import parse_speed
 
 Baseline = Sequence[Sequence[float]]
 Rule = Callable[[Baseline, Sequence[float]], tuple[bool, int]]
@@ -257,12 +260,79 @@ def oracle_power(sc: Scenario, plan: Plan, n: int, effect: float = 0.03) -> floa
     return statistics.NormalDist().cdf(math.log1p(effect) / math.sqrt(var) - z)
 
 
+REPLAY_DIR = Path(__file__).parent.parent / "tests" / "data" / "this_machine"
+REPLAY_GLOB = "gate-replay_openssl-3.0.19_mr_evp-*_bytes16384.txt"
+MARKER = re.compile(r"^# group (\d+) round (\d+) (\S+)$")
+
+
+def load_replay(path: Path) -> tuple[str, dict[int, list[float]]]:
+    """(algorithm, group -> bytes/s per run) from a recorded file: each run's unedited
+    ``openssl speed -mr`` stdout after a ``# group G round R HH:MM:SS`` line."""
+    algorithm = path.name.split("_evp-")[1].split("_bytes")[0]
+    groups: dict[int, list[float]] = {}
+    chunks: list[tuple[int, list[str]]] = []
+    for line in path.read_text().splitlines():
+        found = MARKER.match(line)
+        if found:
+            chunks.append((int(found.group(1)), []))
+        elif chunks:
+            chunks[-1][1].append(line)
+        else:
+            raise ValueError(f"{path}: output before the first marker: {line!r}")
+    for group, lines in chunks:
+        value = parse_speed("\n".join(lines), "3.0.19").bytes_per_second(algorithm, 16384)
+        if value is None:
+            raise ValueError(f"{path}: no {algorithm} figure in group {group}")
+        groups.setdefault(group, []).append(value)
+    return algorithm, groups
+
+
+def replay(shift: float = 0.0, baseline_groups: Sequence[int] = (1, 2, 3), current: int = 4,
+           ) -> list[tuple[str, dict[int, list[float]], Decision]]:
+    """The recorded groups replayed through decide(): baseline groups as boots, the current
+    group's runs (scaled by 1 + shift) as this run, in the order they were measured."""
+    data = [load_replay(p) for p in sorted(REPLAY_DIR.glob(REPLAY_GLOB))]
+    if not data:
+        raise FileNotFoundError(f"no {REPLAY_GLOB} in {REPLAY_DIR}")
+    sessions = [[BaselineSession(tuple(groups[g]), f"group{g}") for g in baseline_groups]
+                for _, groups in data]
+    plan = Plan.default(RUNS, len(data), boot_prior=suite_boot_prior(sessions))
+    out = []
+    for (algorithm, groups), sess in zip(data, sessions, strict=True):
+        stream = [v * (1.0 + shift) for v in groups[current]]
+        decision = next(d for n in range(plan.min_runs, plan.max_runs + 1)
+                        if (d := decide(sess, stream[:n], "higher", plan)).status != "continue")
+        out.append((algorithm, groups, decision))
+    return out
+
+
+def replay_table() -> list[str]:
+    """Real samples from this host replayed: unchanged, 10% slower, and against one group."""
+    lines = ["| metric | CV within groups | SD of group means | unchanged (3 groups) | "
+             "10% slower | unchanged (1 group) |", "|---|---|---|---|---|---|"]
+    rows = zip(replay(), replay(-0.10), replay(baseline_groups=(1,)), strict=True)
+    for (algorithm, groups, same), (_, _, slower), (_, _, one) in rows:
+        cvs = [statistics.stdev(v) / statistics.fmean(v) for v in groups.values()]
+        means = [statistics.fmean(v) for v in groups.values()]
+        lines.append(
+            f"| {algorithm} | {pct(min(cvs))}-{pct(max(cvs))} | "
+            f"{pct(statistics.stdev(means) / statistics.fmean(means))} | "
+            + " | ".join(f"{d.status} ({d.change_pct:+.1f}%, detectable {d.detectable_pct:.1f}%, "
+                         f"{d.samples_used} runs)" for d in (same, slower, one)) + " |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="verdict simulation over whole suites")
     parser.add_argument("--trials", type=int, default=400, help="suites per cell")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true", help="two cells only")
+    parser.add_argument("--replay", action="store_true",
+                        help="only replay the samples recorded on the development VM")
     args = parser.parse_args()
+    if args.replay:
+        print("\n".join(replay_table()))
+        return
     scenarios = QUICK if args.quick else SCENARIOS
     print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
     results = [(sc, run_cell(sc, args.trials, args.seed)) for sc in scenarios]

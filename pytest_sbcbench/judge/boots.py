@@ -3,23 +3,21 @@
 A new kernel or BSP always means a new boot, and a boot moves the numbers even when nothing
 changed (memory placement, firmware and clock state, the page cache).  So a baseline's sessions
 are grouped by boot id (sessions of the same boot are one replicate), and the variance of
-"this run's mean minus the baseline's mean" has two parts:
+d = "this run's mean minus the mean of the k baseline boot means" is
 
     Var(d) = sigma_b^2 (1 + 1/k) + sigma_w^2 (1/n_c + h/k)
+           = tau^2 (1 + 1/k) + sigma_w^2 (1/n_c - h)
 
-with k baseline boots, h the mean of 1/n_i over them, n_c samples in this run (a new boot, so
-it carries a boot offset of its own), sigma_w^2 the within-boot variance and sigma_b^2 the
-between-boot variance.
+with h the mean of 1/n_i over the boots, n_c the samples of this run (a new boot, so it carries
+a boot offset of its own), sigma_w^2 the within-boot and sigma_b^2 the between-boot variance,
+and tau^2 = sigma_b^2 + h sigma_w^2 the variance of one boot's mean, which the spread of the
+boot means measures directly (k - 1 degrees of freedom).
 
-sigma_b^2 is estimated like limma's moderated variances (Smyth 2004): a prior value s0^2 with
-d0 degrees of freedom is combined with this metric's own estimate (k - 1 degrees of freedom),
-
-    sigma_b^2 = (d0 s0^2 + (k - 1) (var(boot means) - s_w^2 h)) / (d0 + k - 1),
-
-so the degrees of freedom are d0 + k - 1, never the within-boot ones.  The prior is either the
-suite's own between-boot variance pooled over every metric of the baseline
-(:func:`suite_boot_prior`, d0 = the pooled degrees of freedom, capped) or, when no metric has
-two boots, the documented one-boot allowance :data:`ONE_BOOT_ALLOWANCE`.
+tau^2 is estimated like limma's moderated variances (Smyth 2004): a prior with d0 degrees of
+freedom combined with this metric's own boots, so its degrees of freedom are d0 + k - 1, never
+the within-boot ones.  The prior is the suite's between-boot variance pooled over every metric
+of the baseline (:func:`suite_boot_prior`; d0 = the pooled degrees of freedom, capped) or, when
+no metric has two boots, the documented one-boot allowance :data:`ONE_BOOT_ALLOWANCE`.
 """
 
 from __future__ import annotations
