@@ -211,10 +211,16 @@ def decide(sessions: Sequence[BaselineSession], current: Sequence[float],
     runs_needed, boots_needed = _hints(noise, plan, normal.inv_cdf(1 - plan.alpha_look)
                                        + normal.inv_cdf(POWER))
     low, high = sorted((_pct(d - tol), _pct(d + tol)))
-    return Decision(status, _pct(d), (low, high), abs(_pct(sign * tol)), _pct(z * noise.se),
-                    runs_needed, boots_needed, boots.k, n, noise.df,
-                    _detail(status, d, (low, high), tol, z * noise.se, noise, plan, sign, n,
+    shown = (_bad(tol, sign), _bad(z * noise.se, sign))
+    return Decision(status, _pct(d), (low, high), shown[0], shown[1], runs_needed, boots_needed,
+                    boots.k, n, noise.df,
+                    _detail(status, _pct(d), (low, high), shown, noise, plan, n,
                             (runs_needed, boots_needed)))
+
+
+def _bad(x: float, sign: float) -> float:
+    """A log-space width as a percentage the bad way: a drop for throughput, a rise for time."""
+    return abs(_pct(sign * x))
 
 
 def noise_upper(df: float, confidence: float) -> float:
@@ -239,14 +245,14 @@ def _status(worse: float, tol: float, upper: float, detectable: float, n: int,
     return "inconclusive" if final else "continue"
 
 
-def _detail(status: Status, d: float, ci: tuple[float, float], tol: float, detectable: float,
-            noise: _Noise, plan: Plan, sign: float, n: int,
-            hints: tuple[int | None, int | None]) -> str:
+def _detail(status: Status, change: float, ci: tuple[float, float], shown: tuple[float, float],
+            noise: _Noise, plan: Plan, n: int, hints: tuple[int | None, int | None]) -> str:
     """One human line: change, interval, tolerance, power, and what the verdict means."""
     conf = 100.0 * (1 - 2 * plan.alpha_look)
     k = noise.boots.k
-    head = (f"change {_pct(d):+.2f}% ({conf:.2f}% CI {ci[0]:+.2f}% .. {ci[1]:+.2f}%), "
-            f"tolerance {abs(_pct(sign * tol)):.2f}%, detectable {_pct(detectable):.2f}% at "
+    tolerance, detectable = shown
+    head = (f"change {change:+.2f}% ({conf:.2f}% CI {ci[0]:+.2f}% .. {ci[1]:+.2f}%), "
+            f"tolerance {tolerance:.2f}%, detectable {detectable:.2f}% at "
             f"{POWER:.0%} power (n = {sum(noise.boots.counts)} in {k} boot(s) vs {n}, "
             f"df {noise.df:.1f})")
     tail = {
@@ -259,7 +265,8 @@ def _detail(status: Status, d: float, ci: tuple[float, float], tol: float, detec
     }[status]
     if k == 1:
         tail += (f"; one baseline boot: boot-to-boot drift cannot be separated from the change "
-                 f"(allowance {plan.boot_prior.sd_pct:.2f}% from the {plan.boot_prior.source})")
+                 f"(allowance {plan.boot_prior.sd_pct:.2f}%: {plan.boot_prior.source}); "
+                 f"record at least 3 boots")
     return f"{head}; {tail}"
 
 
@@ -274,5 +281,5 @@ def _inconclusive(plan: Plan, detectable: float,
         how = f"about {runs} runs of this boot (--sbc-max-runs)"
     else:
         how = f"more than {MAX_HINT_BOOTS} baseline boots or a quieter board"
-    return (f"inconclusive: this run could only detect a drop of {_pct(detectable):.1f}% "
+    return (f"inconclusive: this run could only detect a regression of {detectable:.1f}% "
             f"(delta {plan.min_effect_pct:g}%); deciding needs {how}")
