@@ -42,6 +42,10 @@ ONE_BOOT_DF = 4.0
 # A suite-pooled prior counts at most this many degrees of freedom: metrics do not all drift
 # alike, so the pooled value is a prior for each metric, not its truth.
 PRIOR_DF_CAP = 30.0
+# ... and at least this many: estimated from 2-df variances, d0 is noisy (for 25 metrics that
+# drift alike, 3 in 10 suites estimate d0 < 10 by chance), and below 6 a 10% regression at
+# CV 1% would go unconfirmed in about 1 suite in 15 (benchmarks/gate_simulation.py).
+PRIOR_DF_FLOOR = 6.0
 # Never judge with a between-boot SD below this (0.1%): a boot never reproduces exactly.
 MIN_BOOT_SD_PCT = 0.1
 
@@ -142,10 +146,10 @@ def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]]) -> BootPrior:
     others, estimated as limma's ``fitFDist`` does (Smyth 2004, section 6.2): the log ratios
     log(var(boot means) / (pooled sigma_b^2 + h s_w^2)) of metrics that drift alike scatter only
     as chi-square sampling makes them (trigamma(d/2), plus the within part's own sampling);
-    extra scatter means the metrics drift differently, and d0 = 2 trigamma^-1(extra).  Capped at
-    PRIOR_DF_CAP and at the pooled degrees of freedom; with fewer than three such metrics
-    heterogeneity cannot be judged and d0 is the allowance's.  Falls back to
-    :data:`ONE_BOOT_ALLOWANCE` when no metric has two boots."""
+    extra scatter means the metrics drift differently, and d0 = 2 trigamma^-1(extra), kept
+    between PRIOR_DF_FLOOR and PRIOR_DF_CAP and never above the pooled degrees of freedom; with
+    fewer than three such metrics heterogeneity cannot be judged and d0 is the floor.  Falls back
+    to :data:`ONE_BOOT_ALLOWANCE` when no metric has two boots."""
     found = [b for b in (group_by_boot(s) for s in metrics) if b.k >= 2 and b.df_within > 0]
     if not found:
         return ONE_BOOT_ALLOWANCE
@@ -155,7 +159,7 @@ def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]]) -> BootPrior:
     pooled = max(math.log1p(MIN_BOOT_SD_PCT / 100.0) ** 2,
                  sum((b.k - 1) * (v - w) for b, v, w in zip(found, spread, within, strict=True))
                  / df)
-    d0 = min(df, PRIOR_DF_CAP, _prior_df(found, spread, within, pooled))
+    d0 = min(df, PRIOR_DF_CAP, max(PRIOR_DF_FLOOR, _prior_df(found, spread, within, pooled)))
     return BootPrior(100.0 * math.expm1(math.sqrt(pooled)), d0,
                      f"suite-pooled prior ({len(found)} metrics, {d0:.1f} df)")
 
@@ -164,7 +168,7 @@ def _prior_df(found: Sequence[Boots], spread: Sequence[float], within: Sequence[
               pooled: float) -> float:
     """limma's moment estimate of the prior degrees of freedom (inf: no extra scatter)."""
     if len(found) < 3:
-        return ONE_BOOT_DF
+        return PRIOR_DF_FLOOR
     half = [(b.k - 1) / 2 for b in found]
     e = [math.log(max(v, 1e-300) / (pooled + w)) - digamma(a) + math.log(a)
          for v, w, a in zip(spread, within, half, strict=True)]
