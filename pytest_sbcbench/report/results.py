@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -17,6 +18,10 @@ from ..platform.board import check_board_name
 
 RESULTS_SCHEMA = "sbcbench-results/1"
 STATUSES: tuple[str, ...] = get_args(Status)
+# numbers in details and telemetry that a judge reads back (the physics gate, the fleet
+# report): a limit must be a finite number above 0, a sampled clock finite and not negative
+LIMIT_FIELDS = ("interface_limit_bytes_per_s",)
+CLOCK_KEYS = ("min", "median", "max")
 
 
 def document(board: str, created: str, environment: dict[str, Any],
@@ -101,8 +106,34 @@ def _result(data: Any, index: int) -> Result:
     telemetry = data.get("telemetry", {})
     if not isinstance(verdict, dict) or not isinstance(telemetry, dict):
         raise ValueError(f"{test}: verdict and telemetry must be objects")
+    _check_numbers(test, m.details, telemetry)
     status = verdict.get("status", "no-baseline")
     if status not in STATUSES:
         raise ValueError(f"{test}: unknown verdict {status!r}")
     return Result(test, m, summarize(samples), Verdict(status, str(verdict.get("detail", ""))),
                   telemetry)
+
+
+def _finite(value: Any, where: str, *, zero_ok: bool) -> None:
+    """``value`` is null (absent) or a finite number above 0 (or 0 with ``zero_ok``)."""
+    if value is None:
+        return
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not (number and math.isfinite(value) and (value > 0 or (zero_ok and value == 0))):
+        raise ValueError(f"{where} must be a finite number {'>= 0' if zero_ok else 'above 0'}, "
+                         f"not {value!r}")
+
+
+def _check_numbers(test: str, details: Mapping[str, Any], telemetry: Mapping[str, Any]) -> None:
+    """The known numeric fields a judge reads back; a string, a list, NaN or a negative
+    ceiling would otherwise crash the physics gate or print a negative limit."""
+    for block, name in ((details, "details"), (telemetry, "telemetry")):
+        for field in LIMIT_FIELDS:
+            _finite(block.get(field), f"{test}: {name} {field}", zero_ok=False)
+    clock = telemetry.get("clock_mhz")
+    if clock is None:
+        return
+    if not isinstance(clock, dict):
+        raise ValueError(f"{test}: telemetry clock_mhz must be an object, not {clock!r}")
+    for key in CLOCK_KEYS:
+        _finite(clock.get(key), f"{test}: telemetry clock_mhz {key}", zero_ok=True)
