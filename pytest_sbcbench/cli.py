@@ -9,15 +9,16 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import BoardError, SbcBenchError, SchemaError, ToolError
+from .errors import BoardError, ParseError, SbcBenchError, SchemaError, ToolError
 from .judge import physics, signing
 from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
 from .judge.verdict import JudgeContext, judge_result
 from .measure.openssl import env_problem, find_openssl
-from .measure.openssl_parse import parse_speed
+from .measure.openssl_parse import SpeedReport, detect_version, mr_rate_unit, parse_speed
 from .measure.sampler import Sample, Sampler
+from .measure.sanity import problem
 from .measure.tools import run_tool
 from .platform.board import known_profiles
 from .platform.facts import platform_facts
@@ -123,30 +124,70 @@ def _sign(args: argparse.Namespace) -> int:
 
 def _parse(args: argparse.Namespace) -> int:
     """Print the results of one ``openssl speed`` log (of a ``-multi`` log: the parent's
-    totals); notes (damaged child echoes, records left out) go to stderr and into the JSON."""
+    totals); notes (damaged child echoes, records left out) go to stderr and into the JSON.
+
+    Every figure passes the sanity check (:mod:`.measure.sanity`): NaN, a negative or an
+    absurd number is unparseable input (exit 2, naming it), never a printed result.  A cell
+    of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
+    it is left out and said in a note."""
     try:
         text = args.file.read_text(errors="replace")
     except OSError as exc:
         raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
     report = parse_speed(text, args.openssl_version)
-    rows: list[dict[str, object]] = [
-        {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
-         "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})}
-        for c in report.throughput]
-    rows += [{"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second}
-             for r in report.rates]
-    for note in report.notes:
+    rows, not_run = _checked_rows(report, args.file)
+    notes = [*report.notes]
+    if not_run:
+        notes.append(f"left out, printed as 0 (not run or not built into this openssl): "
+                     f"{', '.join(not_run)}")
+    for note in notes:
         print(f"sbcbench parse: note: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"version": report.version, "results": rows,
-                          "notes": list(report.notes)}, indent=2))
+        print(json.dumps({"version": report.version, "results": rows, "notes": notes},
+                         indent=2))
     else:
         print(f"version: {report.version or 'unknown'}")
         for row in rows:
             value = row.get("bytes_per_second", row.get("per_second"))
             where = row.get("block_bytes", row.get("op"))
-            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.2f}")
+            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.6g}")
     return 0
+
+
+def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, object]], list[str]]:
+    """The report's figures as rows, each sanity-checked; the names of those printed as 0."""
+    rows: list[dict[str, object]] = []
+    not_run: list[str] = []
+    cells: list[tuple[str, object, float, str, dict[str, object]]] = [
+        (c.algorithm, c.block_bytes, c.bytes_per_second, "B/s",
+         {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
+          "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})})
+        for c in report.throughput]
+    cells += [(r.algorithm, r.op, r.per_second, "op/s",
+               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second})
+              for r in report.rates]
+    for algorithm, where, value, unit, row in cells:
+        if value == 0:
+            if algorithm not in not_run:
+                not_run.append(algorithm)
+            continue
+        reason = problem(value, unit)
+        if reason is not None:
+            raise ParseError(f"openssl speed output {path}",
+                             f"{algorithm} {where}: {reason}: a broken tool or log, not a result")
+        rows.append(row)
+    return rows, not_run
+
+
+def openssl_version(value: str) -> str:
+    """``--openssl-version``: ``1.1.1w``, ``LibreSSL 2.8.3`` or the banner ``openssl version``
+    prints (``OpenSSL 1.1.1w  11 Sep 2023``); anything naming no version is a usage error."""
+    version = detect_version(value) or value.strip()
+    if mr_rate_unit(version) is None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} names no OpenSSL version: give e.g. 1.1.1w, 3.0.19, "
+            "'OpenSSL 1.1.1w  11 Sep 2023' (what 'openssl version' prints) or 'LibreSSL 2.8.3'")
+    return version
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -246,9 +287,10 @@ def parser() -> argparse.ArgumentParser:
     o = sub.add_parser("parse", help="parse a tool's output")
     o.add_argument("tool", choices=["openssl"])
     o.add_argument("file", type=Path)
-    o.add_argument("--openssl-version", default=None, metavar="VERSION",
-                   help="the version that wrote FILE (e.g. 1.1.1w), for logs without a banner:"
-                        " asymmetric -mr records are op/s from 1.1.1 on, s/op before")
+    o.add_argument("--openssl-version", type=openssl_version, default=None, metavar="VERSION",
+                   help="the version that wrote FILE (e.g. 1.1.1w, or the banner 'openssl "
+                        "version' prints), for logs without a banner: asymmetric -mr records "
+                        "are op/s from 1.1.1 on, s/op before")
     o.add_argument("--json", action="store_true", help="print JSON")
     o.set_defaults(run=_parse)
     v = sub.add_parser("validate", help="the physics gate on a results file")
