@@ -26,13 +26,19 @@ def board_name(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+MAX_RUNS = 1000  # timed runs per workload: beyond this a typo, not a plan (days of runs)
+
+
 def positive_int(value: str) -> int:
+    """A number of runs: a whole number from 1 to :data:`MAX_RUNS`."""
     try:
         number = int(value)
     except ValueError:
         number = 0
     if number < 1:
         raise argparse.ArgumentTypeError(f"{value!r} is not a positive whole number (1, 2, 3...)")
+    if number > MAX_RUNS:
+        raise argparse.ArgumentTypeError(f"{value!r} is too many runs: at most {MAX_RUNS}")
     return number
 
 
@@ -98,7 +104,7 @@ def add_options(parser: pytest.Parser) -> None:
     add("--sbc-quick", action="store_true",
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
-        help="timed runs per workload (overrides the workload's default)")
+        help=f"timed runs per workload, 1 to {MAX_RUNS} (overrides the workload's default)")
     add("--sbc-interval", type=interval_seconds, default=None, metavar="SECONDS",
         help=f"sampler interval (default {DEFAULT_INTERVAL})")
     add("--sbc-idle-wait", type=seconds_or_zero, default=None, metavar="SECONDS",

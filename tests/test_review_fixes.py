@@ -14,6 +14,7 @@ from pytest_sbcbench.judge import physics
 from pytest_sbcbench.model import Identity, Measurement, Result, Summary, Verdict
 from pytest_sbcbench.platform.board import builtin_profiles
 from pytest_sbcbench.report.results import load_results
+from pytest_sbcbench.settings import positive_int
 
 LATE_RECORD = """
 import pytest
@@ -184,3 +185,16 @@ def test_openssl_version_naming_no_version_is_a_usage_error(
         main(["parse", "openssl", str(log), "--openssl-version", "banana"])
     assert exited.value.code == 2
     assert "'banana' names no OpenSSL version" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("runs", ["1001", "100000000"])
+def test_runs_beyond_the_cap_are_a_usage_error(pytester: pytest.Pytester, runs: str) -> None:
+    """L18: ``--sbc-runs 100000000`` was accepted (weeks of runs from a typo)."""
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    result = pytester.runpytest(f"--sbc-runs={runs}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--sbc-runs*'{runs}' is too many runs: at most 1000*"])
+
+
+def test_runs_at_the_cap_are_accepted() -> None:
+    assert positive_int("1000") == 1000 and positive_int("1") == 1
