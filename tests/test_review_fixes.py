@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import mmap
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_sbcbench.cli import main
-from pytest_sbcbench.errors import SbcBenchError, SchemaError
+from pytest_sbcbench.errors import SbcBenchError, SchemaError, ToolError
 from pytest_sbcbench.judge import physics
+from pytest_sbcbench.measure import storage
 from pytest_sbcbench.model import Identity, Measurement, Result, Summary, Verdict
 from pytest_sbcbench.platform.board import builtin_profiles
 from pytest_sbcbench.report.results import load_results
@@ -198,3 +202,62 @@ def test_runs_beyond_the_cap_are_a_usage_error(pytester: pytest.Pytester, runs: 
 
 def test_runs_at_the_cap_are_accepted() -> None:
     assert positive_int("1000") == 1000 and positive_int("1") == 1
+
+
+def block_of(data: bytes) -> mmap.mmap:
+    buf = mmap.mmap(-1, len(data))
+    buf.write(data)
+    return buf
+
+
+def test_a_short_write_is_continued_not_counted_as_done(tmp_path: Path) -> None:
+    """L15: ``os.write``'s count was ignored, so a short write still counted a whole block."""
+    data = os.urandom(storage.BLOCK)
+    calls = []
+
+    def at_most_100k(fd: int, view: memoryview) -> int:  # the real write, cut short
+        calls.append(len(view))
+        return os.write(fd, view[:100_000])
+
+    path = tmp_path / "f"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    buf = block_of(data)
+    try:
+        storage.write_block(fd, buf, ("t",), write=at_most_100k)
+    finally:
+        os.close(fd)
+        buf.close()
+    assert path.read_bytes() == data
+    assert len(calls) == 11 and calls[1] == storage.BLOCK - 100_000
+
+
+def test_a_write_without_progress_is_a_tool_error(tmp_path: Path) -> None:
+    fd = os.open(tmp_path / "f", os.O_WRONLY | os.O_CREAT)
+    buf = block_of(b"x" * 4096)
+    try:
+        with pytest.raises(ToolError, match="storage write stalled after 0 of 4096 bytes"):
+            storage.write_block(fd, buf, ("t",), write=lambda fd, view: 0)
+    finally:
+        os.close(fd)
+        buf.close()
+
+
+def test_a_short_read_is_continued_and_a_short_file_is_a_tool_error(tmp_path: Path) -> None:
+    """L15: ``os.preadv``'s count was ignored: a file that ended early read "faster"."""
+    data = os.urandom(3 * 4096)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+
+    def one_page(fd: int, views: Sequence[memoryview], offset: int) -> int:
+        return os.preadv(fd, [views[0][:4096]], offset)
+
+    buf = block_of(bytes(2 * 4096))
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        storage.read_block(fd, buf, 4096, ("t",), read=one_page)
+        assert buf[:] == data[4096:]
+        with pytest.raises(ToolError, match="storage read ended at byte 12288"):
+            storage.read_block(fd, buf, 8192, ("t",))  # one page left, two asked
+    finally:
+        os.close(fd)
+        buf.close()
