@@ -124,6 +124,9 @@ class Session:
         if self.active:
             return
         self.active = True
+        from .workloads.storage import check_given_path
+
+        check_given_path(self.settings)
         try:
             board = self.board
         except SysrootError:

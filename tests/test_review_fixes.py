@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import mmap
 import os
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,39 @@ def test_a_short_read_is_continued_and_a_short_file_is_a_tool_error(tmp_path: Pa
     finally:
         os.close(fd)
         buf.close()
+
+
+@pytest.fixture
+def ram_dir() -> Iterator[Path]:
+    """A fresh directory in ``/dev/shm`` (POSIX shared memory, tmpfs on Linux); skips where
+    that is not a writable tmpfs."""
+    shm = Path("/dev/shm")
+    if not os.access(shm, os.W_OK) or storage.target(shm).fstype != "tmpfs":
+        pytest.skip("/dev/shm is not a writable tmpfs here")
+    with tempfile.TemporaryDirectory(dir=shm) as where:
+        yield Path(where)
+
+
+def test_a_given_storage_path_on_tmpfs_is_a_usage_error(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], ram_dir: Path) -> None:
+    """M13: ``--sbc-storage-path /dev/shm`` only skipped the storage test, so CI stayed green
+    on a misconfiguration; now it stops the run at start-up (exit 4), whatever is selected."""
+    copy_benchmarks("test_storage.py")
+    result = pytester.runpytest("benchmarks", "--sbc-quick", "--sbc-storage-path", str(ram_dir))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--sbc-storage-path {ram_dir}: *is on tmpfs, which keeps "
+                                 "files in RAM*"])
+    missing = pytester.runpytest("benchmarks", "--sbc-storage-path", str(ram_dir / "no"))
+    assert missing.ret == pytest.ExitCode.USAGE_ERROR
+    missing.stderr.fnmatch_lines(["*--sbc-storage-path */no: not a directory*"])
+
+
+def test_the_default_storage_path_on_tmpfs_still_skips_with_the_reason(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], ram_dir: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    copy_benchmarks("test_storage.py")
+    monkeypatch.chdir(ram_dir)  # the storage test's default: the current directory
+    result = pytester.runpytest(str(pytester.path / "benchmarks"), "--sbc-quick",
+                                "--sbc-idle-wait", "0", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*is on tmpfs, which keeps files in RAM*"])

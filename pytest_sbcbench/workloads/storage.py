@@ -20,6 +20,29 @@ if TYPE_CHECKING:
 MIB = 1024 * 1024
 
 
+def size_bytes(quick: bool) -> int:
+    """The test file: 256 MiB with ``--sbc-quick``, else 1 GiB."""
+    return (256 if quick else 1024) * MIB
+
+
+def check_given_path(settings: Settings) -> None:
+    """An explicitly given ``--sbc-storage-path`` that cannot hold the test (not a directory,
+    a RAM filesystem, no room) is a :class:`SbcBenchError` at start-up (the plugin makes it a
+    usage error, exit 4): a skip would keep CI green on a misconfiguration.  The default (the
+    current directory) is not checked here: there the storage test skips with the reason."""
+    given = settings.storage_path
+    if given is None:
+        return
+    from ..measure import storage
+
+    if not given.is_dir():
+        raise SbcBenchError(f"--sbc-storage-path {given}: not a directory")
+    try:
+        storage.check(storage.target(given), size_bytes(settings.quick))
+    except SbcBenchError as exc:
+        raise SbcBenchError(f"--sbc-storage-path {given}: {exc}") from exc
+
+
 class Sequential(BaseWorkload):
     name = "storage-sequential"
     markers = ("storage",)
@@ -31,7 +54,7 @@ class Sequential(BaseWorkload):
         return ""
 
     def size(self, ctx: Context) -> int:
-        return (256 if ctx.quick else 1024) * MIB
+        return size_bytes(ctx.quick)
 
     def where(self, ctx: Context) -> Target:
         from ..measure import storage
