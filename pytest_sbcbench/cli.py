@@ -28,7 +28,7 @@ from .report.charts import write_charts
 from .report.compare import board_profile, compare, load_reference
 from .report.fleet import load_fleet
 from .report.markdown import as_json, render
-from .report.results import load_results
+from .report.results import INTERRUPTED_NOTE, load_results
 from .settings import board_name, duration_seconds, interval_seconds
 
 
@@ -99,6 +99,8 @@ def _compare(args: argparse.Namespace) -> int:
     input, 3 not judged (incomparable, or nothing had a baseline)."""
     reference = load_reference(args.baseline)
     loaded = load_results(args.results)
+    if loaded.interrupted:
+        print(f"note: {args.results} {INTERRUPTED_NOTE}")
     if loaded.board != reference.board:
         print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
     profiles = known_profiles(args.baselines or args.baseline.parent)
@@ -223,6 +225,9 @@ def _list(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)
+    for path in args.results:
+        if load_results(path).interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
     if args.format == "json":
         text = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
     else:

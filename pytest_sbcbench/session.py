@@ -316,7 +316,7 @@ class Session:
         from .report import results as results_io
 
         doc = results_io.document(self.board.name, self.created, self.environment(),
-                                  self.results)
+                                  self.results, interrupted)
         if self.settings.results is not None:
             results_io.write_json_atomic(self.settings.results, doc)
         if self.settings.report_dir is not None:

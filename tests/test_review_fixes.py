@@ -298,3 +298,49 @@ def test_the_default_storage_path_on_tmpfs_still_skips_with_the_reason(
                                 "--sbc-idle-wait", "0", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*is on tmpfs, which keeps files in RAM*"])
+
+
+WIDGET_THEN_CTRL_C = """
+from pytest_sbcbench.model import Identity, Measurement
+
+def test_widget(sbcbench):
+    identity = Identity.of(tool="widget", version="1")
+    sbcbench.record(Measurement("widget", "op/s", "higher", identity, (100.0, 101.0)))
+
+def test_zz_ctrl_c():
+    raise KeyboardInterrupt
+"""
+
+
+def test_an_interrupted_run_says_so_in_its_results(
+        pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
+    """L17: the results JSON of an interrupted run looked complete."""
+    pytester.makepyfile(test_widget=WIDGET_THEN_CTRL_C)
+    cut, whole = pytester.path / "cut.json", pytester.path / "whole.json"
+    args = ("--sbc-idle-wait", "0", "--sbc-baselines", str(pytester.path / "bl"))
+    result = pytester.runpytest_subprocess(*args, "--sbc-results", str(cut))
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert json.loads(cut.read_text())["interrupted"] is True
+    assert load_results(cut).interrupted
+    pytester.runpytest_subprocess(*args, "--sbc-results", str(whole), "test_widget.py::test_widget"
+                                  ).assert_outcomes(passed=1)
+    assert json.loads(whole.read_text())["interrupted"] is False
+    assert not load_results(whole).interrupted
+    capsys.readouterr()
+    assert main(["compare", str(whole), str(cut)]) == 0
+    assert f"note: {cut} is from an interrupted run" in capsys.readouterr().out
+    assert main(["compare", str(cut), str(whole)]) == 0
+    assert "interrupted" not in capsys.readouterr().out
+    assert main(["report", str(whole), str(cut), "--baselines", str(pytester.path / "bl")]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {cut} is from an interrupted run" in err and str(whole) not in err
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_interrupted_must_be_a_boolean(tmp_path: Path, value: Any) -> None:
+    path = storage_results(tmp_path, "details", None)
+    doc = json.loads(path.read_text())
+    doc["interrupted"] = value
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SchemaError, match="interrupted must be true or false"):
+        load_results(path)

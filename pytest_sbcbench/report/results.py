@@ -25,15 +25,20 @@ CLOCK_KEYS = ("min", "median", "max")
 
 
 def document(board: str, created: str, environment: dict[str, Any],
-             results: Sequence[Result]) -> dict[str, Any]:
-    """The whole results document of one run (plain data in)."""
+             results: Sequence[Result], interrupted: bool = False) -> dict[str, Any]:
+    """The whole results document of one run (plain data in).  ``interrupted`` (Ctrl-C, or
+    pytest's exit status INTERRUPTED): the results are only those measured before it."""
     return {
         "schema": RESULTS_SCHEMA,
         "board": board,
         "created": created,
+        "interrupted": interrupted,
         "environment": environment,
         "results": [r.as_dict() for r in results],
     }
+
+
+INTERRUPTED_NOTE = "is from an interrupted run: the workloads after the interruption are missing"
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class ResultsFile:
     environment: dict[str, Any]
     results: list[Result]
     created: str = ""
+    interrupted: bool = False
 
 
 def load_results(path: Path) -> ResultsFile:
@@ -65,8 +71,12 @@ def results_document(data: dict[str, Any], path: Path) -> ResultsFile:
         created = data.get("created", "")
         if not isinstance(created, str):
             raise ValueError(f"created must be a string, not {created!r}")
+        interrupted = data.get("interrupted", False)  # absent in files written before it
+        if not isinstance(interrupted, bool):
+            raise ValueError(f"interrupted must be true or false, not {interrupted!r}")
         return ResultsFile(check_board_name(data["board"]), environment,
-                           [_result(r, i) for i, r in enumerate(data["results"])], created)
+                           [_result(r, i) for i, r in enumerate(data["results"])], created,
+                           interrupted)
     except (KeyError, TypeError, ValueError, BoardError) as exc:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
 
