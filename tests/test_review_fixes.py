@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -344,3 +346,17 @@ def test_interrupted_must_be_a_boolean(tmp_path: Path, value: Any) -> None:
     path.write_text(json.dumps(doc))
     with pytest.raises(SchemaError, match="interrupted must be true or false"):
         load_results(path)
+
+
+def test_sbcbench_run_passes_under_warnings_as_errors(tmp_path: Path) -> None:
+    """L16: an installed (non-editable) plugin's package is marked for assertion rewriting, but
+    the console script has imported it already: ``sbcbench run -W error`` failed on
+    PytestAssertRewriteWarning.  ``-p pytest_sbcbench`` marks the package the same way here,
+    where the editable install would not."""
+    script = ("import sys; from pytest_sbcbench.cli import main; "
+              "sys.exit(main(['run', '-W', 'error', '-p', 'pytest_sbcbench', '--co', '-q']))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert "PytestAssertRewriteWarning" not in done.stderr
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "benchmarks/test_crypto.py::test_digest[sha256]" in done.stdout
