@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import BoardError, ParseError, SbcBenchError, SchemaError, ToolError
@@ -17,7 +18,7 @@ from .judge.validity import findings, throttling
 from .judge.verdict import JudgeContext, judge_result
 from .measure.openssl import env_problem, find_openssl
 from .measure.openssl_parse import SpeedReport, detect_version, mr_rate_unit, parse_speed
-from .measure.sampler import Sample, Sampler
+from .measure.sampler import Sample, Sampler, Trace
 from .measure.sanity import problem
 from .measure.tools import run_tool
 from .platform.board import known_profiles
@@ -79,18 +80,31 @@ def _monitor(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"sampling every {args.interval:g} s for {args.duration:g} s (Ctrl-C ends early); "
               "summary at the end", file=sys.stderr, flush=True)
-    sampler.start()
-    try:
-        time.sleep(args.duration)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints
-    trace = sampler.stop()
+    trace = sample_for(sampler, args.duration)
     telemetry = summarize_trace(trace)
     found = findings(trace, telemetry)
     telemetry.update(throttling(found))
     telemetry["findings"] = [f.as_dict() for f in found]
     _emit(telemetry, args.json, 22)
     return 0
+
+
+def sample_for(sampler: Sampler, duration: float,
+               sleep: Callable[[float], None] = time.sleep) -> Trace:
+    """Sample at the start, after every ``sampler.interval`` and at the end of ``duration``
+    seconds (Ctrl-C ends early; what was sampled is kept).  ``sleep`` is the wait (a test
+    passes one that advances a scripted clock): the samples a duration gives are fixed, not a
+    race between a thread and the wall clock."""
+    sampler.start(background=False)
+    steps = max(1, math.ceil(duration / sampler.interval - 1e-9))
+    try:
+        for _ in range(steps - 1):
+            sleep(sampler.interval)
+            sampler.sample()
+        sleep(duration - (steps - 1) * sampler.interval)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints
+    return sampler.stop()
 
 
 def _compare(args: argparse.Namespace) -> int:
