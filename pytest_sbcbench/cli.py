@@ -113,8 +113,10 @@ def _compare(args: argparse.Namespace) -> int:
     input, 3 not judged (incomparable, or nothing had a baseline)."""
     reference = load_reference(args.baseline)
     loaded = load_results(args.results)
-    if loaded.interrupted:
-        print(f"note: {args.results} {INTERRUPTED_NOTE}")
+    for path, interrupted in ((args.baseline, _interrupted(args.baseline)),
+                              (args.results, loaded.interrupted)):
+        if interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}")
     if loaded.board != reference.board:
         print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
     profiles = known_profiles(args.baselines or args.baseline.parent)
@@ -124,6 +126,14 @@ def _compare(args: argparse.Namespace) -> int:
         print(f"{verdict.status:12} {result.test}: {verdict.detail}")
     print(done.summary)
     return done.code
+
+
+def _interrupted(path: Path) -> bool:
+    """True for a results file of an interrupted run (a baseline file is never one)."""
+    try:
+        return load_results(path).interrupted
+    except SbcBenchError:
+        return False
 
 
 def _keygen(args: argparse.Namespace) -> int:
