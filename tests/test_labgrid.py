@@ -1,0 +1,126 @@
+"""Integration: a real sshd "board" behind a real labgrid coordinator, exporter and locked place
+on 127.0.0.1 (tests/labgrid_lab.py).  Skips only when sshd or labgrid is not installed."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
+
+from pytest_sbcbench.platform.executor import Executor
+from pytest_sbcbench.platform.labgrid_executor import (
+    LabgridExecutor,
+    SshChannel,
+    open_target,
+    place_tags,
+)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    try:
+        running = start_lab(tmp_path_factory.mktemp("lab"))
+    except LabUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.fixture(scope="module")
+def executor(lab: Lab) -> Iterator[LabgridExecutor]:
+    target = open_target(lab.env_file)
+    try:
+        yield LabgridExecutor(target)
+    finally:
+        target.cleanup()
+
+
+def board_openssl_calls(lab: Lab) -> list[str]:
+    return lab.board_log.read_text().splitlines() if lab.board_log.exists() else []
+
+
+def test_is_an_executor(executor: LabgridExecutor) -> None:
+    assert isinstance(executor, Executor)
+    assert not executor.is_local and executor.name == "labgrid:main"
+
+
+def test_commands_run_on_the_board(lab: Lab, executor: LabgridExecutor) -> None:
+    """``openssl`` resolves to the board-only wrapper on the sshd session's PATH."""
+    before = len(board_openssl_calls(lab))
+    done = executor.run(["openssl", "version", "-v"], timeout=30)
+    assert done.returncode == 0 and done.stdout.startswith("OpenSSL ")
+    calls = board_openssl_calls(lab)
+    assert len(calls) == before + 1 and calls[-1].endswith(" version -v")
+
+
+def test_argv_survives(executor: LabgridExecutor) -> None:
+    words = ["a  b", "it's", '"q"', "", "$HOME", "x;y", "*"]
+    done = executor.run(["printf", "[%s]", *words], timeout=30)
+    assert done.stdout == "".join(f"[{w}]" for w in words) + "\n"
+
+
+def test_env_and_cwd(executor: LabgridExecutor) -> None:
+    done = executor.run(["sh", "-c", 'printf "%s %s" "$SBC_X" "$(pwd)"'], timeout=30,
+                        env={"SBC_X": "one two"}, cwd="/tmp")
+    assert (done.returncode, done.stdout) == (0, "one two /tmp\n")
+
+
+def test_timeout_kills_on_the_board(executor: LabgridExecutor) -> None:
+    done = executor.run(["sh", "-c", "sleep 4321 & wait"], timeout=1)
+    assert done.timed_out and done.returncode == 124
+    left = executor.run(["sh", "-c", "pgrep -f '^sleep 4321$' || true"], timeout=30)
+    assert left.stdout == ""
+
+
+def test_exit_code_and_stderr(executor: LabgridExecutor) -> None:
+    done = executor.run(["sh", "-c", "echo oops >&2; exit 3"], timeout=30)
+    assert (done.returncode, done.stderr, done.timed_out) == (3, "oops\n", False)
+
+
+def test_put_get_round_trip(executor: LabgridExecutor, tmp_path: Path) -> None:
+    payload = bytes(range(256)) * 64
+    (tmp_path / "up.bin").write_bytes(payload)
+    remote = f"/tmp/sbcbench-lab-{tmp_path.name}.bin"
+    executor.put(tmp_path / "up.bin", remote)
+    try:
+        assert executor.read(remote) == payload
+        executor.get(remote, tmp_path / "back" / "down.bin")
+        assert (tmp_path / "back" / "down.bin").read_bytes() == payload
+    finally:
+        executor.run(["rm", "-f", remote], timeout=30)
+
+
+def test_read(executor: LabgridExecutor) -> None:
+    assert executor.read("/nonexistent/sbcbench") is None
+    osrelease = executor.read("/proc/sys/kernel/osrelease")
+    assert osrelease is not None and osrelease.endswith(b"\n") and osrelease.strip()
+
+
+def test_spawn_streams_and_stops(executor: LabgridExecutor) -> None:
+    handle = executor.spawn(["sh", "-c", 'i=0; while :; do i=$((i+1)); echo "n $i"; sleep 1; done'])
+    lines = handle.lines()
+    assert [next(lines), next(lines)] == ["n 1", "n 2"]
+    handle.stop()
+    handle.stop()  # idempotent
+    alive = executor.run(["sh", "-c", f"kill -0 {handle.remote_pid} 2>/dev/null && echo alive"
+                          " || true"], timeout=30)
+    assert alive.stdout == ""
+
+
+def test_place_tags_reach_the_target(executor: LabgridExecutor) -> None:
+    assert place_tags(executor.target) == TAGS
+
+
+def test_ssh_adapter_matches_this_labgrid(executor: LabgridExecutor) -> None:
+    """The one place relying on SSHDriver internals: fails loudly when labgrid changes them."""
+    driver = executor.command_driver
+    assert type(driver).__name__ == "SSHDriver"
+    channel = SshChannel.of(driver)
+    assert any(p.startswith("ControlPath=") for p in channel.prefix)
+    assert "ssh_prefix" in inspect.getsource(type(driver).on_activate)
+    assert type(driver).bindings == {"networkservice": "NetworkService"}
