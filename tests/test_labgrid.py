@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
 
+from pytest_sbcbench.judge.telemetry import summarize_trace
+from pytest_sbcbench.measure.board_sampler import BoardSampler
 from pytest_sbcbench.platform.executor import Executor
 from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
@@ -124,3 +126,17 @@ def test_ssh_adapter_matches_this_labgrid(executor: LabgridExecutor) -> None:
     assert any(p.startswith("ControlPath=") for p in channel.prefix)
     assert "ssh_prefix" in inspect.getsource(type(driver).on_activate)
     assert type(driver).bindings == {"networkservice": "NetworkService"}
+
+
+def test_board_sampler_over_labgrid(executor: LabgridExecutor) -> None:
+    """The sh sampler streams from the board and parses into telemetry; it states its own CPU
+    time on the board.  A start and a stop sample always exist, whatever the timing."""
+    sampler = BoardSampler(executor, 1.0)
+    sampler.start()
+    executor.run(["sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"], timeout=120)
+    trace = sampler.stop()
+    assert len(trace.samples) >= 2 and trace.load_source == "system"
+    telemetry = summarize_trace(trace)
+    assert telemetry["memory_used_max_bytes"] > 0
+    assert telemetry["system_busy_cpus"] is not None
+    assert sampler.cpu_s is not None and 0 <= sampler.cpu_s < 60
