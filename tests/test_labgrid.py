@@ -4,6 +4,7 @@ on 127.0.0.1 (tests/labgrid_lab.py).  Skips only when sshd or labgrid is not ins
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
 
 from pytest_sbcbench.judge.telemetry import summarize_trace
 from pytest_sbcbench.measure.board_sampler import BoardSampler
+from pytest_sbcbench.measure.board_timing import parse_timing, timed_argv
 from pytest_sbcbench.platform.executor import Executor
 from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
@@ -140,3 +142,16 @@ def test_board_sampler_over_labgrid(executor: LabgridExecutor) -> None:
     assert telemetry["memory_used_max_bytes"] > 0
     assert telemetry["system_busy_cpus"] is not None
     assert sampler.cpu_s is not None and 0 <= sampler.cpu_s < 60
+
+
+def test_build_timing_is_measured_on_the_board(lab: Lab, executor: LabgridExecutor) -> None:
+    """Wall time from the board's clock (inside the controller's round trip), CPU time from the
+    child's rusage; the board-only openssl ran."""
+    started = time.monotonic()
+    done = executor.run(timed_argv(["openssl", "speed", "-seconds", "1", "sha256"]), timeout=120)
+    round_trip = time.monotonic() - started
+    timing, _ = parse_timing(done.stderr)
+    assert done.returncode == timing.returncode == 0
+    assert 0.99 <= timing.wall_s <= round_trip + 0.01
+    assert timing.cpu_s > 0
+    assert board_openssl_calls(lab)[-1].endswith("speed -seconds 1 sha256")
