@@ -20,6 +20,7 @@ from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sampler
 from .measure.tools import run_tool
 from .platform.board import known_profiles
+from .platform.capture import capture_parser, run_capture
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
 from .report.charts import write_charts
@@ -166,6 +167,13 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _capture(args: argparse.Namespace) -> int:
+    done = run_capture(args.lg_env, args.out, args.role, args.root)
+    print(f"wrote {done.path}: {done.files} files from {done.source} "
+          f"(extract it and pass the directory to --sbc-sysroot)")
+    return 0
+
+
 def sysroot_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                          help="read /proc and /sys from DIR (a captured board tree)")
@@ -222,6 +230,8 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("baseline", type=Path)
     g.add_argument("--key", type=Path, required=True, help="private key from 'sbcbench keygen'")
     g.set_defaults(run=_sign)
+    capture_parser(sub.add_parser("capture", help="the files the platform layer reads, as a "
+                                  "tarball for --sbc-sysroot")).set_defaults(run=_capture)
     return top
 
 

@@ -4,6 +4,10 @@ on 127.0.0.1 (tests/labgrid_lab.py).  Skips only when sshd or labgrid is not ins
 from __future__ import annotations
 
 import inspect
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,13 +18,16 @@ from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
 from pytest_sbcbench.judge.telemetry import summarize_trace
 from pytest_sbcbench.measure.board_sampler import BoardSampler
 from pytest_sbcbench.measure.board_timing import parse_timing, timed_argv
+from pytest_sbcbench.platform.capture import capture, extract
 from pytest_sbcbench.platform.executor import Executor
+from pytest_sbcbench.platform.facts import platform_facts
 from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
     SshChannel,
     open_target,
     place_tags,
 )
+from pytest_sbcbench.platform.sysroot import Sysroot
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +162,32 @@ def test_build_timing_is_measured_on_the_board(lab: Lab, executor: LabgridExecut
     assert 0.99 <= timing.wall_s <= round_trip + 0.01
     assert timing.cpu_s > 0
     assert board_openssl_calls(lab)[-1].endswith("speed -seconds 1 sha256")
+
+
+def test_capture_over_labgrid_replays_in_probe(executor: LabgridExecutor, tmp_path: Path) -> None:
+    """The board's own files, copied by sh+tar over labgrid, replay through probe."""
+    done = capture(executor, tmp_path / "board.tar.gz")
+    assert done.source == "labgrid:main"
+    replay = extract(done.path, tmp_path / "replay")
+    facts = platform_facts(Sysroot(replay))
+    kernel = executor.run(["uname", "-r"], timeout=30).stdout.strip()
+    boot_id = executor.read("/proc/sys/kernel/random/boot_id")
+    assert facts["kernel"] == kernel
+    assert boot_id is not None and Sysroot(replay).read(
+        "proc/sys/kernel/random/boot_id") == boot_id.decode()
+    nproc = executor.run(["getconf", "_NPROCESSORS_ONLN"], timeout=30).stdout.strip()
+    assert facts["cpus"] == int(nproc)
+
+
+def test_capture_command_with_lg_env(lab: Lab, tmp_path: Path) -> None:
+    """``sbcbench capture --lg-env ENV --out FILE`` then ``sbcbench probe --sysroot``."""
+    out = tmp_path / "cli.tar.gz"
+    cli = [sys.executable, "-m", "pytest_sbcbench.cli"]
+    made = subprocess.run([*cli, "capture", "--lg-env", str(lab.env_file), "--out", str(out)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert made.returncode == 0, made.stderr
+    assert f"wrote {out}" in made.stdout
+    replay = extract(out, tmp_path / "replay")
+    probed = subprocess.run([*cli, "probe", "--sysroot", str(replay), "--json"],
+                            capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(probed.stdout)["kernel"] == os.uname().release  # the "board" is here
