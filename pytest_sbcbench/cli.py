@@ -23,6 +23,7 @@ from .platform.board import known_profiles
 from .platform.capture import capture_parser, run_capture
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
+from .report import lava
 from .report.charts import write_charts
 from .report.fleet import load_fleet
 from .report.markdown import as_json, render
@@ -174,6 +175,12 @@ def _capture(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export(args: argparse.Namespace) -> int:
+    lines, recorded = lava.export(load_results(args.results).results)
+    print("\n".join(lines) if not recorded else f"recorded {len(lines)} LAVA test cases")
+    return 0
+
+
 def sysroot_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                          help="read /proc and /sys from DIR (a captured board tree)")
@@ -232,6 +239,10 @@ def parser() -> argparse.ArgumentParser:
     g.set_defaults(run=_sign)
     capture_parser(sub.add_parser("capture", help="the files the platform layer reads, as a "
                                   "tarball for --sbc-sysroot")).set_defaults(run=_capture)
+    e = sub.add_parser("export", help="results in another system's format")
+    e.add_argument("format", choices=["lava"])
+    e.add_argument("results", type=Path)
+    e.set_defaults(run=_export)
     return top
 
 
