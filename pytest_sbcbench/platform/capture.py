@@ -38,6 +38,7 @@ from .sysroot import (
     MMC_DEBUG_DIR,
     POLICY_DIR,
     PROC,
+    SYS,
     THERMAL_DIR,
 )
 
@@ -49,7 +50,7 @@ DT_BASE = DEVICE_TREE_DIRS[1]
 # limits, the samplers and the storage interface read (see the modules using Sysroot).
 PATTERNS: tuple[str, ...] = (
     f"{PROC}/cpuinfo", f"{PROC}/crypto", f"{PROC}/meminfo", f"{PROC}/stat", f"{PROC}/version",
-    f"{PROC}/sys/kernel/osrelease", f"{PROC}/sys/kernel/random/boot_id",
+    f"{PROC}/{SYS}/kernel/osrelease", f"{PROC}/{SYS}/kernel/random/boot_id",
     f"{ETC}/os-release", "usr/lib/os-release",
     f"{DT_BASE}/model", f"{DT_BASE}/compatible",
     *(f"{DMI_DIR}/{name}" for name in ("product_name", "product_version", "sys_vendor",

@@ -63,9 +63,9 @@ fi
   exit 9
 ) </dev/null >/dev/null 2>&1 &
 w=$!
-wait "$c"; rc=$?
+wait "$c" 2>/dev/null; rc=$?
 kill "$w" 2>/dev/null
-wait "$w"; wrc=$?
+wait "$w" 2>/dev/null; wrc=$?
 if [ "$wrc" = 9 ]; then
   echo "sbcbench-run: timed out after $t s" >&2
   exit 124
