@@ -8,7 +8,7 @@ from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.fixtures import Bench
 from pytest_sbcbench.fixtures_compile import cache_dir
 from pytest_sbcbench.measure import stream
-from pytest_sbcbench.measure.cbuild import compiler
+from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.platform.topology import last_level_cache
 
 pytestmark = pytest.mark.memory

@@ -28,7 +28,7 @@ from .report.charts import write_charts
 from .report.fleet import load_fleet
 from .report.markdown import as_json, render
 from .report.results import load_results
-from .settings import board_name, positive_float
+from .settings import board_name, duration_seconds, interval_seconds
 
 
 def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
@@ -197,10 +197,10 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_probe)
     m = sub.add_parser("monitor", help="sample clocks, temperature and memory outside pytest")
     sysroot_option(m)
-    m.add_argument("--interval", type=positive_float, default=1.0, metavar="S",
-                   help="seconds between samples (default 1.0)")
-    m.add_argument("--duration", type=positive_float, required=True, metavar="S",
-                   help="seconds to sample")
+    m.add_argument("--interval", type=interval_seconds, default=1.0, metavar="S",
+                   help="seconds between samples, 0.05 to 3600 (default 1.0)")
+    m.add_argument("--duration", type=duration_seconds, required=True, metavar="S",
+                   help="seconds to sample (at most a week)")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(run=_monitor)
     o = sub.add_parser("parse", help="parse a tool's output")
@@ -251,6 +251,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except SbcBenchError as exc:
+        print(f"sbcbench {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file the command had to read or write: unusable input, not 1
         print(f"sbcbench {args.command}: {exc}", file=sys.stderr)
         return 2
     return code

@@ -14,7 +14,7 @@ import pytest
 
 from .errors import SbcBenchError
 from .fixtures import Bench
-from .measure import build as builds
+from .measure import timed_build as builds
 from .measure.checkout import MIRROR_ENV, Tree, checkout, local_source, repo_name
 from .measure.git import NetworkError
 from .model import Identity, Measurement, Result

@@ -104,11 +104,13 @@ class Result:
         return {
             "test": self.test,
             "metric": m.metric,
+            "label": m.label,
             "unit": m.unit,
             "better": m.better,
             "identity": m.identity.as_dict(),
             "samples": list(m.samples),
             "summary": self.summary.as_dict(),
+            "details": dict(m.details),
             "telemetry": dict(self.telemetry),
             "verdict": self.verdict.as_dict(),
         }

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from .errors import BoardError
-from .measure.cbuild import default_cache
+from .measure.c_helpers import default_cache
 from .platform.board import check_board_name
 from .platform.sysroot import Sysroot
 
@@ -40,14 +41,43 @@ def positive_int(value: str) -> int:
     return number
 
 
-def positive_float(value: str) -> float:
+def _seconds(value: str, low: float, high: float, what: str) -> float:
+    """``value`` as a finite number of seconds in (``low``, ``high``]; inf, nan, 1e-9 and
+    words are an :class:`argparse.ArgumentTypeError` saying the accepted range."""
     try:
         number = float(value)
     except ValueError:
-        number = 0.0
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of seconds")
+        number = math.nan
+    if not (math.isfinite(number) and low < number <= high):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a valid {what}: give a number of seconds above {low:g} and at "
+            f"most {high:g}")
     return number
+
+
+def positive_float(value: str) -> float:
+    """A finite, positive number of seconds (at most a week)."""
+    return _seconds(value, 0.0, MAX_DURATION, "number of seconds")
+
+
+MIN_INTERVAL = 0.05
+MAX_INTERVAL = 3600.0
+MAX_DURATION = 7 * 24 * 3600.0
+
+
+def interval_seconds(value: str) -> float:
+    """A sampler interval: 0.05 s (faster busy-loops and perturbs the benchmark) to one hour."""
+    number = _seconds(value, 0.0, MAX_INTERVAL, "sampler interval")
+    if number < MIN_INTERVAL:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is too short a sampler interval: the sampler would busy-loop and "
+            f"disturb the benchmark; use {MIN_INTERVAL:g} to {MAX_INTERVAL:g} seconds")
+    return number
+
+
+def duration_seconds(value: str) -> float:
+    """A finite duration: more than 0 s, at most a week."""
+    return _seconds(value, 0.0, MAX_DURATION, "duration")
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -67,7 +97,7 @@ def add_options(parser: pytest.Parser) -> None:
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
         help="timed runs per workload (overrides the workload's default)")
-    add("--sbc-interval", type=positive_float, default=1.0, metavar="SECONDS",
+    add("--sbc-interval", type=interval_seconds, default=1.0, metavar="SECONDS",
         help="sampler interval (default 1.0)")
     add("--sbc-strict", action="store_true",
         help="validity findings (throttling, swap, background load) fail the test")

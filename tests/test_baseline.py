@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError, SignatureError
+from pytest_sbcbench.fileio import locked
 from pytest_sbcbench.judge import signing
-from pytest_sbcbench.judge.baseline import load_baseline, parse_baseline, with_session
+from pytest_sbcbench.judge.baseline import (
+    Baseline,
+    append_session_locked,
+    load_baseline,
+    load_verified,
+    lock_path,
+    parse_baseline,
+    with_session,
+)
+from pytest_sbcbench.judge.saving import savable, save_session, save_summary
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import judge
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
@@ -138,3 +152,177 @@ def test_cli_keygen_sign_compare(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["compare", str(path), str(tmp_path / "bad.json")]) == 2
     assert main(["compare", str(path), str(path)]) == 2  # a baseline is not a results file
     assert "not a results file" in capsys.readouterr().err
+
+
+SAVER = """
+import sys
+from pathlib import Path
+from pytest_sbcbench.judge.baseline import append_session_locked
+from pytest_sbcbench.judge.stats import summarize
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+identity = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm",
+                       block_bytes=16384, threads=1, seconds=1)
+value = float(sys.argv[2])
+m = Measurement("aes-128-gcm", "B/s", "higher", identity, (value, value))
+r = Result("benchmarks/test_crypto.py::test_cipher[aes-128-gcm]", m, summarize((value,)),
+           Verdict("pass", ""))
+print("ready", flush=True)
+sys.stdin.read()  # the barrier: the parent closes stdin once both savers are ready
+append_session_locked(Path(sys.argv[1]), "star64", [r], sys.argv[2], {})
+"""
+
+
+def test_concurrent_saves_keep_every_session(tmp_path: Path) -> None:
+    """Two processes save at once while a third holds the lock: all three sessions survive."""
+    path = saved(tmp_path, (21.7e6, 21.8e6))
+    savers = [subprocess.Popen([sys.executable, "-c", SAVER, str(path), value],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+              for value in ("1000", "2000")]
+    with locked(lock_path(path)):
+        for saver in savers:
+            assert saver.stdout is not None and saver.stdout.readline() == "ready\n"
+        for saver in savers:
+            assert saver.stdin is not None
+            saver.stdin.close()  # both now race for the lock this process holds
+        first = load_baseline(path)
+        grown = with_session(first, "star64", [result((3000.0, 3000.0))], "3000", {})
+        path.write_text(json.dumps(grown.as_dict()))
+    assert [saver.wait(timeout=120) for saver in savers] == [0, 0]
+    for saver in savers:
+        assert saver.stdout is not None
+        saver.stdout.close()
+    final = load_baseline(path)
+    assert final is not None and len(final.entries) == 1
+    assert sorted(s.created for s in final.entries[0].sessions) == \
+        ["1000", "2000", "2026-11-01", "3000"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".star64.json.lock", "star64.json"]
+
+
+def test_a_killed_save_leaves_a_temp_the_next_save_removes(tmp_path: Path) -> None:
+    path = saved(tmp_path, (21.7e6, 21.8e6))
+    stale = tmp_path / ".star64.json.sbcbench-00aa11bb22cc.tmp"
+    stale.write_text('{"schema": "sbcbench-baseline/1", "board": "st')
+    append_session_locked(path, "star64", [result((21.7e6, 21.8e6))], "2026-11-02", {})
+    assert not stale.exists()
+    loaded = load_baseline(path)
+    assert loaded is not None and len(loaded.entries[0].sessions) == 2
+
+
+def test_verified_bytes_are_the_parsed_bytes(tmp_path: Path) -> None:
+    """The swap between verification and loading is impossible by construction: the file is
+    read once.  The baseline is a FIFO that delivers the signed bytes exactly once; a second
+    read (the old verify-then-load) would find nothing to read and block, so the loader would
+    never return."""
+    path = saved(tmp_path, (21.7e6, 21.8e6, 21.6e6))
+    private, public = signing.keygen(tmp_path / "lab")
+    signing.sign(path, private)
+    signed = path.read_bytes()
+    path.unlink()
+    os.mkfifo(path)
+    loaded: list[object] = []
+    loader = threading.Thread(target=lambda: loaded.append(load_verified(path, public)),
+                              daemon=True)
+    loader.start()
+    with path.open("wb") as fifo:
+        fifo.write(signed)
+    loader.join(timeout=60)
+    assert not loader.is_alive(), "the baseline was read a second time"
+    (baseline,) = loaded
+    assert isinstance(baseline, Baseline) and baseline.entries[0].sessions[0].samples[0] == 21.7e6
+
+
+def test_verify_key_cannot_be_bypassed(tmp_path: Path) -> None:
+    path = saved(tmp_path, (21.7e6, 21.8e6))
+    private, public = signing.keygen(tmp_path / "lab")
+    with pytest.raises(SignatureError, match="cannot read public key"):
+        load_verified(path, tmp_path / "no-such.pub")
+    with pytest.raises(SignatureError, match="no signed baseline for this board"):
+        load_verified(tmp_path / "other.json", public)
+    assert load_verified(tmp_path / "other.json", None) is None
+    with pytest.raises(SignatureError, match="unsigned baseline"):
+        load_verified(path, public)
+    signing.signature_path(path).mkdir()
+    with pytest.raises(SignatureError, match=r"star64\.json\.sig: unreadable signature"):
+        load_verified(path, public)
+    signing.signature_path(path).rmdir()
+    signing.sign(path, private)
+    assert load_verified(path, public, "star64") is not None
+
+
+def test_a_baseline_of_another_board_is_refused(tmp_path: Path) -> None:
+    path = saved(tmp_path, (21.7e6, 21.8e6))
+    copied = tmp_path / "rpi5.json"
+    copied.write_bytes(path.read_bytes())
+    with pytest.raises(SchemaError, match="baseline of board 'star64', not of 'rpi5'") as err:
+        load_baseline(copied, "rpi5")
+    assert str(copied) in str(err.value)
+
+
+def with_status(status: str, test: str = TEST) -> Result:
+    r = result((1.0, 2.0))
+    return Result(test, r.measurement, r.summary, Verdict(status, ""))  # type: ignore[arg-type]
+
+
+def test_only_passing_results_are_saved_unless_accepted(tmp_path: Path) -> None:
+    """The reported failure: a regressed session saved into the baseline made the same
+    regression pass next time.  Regressions are refused unless --sbc-accept names them."""
+    storage = "benchmarks/test_storage.py::test_sequential"
+    results = [with_status("pass"), with_status("regression", storage),
+               with_status("improvement"), with_status("no-baseline"),
+               with_status("incomparable"), with_status("implausible"),
+               with_status("invalid")]
+    kept, refused = savable(results, ())
+    assert [r.verdict.status for r in kept] == ["pass", "improvement", "no-baseline"]
+    assert [r.verdict.status for r in refused] == [
+        "regression", "incomparable", "implausible", "invalid"]
+    kept, refused = savable(results, ["test_sequential", TEST])
+    assert [r.verdict.status for r in kept] == [
+        "pass", "regression", "improvement", "no-baseline", "incomparable"]
+    assert [r.verdict.status for r in refused] == ["implausible", "invalid"]
+    lines = save_summary(tmp_path / "b.json", *savable(results, ["test_sequential", "nope"]),
+                         ["test_sequential", "nope"])
+    assert lines == [
+        f"baseline saved: {tmp_path / 'b.json'} (4 result(s))",
+        f"  saved by --sbc-accept: {storage} aes-128-gcm (regression)",
+        f"  NOT saved: {TEST} aes-128-gcm (incomparable; add --sbc-accept '{TEST}' to record "
+        "it as the new normal)",
+        f"  NOT saved: {TEST} aes-128-gcm (implausible; never recorded)",
+        f"  NOT saved: {TEST} aes-128-gcm (invalid; never recorded)",
+        "  --sbc-accept 'nope' matched no result"]
+    assert save_summary(tmp_path / "b.json", [], [])[0].startswith("baseline NOT saved")
+
+
+def test_regressed_session_no_longer_hides_the_regression(tmp_path: Path) -> None:
+    """Replays the report: [6318, 6195], [6095, 6322] MB/s sessions, then a 300 MB/s run."""
+    path = saved(tmp_path, (6318e6, 6195e6), (6095e6, 6322e6))
+    slow = result((300e6, 304e6))
+    baseline = load_baseline(path)
+    verdict = judge(slow, baseline, "star64")
+    assert verdict.status == "regression"
+    judged = Result(slow.test, slow.measurement, slow.summary, verdict)
+    kept, refused = savable([judged])
+    assert kept == [] and refused == [judged]
+    assert judge(slow, load_baseline(path), "star64").status == "regression"
+
+
+def test_quick_and_full_baselines_say_so(tmp_path: Path) -> None:
+    baseline = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6)))
+    full = Identity.of(**{**IDENTITY.as_dict(), "seconds": 3})
+    verdict = judge(result((21.7e6, 21.8e6), full), baseline, "star64")
+    assert verdict.status == "incomparable"
+    assert "quick and full baselines are separate identities" in verdict.detail
+    assert "with or without --sbc-quick" in verdict.detail
+    other = Identity.of(**{**IDENTITY.as_dict(), "version": "3.5.6"})
+    assert "--sbc-quick" not in judge(result((21.7e6,), other), baseline, "star64").detail
+
+
+def test_save_session_filters_locks_and_reports(tmp_path: Path) -> None:
+    path = tmp_path / "star64.json"
+    lines = save_session(path, "star64", [with_status("regression")], (), "s1", {})
+    assert not path.exists() and lines[0] == f"baseline NOT saved to {path}: no result can be " \
+        "recorded"
+    lines = save_session(path, "star64", [with_status("no-baseline")], (), "s1", {})
+    assert lines == [f"baseline saved: {path} (1 result(s); up to 1 session(s) per metric)"]
+    lines = save_session(path, "star64", [with_status("regression")], ["aes-128"], "s2", {})
+    assert lines[0].endswith("(1 result(s); up to 2 session(s) per metric)")
+    assert lines[1] == f"  saved by --sbc-accept: {TEST} aes-128-gcm (regression)"

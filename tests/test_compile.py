@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pytest_sbcbench.errors import BuildError, CheckoutError
-from pytest_sbcbench.measure import build as builds
 from pytest_sbcbench.measure import offline_crate
+from pytest_sbcbench.measure import timed_build as builds
 from pytest_sbcbench.measure.checkout import MIRROR_ENV, checkout, clone_dir
 from pytest_sbcbench.measure.fingerprint import count_crates, count_lines
 from pytest_sbcbench.measure.git import NetworkError

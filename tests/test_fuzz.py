@@ -15,10 +15,20 @@ from pytest_sbcbench.judge.baseline import parse_baseline
 from pytest_sbcbench.measure.gnutime import parse_time_v
 from pytest_sbcbench.measure.openssl_parse import parse_speed
 from pytest_sbcbench.measure.sysbench import parse_sysbench
-from pytest_sbcbench.platform.isa import parse_riscv_isa
-from pytest_sbcbench.platform.kcrypto import parse_openssl_engines, parse_proc_crypto
+from pytest_sbcbench.platform.isa import accel, features, parse_riscv_isa
+from pytest_sbcbench.platform.kcrypto import (
+    classify,
+    parse_openssl_engines,
+    parse_proc_crypto,
+)
 from pytest_sbcbench.platform.mmc import parse_ios
-from pytest_sbcbench.platform.parse import parse_cpuinfo, parse_meminfo, parse_os_release
+from pytest_sbcbench.platform.parse import (
+    cpu_model,
+    infer_arch,
+    parse_cpuinfo,
+    parse_meminfo,
+    parse_os_release,
+)
 
 CAPTURES = [p.read_text(errors="replace") for p in sorted(DATA.rglob("*.txt"))
             if not p.name.endswith(".source.txt")]
@@ -74,6 +84,29 @@ def test_tolerant_parsers_never_raise(name: str) -> None:
     def check(text: str) -> None:
         parser(text)
     check()
+
+
+@FUZZ
+@given(INPUTS)
+def test_whatever_cpuinfo_parses_is_fully_readable(text: str) -> None:
+    """Arch, model, features and accelerators never fail on a cpuinfo the parser accepted, and
+    every CPU record it returns carries its index."""
+    try:
+        info = parse_cpuinfo(text)
+    except ParseError:
+        return
+    arch = infer_arch(info)
+    found = features(info, arch)
+    assert isinstance(cpu_model(info), str) and set(accel(found)) >= {"aes", "vector"}
+    assert all(cpu["processor"].isdigit() for cpu in info.processors)
+
+
+@FUZZ
+@given(INPUTS)
+def test_every_kernel_crypto_entry_gets_one_of_four_kinds(text: str) -> None:
+    for algo in parse_proc_crypto(text):
+        assert algo.kind in ("engine", "cpu", "generic", "unknown")
+        assert classify(algo.driver, algo.module) == algo.kind
 
 
 @FUZZ

@@ -41,6 +41,20 @@ CPUINFO_FACTS = {
     "armv7_allwinner-h3": ("armv7l", 4, None),
     "x86-64_intel-i5-12400": ("x86_64", 12, "12th Gen Intel(R) Core(TM) i5-12400"),
     "x86-64_amd-ryzen5-3600": ("x86_64", 12, None),
+    # old and non-ARM layouts (issue 11): see each capture's .source.txt
+    "armv7_exynos4412-odroid-u2": ("armv7l", 4, "ARMv7 Processor rev 0 (v7l)"),
+    "armv7_tegra3-nvidia-kayla": ("armv7l", 4, "ARMv7 Processor rev 9 (v7l)"),
+    "armv7_nexus-s": ("armv7l", 1, "ARMv7 Processor rev 2 (v7l)"),
+    "armv6_rpi1-bcm2708": ("armv6l", 1, "ARMv6-compatible processor rev 7 (v6l)"),
+    "armv6_rpi-zero": ("armv6l", 1, "ARMv6-compatible processor rev 7 (v6l)"),
+    "arm64_hi6210sft": ("aarch64", 8, "AArch64 Processor rev 3 (aarch64)"),
+    "arm64_allwinner-a64": ("aarch64", 4, "AArch64 Processor rev 4 (aarch64)"),
+    "arm64_allwinner-h5": ("aarch64", 4, "AArch64 Processor rev 4 (aarch64)"),
+    "mips_qca956x": ("mips", 1, "MIPS 74Kc V5.0"),
+    "mips_ar7161": ("mips", 1, "MIPS 24Kc V7.4"),
+    "mips64_sibyte-bcm1250": ("mips64", 1, "SiByte SB1 V0.2  FPU V0.2"),
+    "loongarch64_loongson-3a5000-hv": ("loongarch64", 4, "Loongson-3A5000-HV"),
+    "loongarch64_loongson-3a6000-hv": ("loongarch64", 8, "Loongson-3A6000-HV"),
 }
 
 
@@ -67,6 +81,55 @@ def test_cpuinfo_captures(prefix: str) -> None:
 def test_cpuinfo_without_processor_blocks_is_an_error() -> None:
     with pytest.raises(ParseError, match="cpuinfo"):
         parse_cpuinfo("garbage\n")
+    with pytest.raises(ParseError, match="no CPU description"):
+        parse_cpuinfo("Hardware\t: BCM2708\nRevision\t: 000e\n")
+
+
+@pytest.mark.parametrize(("prefix", "hardware"), [("armv7_tegra3-nvidia-kayla", "cardhu"),
+                                                  ("armv7_exynos4412-odroid-u2", "ODROIDU2")])
+def test_old_smp_arm_shares_processor_name_and_features_with_every_cpu(
+        prefix: str, hardware: str) -> None:
+    """Tegra 3 (Kayla) and ODROID-U2: ``Processor :`` first, four BogoMIPS-only blocks, one
+    Features block after the last CPU. Every CPU gets neon and part 0xc09: 4 of 4, not 3."""
+    info = parse_cpuinfo(capture(prefix).read_text())
+    assert [cpu["processor"] for cpu in info.processors] == ["0", "1", "2", "3"]
+    assert all("neon" in cpu["features"].split() for cpu in info.processors)
+    assert {cpu["cpu part"] for cpu in info.processors} == {"0xc09"}
+    assert info.machine["hardware"] == hardware
+
+
+@pytest.mark.parametrize(("prefix", "cpus"), [("arm64_hi6210sft", 8), ("arm64_allwinner-a64", 4)])
+def test_arm64_310_processor_list_shares_the_fields_after_it(prefix: str, cpus: int) -> None:
+    info = parse_cpuinfo(capture(prefix).read_text())
+    assert [cpu["processor"] for cpu in info.processors] == [str(n) for n in range(cpus)]
+    assert all(cpu["cpu architecture"] == "AArch64" and "aes" in cpu["features"].split()
+               and cpu["cpu part"] == "0xd03" for cpu in info.processors)
+
+
+def test_arm1176_is_armv6_although_cpu_architecture_says_7() -> None:
+    for prefix in ("armv6_rpi1-bcm2708", "armv6_rpi-zero"):
+        info = parse_cpuinfo(capture(prefix).read_text())
+        assert info.first("cpu architecture") == "7" and infer_arch(info) == "armv6l"
+    # without the model name, the ARM11 part number still says ARMv6
+    text = capture("armv6_rpi1-bcm2708").read_text().replace("(v6l)", "")
+    assert infer_arch(parse_cpuinfo(text)) == "armv6l"
+
+
+def test_mips_isa_is_not_read_as_riscv() -> None:
+    info = parse_cpuinfo(capture("mips_qca956x").read_text())
+    assert info.first("isa") == "mips1 mips2 mips32r1 mips32r2" and infer_arch(info) == "mips"
+    assert info.machine["system type"] == "Qualcomm Atheros QCA956X ver 1 rev 0"
+
+
+@pytest.mark.parametrize(("implementer", "part", "name"), [
+    ("0x41", "0xd80", "ARM Cortex-A520"), ("0x41", "0xd81", "ARM Cortex-A720"),
+    ("0x61", "0x022", "Apple M1-Icestorm"), ("0x61", "0xd0b", "Apple part 0xd0b"),
+    ("0x48", "0xd01", "HiSilicon TSV110"), ("0x41", "0xD0B", "ARM Cortex-A76"),
+])
+def test_part_names_respect_the_implementer(implementer: str, part: str, name: str) -> None:
+    """The RPi 5 capture with its implementer and part swapped: names follow both codes."""
+    text = RPI5_CPUINFO.read_text().replace("0x41", implementer).replace("0xd0b", part)
+    assert cpu_model(parse_cpuinfo(text)) == name
 
 
 def test_this_machine_files() -> None:

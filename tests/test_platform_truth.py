@@ -348,3 +348,100 @@ def test_storage_beyond_its_interface_is_implausible() -> None:
     assert "limit 24.75 MB/s: mmc1 sd high-speed" in verdict.detail
     slow = dataclasses.replace(result, measurement=dataclasses.replace(m, samples=(20e6,)))
     assert physics.check(slow, BOARDS["rpi5"]) is None
+
+
+def cpuinfo_capture(prefix: str) -> Path:
+    (path,) = [p for p in CPUINFO.glob(f"{prefix}*.txt") if not p.name.endswith("source.txt")]
+    return path
+
+
+# real captures (see each .source.txt) -> what `sbcbench probe --sysroot` must report
+OLD_AND_NON_ARM = {
+    "armv7_tegra3-nvidia-kayla": ("armv7l", 4, {"neon", "vfpv3", "tls"}, "arm", True, False),
+    "armv7_exynos4412-odroid-u2": ("armv7l", 4, {"neon", "vfpv3", "swp"}, "arm", True, False),
+    "armv7_nexus-s": ("armv7l", 1, {"neon", "thumbee"}, "arm", True, False),
+    "armv6_rpi1-bcm2708": ("armv6l", 1, {"vfp", "java"}, "arm", False, False),
+    "armv6_rpi-zero": ("armv6l", 1, {"vfp", "java"}, "arm", False, False),
+    "arm64_hi6210sft": ("aarch64", 8, {"aes", "pmull", "sha2", "asimd"}, "arm", True, True),
+    "arm64_allwinner-a64": ("aarch64", 4, {"aes", "pmull", "asimd"}, "arm", True, True),
+    "arm64_allwinner-h5": ("aarch64", 4, {"aes", "sha2", "cpuid"}, "arm", True, True),
+    "mips_qca956x": ("mips", 1, {"mips32r2", "mips16", "dsp2"}, "mips", False, False),
+    "mips_ar7161": ("mips", 1, {"mips16"}, "mips", False, False),
+    "mips64_sibyte-bcm1250": ("mips64", 1, {"mips64r2", "mdmx"}, "mips", False, False),
+    "loongarch64_loongson-3a5000-hv": ("loongarch64", 4, {"lsx", "lasx", "crypto"}, "loongarch",
+                                       True, False),
+    "loongarch64_loongson-3a6000-hv": ("loongarch64", 8, {"lsx", "lasx", "lbt_arm"}, "loongarch",
+                                       True, False),
+}
+
+
+@pytest.mark.parametrize("prefix", sorted(OLD_AND_NON_ARM))
+def test_probe_cli_on_old_arm_mips_and_loongarch_trees(
+        prefix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    arch, cpus, must, family, vector, aes = OLD_AND_NON_ARM[prefix]
+    tree = build_tree(tmp_path, cpuinfo_capture(prefix))
+    assert main(["probe", "--sysroot", str(tree), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["arch"], data["cpus"], data["feature_family"]) == (arch, cpus, family)
+    assert must <= set(data["features"])
+    assert (data["accel"]["vector"], data["accel"]["aes"]) == (vector, aes)
+    assert data["isa"] is None  # no RISC-V isa record for a MIPS or LoongArch isa line
+
+
+def test_mips_and_loongarch_features_are_not_arms() -> None:
+    """LoongArch lists ``crypto`` and ``crc32`` and MIPS has ``dsp``: none of it is ARM's AES."""
+    for prefix in ("loongarch64_loongson-3a5000-hv", "mips_qca956x"):
+        found, acc = facts_of(prefix)
+        assert found.arch != "arm" and not acc["aes"] and not acc["sha256"]
+
+
+def crypto_kinds(name: str) -> dict[str, str]:
+    return {a.driver: a.kind for a in crypto(f"proc_crypto/{name}")}
+
+
+def test_vendor_engines_are_engines() -> None:
+    cesa = crypto_kinds("marvell-cesa_lkml-2025-05_marvell_cesa-module.txt")
+    assert len(cesa) == 13 and cesa.pop("crc32c-generic") == "generic"
+    assert set(cesa.values()) == {"engine"} and "mv-cbc-aes" in cesa
+    mt7628 = crypto_kinds("mips_mt7628_openwrt_crypto_hw_mt7628_aes_excerpt.txt")
+    assert mt7628 == {"cbc(aes-generic)": "generic", "ecb-aes-mt7628": "engine"}
+    safexcel = crypto_kinds("arm64_mt7981b_openwrt_safexcel-eip97_excerpt.txt")
+    assert safexcel == {"safexcel-rfc4309-ccm-aes": "engine",  # module crypto_safexcel
+                        "safexcel-rfc4543-gcm-aes": "engine"}  # module kernel: name evidence
+    eip93 = crypto_kinds("mips_mt7621_openwrt_eip93_authenc_excerpt.txt")
+    assert set(eip93.values()) == {"engine"} and len(eip93) == 3
+
+
+@pytest.mark.parametrize(("driver", "module", "kind"), [
+    # driver names as the kernel registers them, seen in public logs and kernel sources
+    ("ecb-aes-rk", "rk_crypto", "engine"),  # RK3288 kernelci boot log (TinkerBoard issue 39)
+    ("rk2-sha512", "rk_crypto2", "engine"),  # RK35xx /proc/crypto grep (armbian/build 9796)
+    ("authenc-hmac-md5-cbc-aes-caam", "caamalg", "engine"),  # i.MX6 dmesg (linux4kix issue 23)
+    ("cbc-aes-sun8i-ce", "sun8i_ce", "engine"),  # selftest log quoted on linux-crypto by its author
+    ("cbc-aes-sun8i-ce", "kernel", "engine"),  # built in: the driver name is the evidence
+    ("mv-cbc-aes", "mv_cesa", "engine"),  # the pre-4.x drivers/crypto/mv_cesa.c
+    ("cbc-aes-omap", "omap_aes_driver", "engine"), ("atmel-cbc-aes", "atmel_aes", "engine"),
+    ("stm32-cbc-aes", "stm32_cryp", "engine"), ("cbc-aes-ccree", "ccree", "engine"),
+    ("cbc-aes-gxl", "amlogic_gxl_crypto", "engine"), ("cbc-aes-qce", "qcrypto", "engine"),
+    ("cbc-aes-sl3516", "sl3516_ce", "unknown"),  # a real engine no table here names
+    ("cbc(aes-generic)", "cbc", "generic"), ("pkcs1pad(rsa-generic,sha256)", "kernel", "generic"),
+    ("cryptd(__ecb-aes-ce)", "cryptd", "cpu"), ("xts-aes-aesni", "aesni_intel", "cpu"),
+])
+def test_kernel_crypto_classes(driver: str, module: str, kind: str) -> None:
+    assert kcrypto.classify(driver, module) == kind
+
+
+def test_mt7628_engine_is_stranded_through_the_cli(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No MT7628 cpuinfo could be found, so the tree carries another OpenWrt MIPS router's
+    (the GL-AR750S); the /proc/crypto is the MT7628's."""
+    tree = build_tree(tmp_path / "root", cpuinfo_capture("mips_qca956x"))
+    (tree / "proc/crypto").write_text(
+        (DATA / "proc_crypto/mips_mt7628_openwrt_crypto_hw_mt7628_aes_excerpt.txt").read_text())
+    engines = tmp_path / "engines.txt"
+    engines.write_text("(dynamic) Dynamic engine loading support\n     [ unavailable ]\n")
+    assert main(["probe", "--sysroot", str(tree), "--engines", str(engines), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["arch"] == "mips" and data["kernel_crypto_engines"] == ["ecb-aes-mt7628"]
+    assert data["kernel_crypto_unknown"] == []
+    assert "ecb-aes-mt7628" in data["findings"][0] and "stranded" in data["findings"][0]

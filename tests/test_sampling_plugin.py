@@ -14,7 +14,7 @@ import pytest
 from conftest import star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.measure import realclock
-from pytest_sbcbench.measure.cbuild import compiler
+from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
 from pytest_sbcbench.measure.sampler import Sample
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
@@ -103,7 +103,7 @@ def test_trace_dir_gets_csv_and_png(pytester: pytest.Pytester, tmp_path: Path,
     result, _ = run_star64(pytester, star64_tree(tmp_path / "t"), "--sbc-trace-dir", str(traces),
                            subprocess=True)  # matplotlib loads once per process
     result.assert_outcomes(passed=1)  # type: ignore[attr-defined]
-    csv_file = traces / "benchmarks_test_crypto.py_test_digest_sha512.csv"
+    (csv_file,) = traces.glob("benchmarks_test_crypto.py_test_digest_sha512-*.csv")
     header = csv_file.read_text().splitlines()[0].split(",")
     assert header[:5] == ["t_s", "cpu0_mhz", "cpu1_mhz", "cpu2_mhz", "cpu3_mhz"]
     assert "temp_c_cpu-thermal" in header and header[-1] == "under_load"

@@ -5,15 +5,18 @@ environment).  Sessions stay separate because between-boot spread is real."""
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError
+from ..errors import BoardError, SchemaError, SignatureError
+from ..fileio import clean_stale_temps, locked, write_json_atomic
+from ..jsonload import strict_json
 from ..model import Identity, Result
+from ..platform.board import check_board_name
+from . import signing
 
 BASELINE_SCHEMA = "sbcbench-baseline/1"
 
@@ -59,56 +62,131 @@ def baseline_path(directory: Path, board: str) -> Path:
     return directory / f"{board}.json"
 
 
+def lock_path(path: Path) -> Path:
+    """The lock file beside a baseline (hidden, kept: see :func:`fileio.locked`)."""
+    return path.with_name(f".{path.name}.lock")
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where}: {value!r} is not a number")
+    return float(value)
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{where}: {value!r} is not a non-empty string")
+    return value
+
+
 def _samples(values: Any, where: str) -> tuple[float, ...]:
     if not isinstance(values, list) or not values:
         raise ValueError(f"{where}: samples must be a non-empty list")
-    out = tuple(float(v) for v in values)
+    out = tuple(_number(v, f"{where} samples") for v in values)
     if not all(math.isfinite(v) and v > 0 for v in out):
         raise ValueError(f"{where}: samples must be finite positive numbers")
     return out
 
 
-def _entry(data: Mapping[str, Any], index: int) -> Entry:
+def identity_of(values: Any, where: str) -> Identity:
+    """An identity from JSON: string keys, scalar values (str, number, bool, null)."""
+    if not isinstance(values, dict):
+        raise ValueError(f"{where}: identity must be an object")
+    for key, value in values.items():
+        if value is not None and not isinstance(value, (str, int, float, bool)):
+            raise ValueError(f"{where}: identity {key!r} must be a scalar, not {value!r}")
+    return Identity.from_mapping(values)
+
+
+def _session(data: Any, where: str) -> Session:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: a session must be an object")
+    environment = data.get("environment", {})
+    if not isinstance(environment, dict):
+        raise ValueError(f"{where}: environment must be an object")
+    return Session(_text(data["created"], f"{where} created"),
+                   _samples(data["samples"], where), environment)
+
+
+def _entry(data: Any, index: int) -> Entry:
     where = f"entry {index}"
-    sessions = tuple(
-        Session(str(s["created"]), _samples(s["samples"], f"{where} session {j}"),
-                dict(s.get("environment", {})))
-        for j, s in enumerate(data["sessions"]))
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: an entry must be an object")
+    if not isinstance(data["sessions"], list):
+        raise ValueError(f"{where}: sessions must be a list")
+    sessions = tuple(_session(s, f"{where} session {j}") for j, s in enumerate(data["sessions"]))
     if not sessions:
         raise ValueError(f"{where}: no sessions")
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{where}: better must be 'higher' or 'lower'")
-    return Entry(str(data["test"]), str(data["metric"]), str(data["unit"]),
-                 str(data["better"]), Identity.from_mapping(data["identity"]), sessions)
+    return Entry(_text(data["test"], f"{where} test"), _text(data["metric"], f"{where} metric"),
+                 _text(data["unit"], f"{where} unit"), str(data["better"]),
+                 identity_of(data["identity"], where), sessions)
 
 
-def parse_baseline(text: str, source: Path) -> Baseline:
-    """Validate a baseline document; every problem is a :class:`SchemaError` naming the file."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise SchemaError(source, None, f"corrupt or truncated baseline ({exc})") from exc
+def _board(value: Any, expected: str | None) -> str:
+    board = check_board_name(value)
+    if expected is not None and board != expected:
+        raise ValueError(f"this is the baseline of board {board!r}, not of {expected!r}")
+    return board
+
+
+def parse_baseline(text: str | bytes, source: Path, board: str | None = None) -> Baseline:
+    """Validate a baseline document; every problem is a :class:`SchemaError` naming the file.
+
+    ``board``, when given, is the board the file must belong to (a copied or renamed file of
+    another board is refused)."""
+    data = strict_json(text, source, "baseline")
     if not isinstance(data, dict):
         raise SchemaError(source, None, "a baseline must be a JSON object")
     if data.get("schema") != BASELINE_SCHEMA:
         raise SchemaError(source, data.get("schema"),
                           f"unknown baseline schema; this sbcbench reads {BASELINE_SCHEMA}")
     try:
+        if not isinstance(data["entries"], list):
+            raise ValueError("entries must be a list")
         entries = tuple(_entry(e, i) for i, e in enumerate(data["entries"]))
-        return Baseline(str(data["board"]), entries, source)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return Baseline(_board(data["board"], board), entries, source)
+    except (KeyError, TypeError, ValueError, AttributeError, BoardError) as exc:
         raise SchemaError(source, BASELINE_SCHEMA, f"malformed baseline: {exc}") from exc
 
 
-def load_baseline(path: Path) -> Baseline | None:
-    """The baseline at ``path``; None when there is none yet."""
-    if not path.exists():
-        return None
+def _read_optional(path: Path) -> bytes | None:
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
     except OSError as exc:
-        raise SchemaError(path, None, f"unreadable baseline: {exc.strerror}") from exc
-    return parse_baseline(raw.decode("utf-8", errors="replace"), path)
+        raise SchemaError(path, None, f"unreadable baseline: {exc.strerror or exc}") from exc
+
+
+def load_baseline(path: Path, board: str | None = None) -> Baseline | None:
+    """The baseline at ``path`` (read once); None when there is none yet.  A file that exists
+    but cannot be read (a baselines directory without permission, say) is an error naming it,
+    never "no baseline"."""
+    raw = _read_optional(path)
+    if raw is None:
+        return None
+    return parse_baseline(raw, path, board)
+
+
+def load_verified(path: Path, key_path: Path | None, board: str | None = None
+                  ) -> Baseline | None:
+    """The baseline at ``path``, verified against ``key_path`` when one is given.
+
+    The file is read once; those bytes are verified and those same bytes parsed, so swapping
+    the file between verification and loading cannot work.  Under a verify key, an unreadable
+    key or a missing baseline is a :class:`SignatureError`, never "no baseline"."""
+    if key_path is None:
+        return load_baseline(path, board)
+    key = signing.public_key(key_path)
+    raw = _read_optional(path)
+    if raw is None:
+        raise SignatureError(path, "no signed baseline for this board under --sbc-verify-key: "
+                                   "record one elsewhere, review it, sign it with 'sbcbench "
+                                   "sign', or drop --sbc-verify-key")
+    signing.verify_bytes(raw, path, key)
+    return parse_baseline(raw, path, board)
 
 
 def with_session(baseline: Baseline | None, board: str, results: Sequence[Result],
@@ -127,3 +205,31 @@ def with_session(baseline: Baseline | None, board: str, results: Sequence[Result
             entries.append(Entry(result.test, m.metric, m.unit, m.better, m.identity,
                                  (session,)))
     return Baseline(board, tuple(entries), baseline.path if baseline else None)
+
+
+def append_session_locked(path: Path, board: str, results: Sequence[Result], created: str,
+                          environment: Mapping[str, Any]) -> Baseline:
+    """Append this session to the baseline at ``path`` safely against concurrent savers.
+
+    Under an exclusive lock on the file beside it: remove temporaries of killed saves, re-read
+    the baseline (another run may have saved since this one loaded it), add this session and
+    write atomically.  Two runs saving at once both keep their session."""
+    with locked(lock_path(path)):
+        clean_stale_temps(path.parent)
+        current = load_baseline(path, board)
+        updated = with_session(current, board, results, created, environment)
+        write_json_atomic(path, updated.as_dict())
+    return Baseline(updated.board, updated.entries, path)
+
+
+QUICK_KEYS = ("seconds", "passes", "size_bytes")
+
+
+def quick_mode_hint(keys: Iterable[str]) -> str:
+    """The fix when an identity differs only where ``--sbc-quick`` changes it, else ""."""
+    quick = sorted(set(keys) & set(QUICK_KEYS))
+    if not quick:
+        return ""
+    return (f"; {', '.join(quick)} differ(s) between quick and full runs: quick and full "
+            "baselines are separate identities, so run the way the baseline was recorded "
+            "(with or without --sbc-quick), or record this mode too with --sbc-save-baseline")

@@ -2,7 +2,8 @@
 
 Limits come from the board profile: DRAM theoretical bandwidth (``memory-read``,
 ``memory-write``), the storage interface or media ceiling (``storage-read``,
-``storage-write``), and the maximum clock (sampled clocks above it are sensor or driver bugs)."""
+``storage-write``), and the maximum clock (sampled clocks above it are sensor or driver bugs).
+Crypto results get ceilings per metric class that hold on any board (see :data:`CEILINGS`)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,87 @@ def limits(board: BoardProfile) -> list[Limit]:
     return out
 
 
+@dataclass(frozen=True)
+class Ceiling:
+    """The most one thread of any CPU does for a class of crypto metrics, in ``unit``."""
+
+    kind: str
+    per_thread: float
+    unit: str
+
+
+# Per-thread ceilings for crypto metrics, generous multiples of the fastest published per-core
+# figures (references below); an ``openssl speed -multi N`` total gets N times the ceiling.
+# They catch unit and parsing bugs (kB/s read as B/s, children summed twice, seconds per
+# operation read as operations per second), not a few per cent of optimism.
+#
+# Evidence (16384-byte blocks, one core unless said):
+#   [1] AES-128-GCM 22.9 GB/s: AMD EPYC 9655 (Zen 5, VAES-512), OpenSSL master,
+#       https://github.com/openssl/openssl/pull/31633 (benchmark comment, 2026-08-18);
+#       Ice Lake-SP Xeon 8380: 11.5 GB/s, https://github.com/openssl/openssl/pull/32760.
+#   [2] SHA-256 2.18 GB/s, SHA-512 1.27 GB/s, AES-256-CBC encrypt 1.24 GB/s per core: AWS
+#       c8a.large (2 Zen 5 cores, ``-multi 2`` totals halved), SpareCores sc-inspector-data
+#       data/aws/c8a.large/openssl/parsed.json, https://github.com/SpareCores/sc-inspector-data.
+#   [3] rsa2048 sign 4155/s, verify 60760/s, ecdsap256 sign 50259/s, verify 16832/s: a 2.6 GHz
+#       AMD EPYC core, OpenSSL 3.0.19 (tests/data/this_machine/openssl-3.0.19_mr_*.txt);
+#       rsa512 verify 402500/s on a Mac, https://github.com/openssl/openssl/issues/21257.
+CEILINGS: dict[str, Ceiling] = {
+    # SHA-NI / ARMv8 SHA2 cores hash at most about 2-4 GB/s [2]: 20 GB/s is 9x SHA-256's best
+    "hash": Ceiling("hash", 20e9, "B/s"),
+    # CBC encryption is serial (about 1-2 GB/s [2]); decryption parallelises like GCM [1]:
+    # 50 GB/s is twice the fastest GCM and 40x the fastest CBC encryption
+    "cipher": Ceiling("cipher", 50e9, "B/s"),
+    # AEADs: the fastest AES-GCM is 22.9 GB/s [1] (ChaCha20-Poly1305 is slower): 100 GB/s is 4x
+    "aead": Ceiling("aead", 100e9, "B/s"),
+    # RSA-2048 [3] times 12 (sign) and 16 (verify); other sizes scale by (2048/bits)^3 for the
+    # private-key operation and (2048/bits)^2 for the public one (e = 65537)
+    "rsa sign": Ceiling("rsa sign", 50e3, "op/s"),
+    "rsa verify": Ceiling("rsa verify", 1e6, "op/s"),
+    # ECDSA over P-256 (the fastest of the NIST curves offered) [3] times 20 and 30, any curve
+    "ecdsa sign": Ceiling("ecdsa sign", 1e6, "op/s"),
+    "ecdsa verify": Ceiling("ecdsa verify", 5e5, "op/s"),
+}
+HASHES = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
+
+
+def crypto_class(algorithm: str, op: str | None) -> tuple[Ceiling, float] | None:
+    """The ceiling class of a canonical algorithm name and the factor for its key size."""
+    if op is None:
+        if algorithm in HASHES:
+            return CEILINGS["hash"], 1.0
+        if algorithm.endswith("-gcm") or algorithm == "chacha20-poly1305":
+            return CEILINGS["aead"], 1.0
+        if algorithm.startswith("aes-") and algorithm.endswith("-cbc"):
+            return CEILINGS["cipher"], 1.0
+        return None
+    if algorithm.startswith("rsa") and algorithm[3:].isdigit() and op in ("sign", "verify"):
+        power = 3 if op == "sign" else 2
+        return CEILINGS[f"rsa {op}"], (2048 / int(algorithm[3:])) ** power
+    if algorithm.startswith("ecdsa-") and op in ("sign", "verify"):
+        return CEILINGS[f"ecdsa {op}"], 1.0
+    return None
+
+
+def crypto_limits(result: Result) -> list[Limit]:
+    """The crypto ceiling of this result, scaled by its identity's thread count."""
+    m = result.measurement
+    ident = m.identity.as_dict()
+    algorithm = ident.get("algorithm")
+    op = ident.get("op")
+    found = crypto_class(str(algorithm), None if op is None else str(op)) \
+        if algorithm is not None else None
+    if found is None or found[0].unit != m.unit:
+        return []
+    ceiling, size = found
+    threads = ident.get("threads")
+    n = threads if isinstance(threads, int) and threads > 0 else 1
+    per_thread = ceiling.per_thread * size
+    shown, unit = display(per_thread, ceiling.unit)
+    return [Limit(m.metric, per_thread * n, m.unit,
+                  f"{ceiling.kind} ceiling {shown} {unit} per thread x {n} thread(s); "
+                  "judge/physics.py CEILINGS")]
+
+
 def measured_limits(result: Result) -> list[Limit]:
     """Storage results carry the ceiling of the interface they were measured through."""
     ceiling = result.telemetry.get("interface_limit_bytes_per_s")
@@ -55,10 +137,11 @@ def measured_limits(result: Result) -> list[Limit]:
 
 
 def check(result: Result, board: BoardProfile) -> Verdict | None:
-    """``implausible`` when any sample or a sampled clock exceeds a board or interface limit."""
+    """``implausible`` when any sample or a sampled clock exceeds a board or interface limit
+    or the crypto ceiling of its metric class."""
     found = []
     m = result.measurement
-    for limit in [*limits(board), *measured_limits(result)]:
+    for limit in [*limits(board), *measured_limits(result), *crypto_limits(result)]:
         if limit.metric == m.metric and limit.unit == m.unit and max(m.samples) > limit.value:
             shown, unit = display(max(m.samples), limit.unit)
             top, _ = display(limit.value, limit.unit)

@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..errors import SignatureError
+from ..fileio import write_atomic
 
 SUFFIX = ".sig"
 
@@ -67,20 +68,45 @@ def sign(baseline: Path, key_path: Path) -> Path:
         raise SignatureError(baseline, f"cannot read: {exc.strerror}") from exc
     signature = _private_key(key_path).sign(data)
     out = signature_path(baseline)
-    out.write_text(base64.b64encode(signature).decode("ascii") + "\n", encoding="ascii")
+    write_atomic(out, base64.b64encode(signature) + b"\n")
     return out
 
 
-def verify(baseline: Path, key: Ed25519PublicKey) -> None:
-    """Raise :class:`SignatureError` unless ``baseline`` carries a matching signature."""
+def read_signature(baseline: Path) -> bytes:
+    """The raw signature in ``BASELINE.sig``; a missing, unreadable or non-base64 one (a
+    directory included) is a :class:`SignatureError` naming it."""
     sig = signature_path(baseline)
-    if not sig.exists():
-        raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
-                                       "'sbcbench sign' or drop --sbc-verify-key")
     try:
-        key.verify(base64.b64decode(sig.read_text(encoding="ascii").strip(), validate=True),
-                   baseline.read_bytes())
-    except (InvalidSignature, binascii.Error, ValueError) as exc:
-        raise SignatureError(baseline, f"signature {sig.name} does not match this baseline: "
-                                       "it was changed after signing, or signed by another "
-                                       "key") from exc
+        text = sig.read_bytes().decode("ascii").strip()
+        return base64.b64decode(text, validate=True)
+    except FileNotFoundError as exc:
+        raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
+                                       "'sbcbench sign' or drop --sbc-verify-key") from exc
+    except OSError as exc:
+        raise SignatureError(sig, f"unreadable signature: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, binascii.Error, ValueError) as exc:
+        raise SignatureError(sig, "not a signature written by 'sbcbench sign' (base64 of "
+                                  "64 bytes)") from exc
+
+
+def verify_bytes(data: bytes, baseline: Path, key: Ed25519PublicKey) -> None:
+    """Raise :class:`SignatureError` unless ``data`` (the bytes read from ``baseline``, the ones
+    the caller goes on to parse) carry a matching signature."""
+    signature = read_signature(baseline)
+    try:
+        key.verify(signature, data)
+    except InvalidSignature as exc:
+        raise SignatureError(baseline, f"signature {signature_path(baseline).name} does not "
+                                       "match this baseline: it was changed after signing, or "
+                                       "signed by another key") from exc
+
+
+def verify(baseline: Path, key: Ed25519PublicKey) -> bytes:
+    """Read ``baseline`` once, verify it, and return the verified bytes (parse those, never a
+    second read: the file may change in between)."""
+    try:
+        data = baseline.read_bytes()
+    except OSError as exc:
+        raise SignatureError(baseline, f"unreadable baseline: {exc.strerror or exc}") from exc
+    verify_bytes(data, baseline, key)
+    return data

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..model import Result, Verdict
-from .baseline import Baseline, Entry
+from .baseline import Baseline, Entry, quick_mode_hint
 from .gate import gate
 
 MACHINE_KEYS = ("cpu_model", "cpus")
@@ -43,7 +43,8 @@ def judge(result: Result, baseline: Baseline | None, board: str,
         detail = ", ".join(f"{k}: baseline {theirs.get(k)!r}, this run {mine.get(k)!r}"
                            for k in keys)
         return Verdict("incomparable", f"{m.display_name}: identity differs from the baseline "
-                                       f"({detail}); re-baseline with --sbc-save-baseline")
+                                       f"({detail}); re-baseline with --sbc-save-baseline"
+                                       f"{quick_mode_hint(keys)}")
     entry = same[0]
     moved = other_machine(entry, machine)
     if moved:

@@ -13,10 +13,11 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from ..errors import CheckoutError
 from .fingerprint import Fingerprint, fingerprint, tracked_files
-from .git import commits_with_prefix, git, is_hex_commit, ref_names
+from .git import NetworkError, commits_with_prefix, git, is_hex_commit, ref_names
 from .tools import run_tool
 
 MIRROR_ENV = "SBCBENCH_GIT_MIRROR"
@@ -38,9 +39,14 @@ def repo_name(url: str) -> str:
     return url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
 
 
+def is_url(url: str) -> bool:
+    """A ``scheme://`` URL or an scp-like ``user@host:path``; anything else is a local path."""
+    return bool(re.match(r"^[a-z][a-z0-9+.-]*://", url) or re.match(r"^[^/]+@[^/]+:", url))
+
+
 def local_source(url: str) -> str:
     """A local path (bare repository included) as an absolute path; URLs unchanged."""
-    if re.match(r"^[a-z][a-z0-9+.-]*://", url) or re.match(r"^[^/]+@[^/]+:", url):
+    if is_url(url):
         return url
     return str(Path(url).expanduser().resolve())
 
@@ -56,19 +62,41 @@ def source_for(url: str) -> str:
     return local_source(url)
 
 
+def local_path(source: str) -> Path | None:
+    """The directory a local source names (a path, or a ``file://`` URL); None for a remote."""
+    if source.startswith("file://"):
+        return Path(unquote(urlsplit(source).path))
+    return None if is_url(source) else Path(source)
+
+
+def check_local(url: str, source: str) -> Path | None:
+    """A local repository that does not exist is the user's typo, not a network problem: a
+    :class:`CheckoutError` naming it (never a skip).  Returns the local path, if any."""
+    path = local_path(source)
+    if path is not None and not path.exists():
+        raise CheckoutError(f"repository {url}: {path} does not exist (a local path or file:// "
+                            "URL, so this is not a network problem: fix the path)")
+    return path
+
+
 def clone_dir(cache: Path, url: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9]+", "-", url.rstrip("/").rsplit("/", 1)[-1])[:40].strip("-")
     return cache / "checkouts" / f"{slug}-{hashlib.sha256(url.encode()).hexdigest()[:10]}"
 
 
 def ensure_clone(source: str, repo: Path) -> None:
-    """Clone once into the cache (via a temporary name, so Ctrl-C leaves no half clone)."""
+    """Clone once into the cache (via a temporary name, so Ctrl-C leaves no half clone: the
+    executor kills git's whole process group, then the partial directory is removed)."""
     if (repo / ".git").is_dir():
         return
     repo.parent.mkdir(parents=True, exist_ok=True)
     tmp = repo.with_name(repo.name + f".partial-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
-    git(None, "clone", "--no-checkout", "--quiet", source, str(tmp), timeout=3600)
+    try:
+        git(None, "clone", "--no-checkout", "--quiet", source, str(tmp), timeout=3600)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     os.replace(tmp, repo)
 
 
@@ -117,18 +145,31 @@ def check_expect(tree: Tree, expect: Mapping[str, int] | None) -> None:
                             "not the tree the baseline was measured on")
 
 
-def checkout(url: str, commit: str, cache: Path, *, tier: str = "pinned",
-             expect: Mapping[str, int] | None = None, cargo: str | None = None) -> Tree:
-    if tier not in TIERS:
-        raise CheckoutError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
-    source = source_for(url)
-    repo = clone_dir(cache, url)
+def _clone_and_resolve(source: str, repo: Path, commit: str, tier: str) -> str | None:
     ensure_clone(source, repo)
     sha = resolve(repo, commit, tier)
     if sha is None:
         git(repo, "fetch", "--quiet", "--tags", "origin",
             "+refs/heads/*:refs/remotes/origin/*", timeout=3600)
         sha = resolve(repo, commit, tier)
+    return sha
+
+
+def checkout(url: str, commit: str, cache: Path, *, tier: str = "pinned",
+             expect: Mapping[str, int] | None = None, cargo: str | None = None) -> Tree:
+    if tier not in TIERS:
+        raise CheckoutError(f"unknown tier {tier!r}; use one of {', '.join(TIERS)}")
+    source = source_for(url)
+    local = check_local(url, source)
+    repo = clone_dir(cache, url)
+    try:
+        sha = _clone_and_resolve(source, repo, commit, tier)
+    except NetworkError as exc:
+        if local is None:
+            raise  # an unreachable remote: the fixture skips with the mirror hint
+        last = (exc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise CheckoutError(f"repository {url}: git cannot read the local repository {local} "
+                            f"({last})") from exc
     if sha is None:
         raise CheckoutError(f"commit {commit!r} not found in {url}")
     git(repo, "checkout", "--quiet", "--detach", "--force", sha)

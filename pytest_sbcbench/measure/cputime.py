@@ -1,45 +1,34 @@
-"""CPU time of the benchmark's real process tree and of the whole system (psutil)."""
+"""CPU time of the benchmark's real process tree and of the whole system, from a
+:class:`~pytest_sbcbench.platform.host.Host` (this machine by default; the session passes its
+own, a test or a replay passes a captured one)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-import psutil
+from ..platform.host import CpuTimes, Host, default_host
 
-
-def tree(root: psutil.Process) -> list[psutil.Process]:
-    """``root`` and all its live descendants (just ``root`` when they cannot be listed)."""
-    try:
-        return [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return [root]
+BUSY_CPU_S = 0.01  # CPU seconds since the last read that make a process's CPU "busy"
 
 
 class ProcessTree:
     """Cumulative CPU seconds of a process and all its descendants, live and reaped."""
 
-    def __init__(self, pid: int | None = None) -> None:
-        self.root = psutil.Process(pid if pid is not None else os.getpid())
+    def __init__(self, pid: int | None = None, *, host: Host | None = None) -> None:
+        self.host = host if host is not None else default_host()
+        self.pid = pid if pid is not None else self.host.self_pid()
         self._last: dict[int, float] = {}
 
     def read(self) -> tuple[float, tuple[int, ...]]:
         """(total CPU seconds, CPUs on which processes that used CPU since last read ran)."""
-        total = 0.0
         busy: set[int] = set()
         seen: dict[int, float] = {}
-        for proc in tree(self.root):
-            try:
-                times = proc.cpu_times()
-                used = times.user + times.system + times.children_user + times.children_system
-                if used - self._last.get(proc.pid, 0.0) > 0.01:
-                    busy.add(proc.cpu_num())
-            except (psutil.Error, AttributeError):
-                continue
-            seen[proc.pid] = used
-            total += used
+        for proc in self.host.tree_cpu(self.pid):
+            if proc.seconds - self._last.get(proc.pid, 0.0) > BUSY_CPU_S and proc.cpu is not None:
+                busy.add(proc.cpu)
+            seen[proc.pid] = proc.seconds
         self._last = seen
-        return total, tuple(sorted(busy))
+        return sum(seen.values()), tuple(sorted(busy))
 
 
 @dataclass(frozen=True)
@@ -50,34 +39,31 @@ class CpuShare:
     steal_pct: float  # share of all CPU time a hypervisor gave to other guests instead
 
 
+def share(last: CpuTimes, now: CpuTimes) -> CpuShare | None:
+    """Busy CPUs and stolen share between two readings; None when no time passed."""
+    total = now.total - last.total
+    if total <= 0:
+        return None
+    idle = now.idle - last.idle
+    steal = now.steal - last.steal
+    return CpuShare(busy=max(0.0, (total - idle - steal) / total * now.cpus),
+                    steal_pct=max(0.0, 100.0 * steal / total))
+
+
 class SystemCpu:
     """System-wide busy and stolen CPUs between successive reads."""
 
-    def __init__(self) -> None:
-        self._last = psutil.cpu_times()
+    def __init__(self, *, host: Host | None = None) -> None:
+        self.host = host if host is not None else default_host()
+        self._last = self.host.cpu_times()
 
     def read(self) -> CpuShare | None:
-        now = psutil.cpu_times()
-        idle = _delta(now, self._last, "idle") + _delta(now, self._last, "iowait")
-        steal = _delta(now, self._last, "steal")
-        total = _total(now) - _total(self._last)
-        self._last = now
-        if total <= 0:
+        now = self.host.cpu_times()
+        last, self._last = self._last, now
+        if now is None or last is None:
             return None
-        cpus = psutil.cpu_count() or 1
-        return CpuShare(busy=max(0.0, (total - idle - steal) / total * cpus),
-                        steal_pct=max(0.0, 100.0 * steal / total))
+        return share(last, now)
 
     def busy_cpus(self) -> float | None:
-        share = self.read()
-        return share.busy if share is not None else None
-
-
-def _delta(now: object, last: object, name: str) -> float:
-    return float(getattr(now, name, 0.0) - getattr(last, name, 0.0))
-
-
-def _total(times: object) -> float:
-    """All CPU time; guest time is already counted in user time on Linux."""
-    fields = times._asdict()  # type: ignore[attr-defined]
-    return float(sum(v for k, v in fields.items() if k not in ("guest", "guest_nice")))
+        found = self.read()
+        return found.busy if found is not None else None

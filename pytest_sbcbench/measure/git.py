@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from ..errors import ToolError
+from ..platform.executor import Executor
 from .tools import run_tool
 
 NETWORK_SIGNS = re.compile(
@@ -20,18 +21,18 @@ class NetworkError(ToolError):
 
 
 def git_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C",
-               GIT_SSH_COMMAND=env.get("GIT_SSH_COMMAND", "ssh -o BatchMode=yes"))
-    return env
+    """What git runs with on top of the environment: no prompts, C locale, batch ssh."""
+    return {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C",
+            "GIT_SSH_COMMAND": os.environ.get("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")}
 
 
-def git(repo: Path | None, *args: str, timeout: float = 600, expect_output: bool = False
-        ) -> str:
+def git(repo: Path | None, *args: str, timeout: float = 600, expect_output: bool = False,
+        executor: Executor | None = None) -> str:
+    """``git [-C repo] args`` through ``executor`` (default: this machine)."""
     argv = ["git", *(["-C", str(repo)] if repo is not None else []), *args]
     try:
         return run_tool(argv, timeout, f"git {args[0]}", expect_output=expect_output,
-                        env=git_env())
+                        env=git_env(), executor=executor)
     except ToolError as exc:
         if NETWORK_SIGNS.search(exc.stderr):
             raise NetworkError(exc.argv, exc.returncode, exc.stderr, exc.reason) from exc

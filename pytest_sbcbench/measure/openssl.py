@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ParseError, ToolError
 from ..model import Identity, Measurement
+from ..platform.executor import Executor, default_executor
 from .openssl_parse import SpeedReport, parse_speed
+from .sanity import checked
 from .tools import run_tool
 
 OPENSSL_ENV = "SBCBENCH_OPENSSL"
@@ -27,6 +29,7 @@ class OpensslTool:
     path: str
     version: str
     banner: str
+    executor: Executor = field(default_factory=default_executor, compare=False, repr=False)
 
 
 def find_openssl() -> str | None:
@@ -45,13 +48,16 @@ def parse_version(banner: str) -> str:
     return match.group(2) if match.group(1) == "OpenSSL" else f"LibreSSL {match.group(2)}"
 
 
-def openssl_tool(path: str) -> OpensslTool:
-    banner = run_tool([path, "version"], 30, "openssl version").strip()
+def openssl_tool(path: str, *, executor: Executor | None = None) -> OpensslTool:
+    """The openssl at ``path`` and its version, run through ``executor`` (default: this
+    machine; the session passes its own), which every later run of the tool uses."""
+    runner = executor if executor is not None else default_executor()
+    banner = run_tool([path, "version"], 30, "openssl version", executor=runner).strip()
     try:
         version = parse_version(banner)
     except ParseError as exc:
         raise ToolError([path, "version"], 0, banner, str(exc)) from exc
-    return OpensslTool(path=path, version=version, banner=banner)
+    return OpensslTool(path=path, version=version, banner=banner, executor=runner)
 
 
 def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
@@ -65,7 +71,7 @@ def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
 
 def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int) -> SpeedReport:
     timeout = 60.0 + 5.0 * phases * seconds
-    out = run_tool(argv, timeout, "openssl speed")
+    out = run_tool(argv, timeout, "openssl speed", executor=tool.executor)
     try:
         return parse_speed(out, tool.version)
     except ParseError as exc:
@@ -81,14 +87,15 @@ def no_result(argv: list[str], what: str, report: SpeedReport) -> ToolError:
 def throughput_samples(tool: OpensslTool, argv: list[str], algorithm: str, block_bytes: int,
                        seconds: int, runs: int, what: str) -> tuple[float, ...]:
     """Bytes/s of ``algorithm`` at ``block_bytes`` from ``runs`` invocations of ``argv``;
-    a run that prints no positive figure for it is a :class:`ToolError` naming ``what``."""
+    a run that prints no figure for it, or one that cannot be a measurement (NaN, infinite,
+    zero, negative, absurd), is a :class:`ToolError` naming ``what`` and the command."""
     samples = []
     for _ in range(runs):
         report = speed_once(tool, argv, 1, seconds)
         value = report.bytes_per_second(algorithm, block_bytes)
-        if value is None or value <= 0:
+        if value is None:
             raise no_result(argv, what, report)
-        samples.append(value)
+        samples.append(checked(value, "B/s", argv, f"openssl speed {what}"))
     return tuple(samples)
 
 
@@ -112,9 +119,9 @@ def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
         report = speed_once(tool, argv, 2, seconds)
         for op, values in series.items():
             value = report.per_second(algorithm, op)
-            if value is None or value <= 0:
+            if value is None:
                 raise no_result(argv, f"{algorithm} {op} rate", report)
-            values.append(value)
+            values.append(checked(value, "op/s", argv, f"openssl speed {algorithm} {op} rate"))
     return {
         op: Measurement(algorithm, "op/s", "higher",
                         Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,

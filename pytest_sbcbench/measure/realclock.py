@@ -2,24 +2,28 @@
 
 A chain of dependent integer adds retires one add per cycle on every core this project meets
 (x86-64, Cortex-A, SiFive U74, SpacemiT X60), so adds per second is the delivered clock.  The
-loop is a tiny C program compiled on first use with the system C compiler and cached.
+loop is a tiny C program compiled on first use with the system C compiler and cached; it pins
+itself to the CPU it is given, so it runs through any executor.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ToolError
 from ..platform import cpufreq
+from ..platform.executor import Executor, default_executor
+from ..platform.host import Host, default_host
 from ..platform.sysroot import Sysroot
-from .cbuild import compiled
+from .c_helpers import compiled
 
 ADDS_PER_STEP = 64
 SOURCE = r"""
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -32,6 +36,10 @@ static double now(void) {
 }
 int main(int argc, char **argv) {
     double target = argc > 1 ? atof(argv[1]) : 0.2;
+    if (argc > 2) {
+        cpu_set_t set; CPU_ZERO(&set); CPU_SET(atoi(argv[2]), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) { perror("sched_setaffinity"); return 2; }
+    }
     unsigned long x = 1, y = (unsigned long)argc, steps = 0;
     double start = now(), elapsed = 0.0;
     while (elapsed < target) {
@@ -58,9 +66,9 @@ class ClockReading:
         return 100.0 * (self.measured_mhz - self.cpufreq_mhz) / self.cpufreq_mhz
 
 
-def build(cache: Path) -> Path:
+def build(cache: Path, *, executor: Executor | None = None) -> Path:
     """Compile the loop once per source version and compiler; returns the binary."""
-    return compiled(cache, "realclock", SOURCE)
+    return compiled(cache, "realclock", SOURCE, executor=executor)
 
 
 def parse_output(text: str) -> float:
@@ -72,26 +80,36 @@ def parse_output(text: str) -> float:
 MISMATCH_PCT = 3.0
 
 
-def cluster_cpus(sysroot: Sysroot) -> list[int]:
+def cluster_cpus(sysroot: Sysroot, *, host: Host | None = None) -> list[int]:
     """One CPU per cpufreq policy (cluster); the first usable CPU when there is no cpufreq."""
     firsts = [min(p.cpus) for p in cpufreq.policies(sysroot) if p.cpus]
-    return firsts or [min(os.sched_getaffinity(0))]
+    allowed = (host if host is not None else default_host()).affinity()
+    return firsts or [min(allowed, default=0)]
 
 
-def measure_with_cpufreq(binary: Path, sysroot: Sysroot, cpu: int,
-                         seconds: float = 0.3) -> ClockReading:
-    """Run the loop on ``cpu`` and read cpufreq's claim while it runs."""
-    argv = [str(binary), f"{seconds}"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
-    time.sleep(seconds / 2)
-    claimed = cpufreq.current_khz(sysroot, cpu)
-    out, err = proc.communicate(timeout=60)
-    if proc.returncode != 0 or not out.strip():
-        raise ToolError(argv, proc.returncode, err, "real-clock loop failed")
-    return ClockReading(cpu, parse_output(out), claimed / 1000.0 if claimed else None)
+def measure_with_cpufreq(binary: Path, sysroot: Sysroot, cpu: int, seconds: float = 0.3, *,
+                         executor: Executor | None = None,
+                         sleep: Callable[[float], None] = time.sleep) -> ClockReading:
+    """Run the loop pinned to ``cpu`` and read cpufreq's claim half-way through."""
+    argv = [str(binary), f"{seconds}", str(cpu)]
+    handle = (executor if executor is not None else default_executor()).spawn(argv)
+    try:
+        sleep(seconds / 2)
+        claimed = cpufreq.current_khz(sysroot, cpu)
+        out = "\n".join(handle.lines())
+    finally:
+        handle.stop()
+    try:
+        mhz = parse_output(out)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ToolError(argv, None, out[-500:], "real-clock loop printed no reading") from exc
+    return ClockReading(cpu, mhz, claimed / 1000.0 if claimed else None)
 
 
-def check_clusters(sysroot: Sysroot, cache: Path) -> list[ClockReading]:
-    binary = build(cache)
-    return [measure_with_cpufreq(binary, sysroot, cpu) for cpu in cluster_cpus(sysroot)]
+def check_clusters(sysroot: Sysroot, cache: Path, *, executor: Executor | None = None,
+                   host: Host | None = None) -> list[ClockReading]:
+    """The delivered clock of one CPU per cluster (this machine unless the session passes its
+    executor and host)."""
+    binary = build(cache, executor=executor)
+    return [measure_with_cpufreq(binary, sysroot, cpu, executor=executor)
+            for cpu in cluster_cpus(sysroot, host=host)]

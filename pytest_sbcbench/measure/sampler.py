@@ -2,8 +2,13 @@
 
 A :class:`Sampler` wakes every ``interval`` seconds (``Event.wait``, so :meth:`Sampler.stop`
 returns within one interval), reads cpufreq, thermal and meminfo through the Sysroot (so a
-captured board tree replays anywhere) and the CPU time of the benchmark's real process tree
-through psutil.  It returns an immutable :class:`Trace`.
+captured board tree replays anywhere) and the CPU time of the benchmark's process tree and of
+the whole system through a :class:`~pytest_sbcbench.platform.host.Host`.  It returns an
+immutable :class:`Trace`.
+
+The host and the clock are injectable: the session passes its own host, and tests drive a
+sampler without its thread (``start(background=False)`` and explicit :meth:`Sampler.sample`
+calls) over scripted readings, so nothing depends on how fast the machine is.
 """
 
 from __future__ import annotations
@@ -13,9 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import psutil
-
 from ..platform import cpufreq, thermal
+from ..platform.host import Host, default_host
 from ..platform.parse import parse_meminfo
 from ..platform.sysroot import Sysroot
 from .cputime import ProcessTree, SystemCpu
@@ -53,6 +57,7 @@ class Trace:
 
 
 OnSample = Callable[[Sample], None]
+Clock = Callable[[], float]
 
 
 def _meminfo(sysroot: Sysroot) -> tuple[int | None, int | None]:
@@ -81,16 +86,22 @@ def unavailable_probes(sysroot: Sysroot, clocks: bool, sensors: bool) -> dict[st
 
 
 class Sampler:
-    """Sample until stopped; ``pid`` roots the benchmark's process tree (default: this one)."""
+    """Sample until stopped; ``pid`` roots the benchmark's process tree (default: this one).
+
+    ``host`` gives process-tree and system CPU readings (default: this machine); ``clock``
+    gives sample times in seconds (default: ``time.monotonic``)."""
 
     def __init__(self, sysroot: Sysroot, interval: float, pid: int | None = None,
-                 on_sample: OnSample | None = None, load_source: str = "tree") -> None:
+                 on_sample: OnSample | None = None, load_source: str = "tree", *,
+                 host: Host | None = None, clock: Clock = time.monotonic) -> None:
         self.sysroot = sysroot
         self.interval = interval
         self.on_sample = on_sample
         self.load_source = load_source
-        self._tree = ProcessTree(pid)
-        self._system = SystemCpu()
+        self.clock = clock
+        host = host if host is not None else default_host()
+        self._tree = ProcessTree(pid, host=host)
+        self._system = SystemCpu(host=host)
         policies = cpufreq.policies(sysroot)
         per_cpu = {cpu: p for p in policies for cpu in p.cpus}
         self.cpus = tuple(sorted(per_cpu))
@@ -117,7 +128,7 @@ class Sampler:
         tree_cpu, busy = self._tree.read()
         system = self._system.read()
         sample = Sample(
-            t=time.monotonic() - self._start,
+            t=self.clock() - self._start,
             mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
             temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
             mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
@@ -133,10 +144,14 @@ class Sampler:
             self.sample()
         self.thread_cpu_s = time.thread_time()
 
-    def start(self) -> None:
-        self._start = time.monotonic()
+    def start(self, background: bool = True) -> None:
+        """Take the first sample; then, with ``background``, sample every interval in a
+        thread until :meth:`stop` (without it, the caller calls :meth:`sample`)."""
+        self._start = self.clock()
         self._tis_start = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
         self.sample()
+        if not background:
+            return
         self._thread = threading.Thread(target=self._run, name="sbcbench-sampler", daemon=True)
         self._thread.start()
 
@@ -155,7 +170,3 @@ class Sampler:
 
 def _mhz(khz: int | None) -> float | None:
     return khz / 1000.0 if khz is not None else None
-
-
-def system_cpu_count() -> int:
-    return psutil.cpu_count() or 1

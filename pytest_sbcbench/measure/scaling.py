@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Sequence
 
 from ..errors import ToolError
 from ..model import Identity, Measurement
+from ..platform.executor import Executor
 from . import sysbench
 from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, throughput_samples
+from .sanity import checked
 from .tools import run_tool
 
 SCALING_ALGORITHM = "sha256"
@@ -44,50 +47,76 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
                        label=f"openssl sha256 x{threads}")
 
 
-def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000) -> Measurement:
+def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000, *,
+                 executor: Executor | None = None) -> Measurement:
     """sysbench cpu with the syntax of the installed version (0.4 or 1.x)."""
     path = shutil.which("sysbench")
     if path is None:
         raise FileNotFoundError("sysbench")
-    version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version"))
+    version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version",
+                                                 executor=executor))
     argv = [path, *sysbench.cpu_argv(version, threads, max_prime, seconds)[1:]]
     samples = []
     for _ in range(runs):
-        parsed = sysbench.parse_sysbench(run_tool(argv, 60 + 5 * seconds, "sysbench cpu"))
-        if not parsed.events_per_second or parsed.events_per_second <= 0:
-            raise ToolError(argv, 0, "", f"sysbench cpu reported {parsed.events_per_second} "
-                                         f"events per second (a {parsed.test} result?)")
-        samples.append(parsed.events_per_second)
+        output = run_tool(argv, 60 + 5 * seconds, "sysbench cpu",
+                          executor=executor)
+        parsed = sysbench.parse_sysbench(output)
+        if parsed.events_per_second is None:
+            raise ToolError(argv, 0, output[-2000:], "sysbench cpu reported no events per "
+                                                     f"second (a {parsed.test} result?)")
+        samples.append(checked(parsed.events_per_second, "op/s", argv,
+                               "sysbench cpu reported events per second", output=output))
     identity = Identity.of(tool="sysbench", version=version, workload="cpu",
                            max_prime=max_prime, threads=threads, seconds=seconds)
     return Measurement("scaling-sysbench-cpu", "op/s", "higher", identity, tuple(samples),
                        label=f"sysbench cpu x{threads}")
 
 
-def stress_ng_matrixprod(threads: int, seconds: int, runs: int) -> Measurement:
+def stress_ng_matrixprod(threads: int, seconds: int, runs: int, *,
+                         executor: Executor | None = None) -> Measurement:
     """stress-ng --cpu N --cpu-method matrixprod: FP/SIMD work, bogo-ops per second."""
     path = shutil.which("stress-ng")
     if path is None:
         raise FileNotFoundError("stress-ng")
     argv = [path, "--cpu", str(threads), "--cpu-method", "matrixprod", "--metrics-brief",
             "--timeout", f"{seconds}s"]
+    asked = [path, "--version"]
+    version = parse_stress_ng_version(run_tool(asked, 30, "stress-ng --version",
+                                               with_stderr=True, executor=executor), asked)
     samples = []
     for _ in range(runs):
         # stress-ng writes its metrics to stderr
-        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True)
+        output = run_tool(argv, 60 + 5 * seconds, "stress-ng", with_stderr=True,
+                          executor=executor)
         samples.append(parse_stress_ng(output, argv))
-    identity = Identity.of(tool="stress-ng", workload="cpu matrixprod", threads=threads,
-                           seconds=seconds)
+    identity = Identity.of(tool="stress-ng", version=version, workload="cpu matrixprod",
+                           threads=threads, seconds=seconds)
     return Measurement("scaling-stress-ng-matrixprod", "op/s", "higher", identity,
                        tuple(samples), label=f"stress-ng matrixprod x{threads}")
 
 
 def parse_stress_ng(text: str, argv: Sequence[str]) -> float:
-    """The ``bogo ops/s (real time)`` of the cpu stressor from --metrics-brief output."""
+    """The ``bogo ops/s (real time)`` of the cpu stressor from --metrics-brief output: the
+    fifth column after ``cpu`` (bogo ops, real, usr, sys time, bogo ops/s real, usr+sys),
+    read as printed and checked (NaN, zero, negative or absurd is a :class:`ToolError`)."""
     for line in text.splitlines():
         parts = line.split()
-        if "cpu" in parts and "metrc:" in parts:
-            numbers = [p for p in parts if p.replace(".", "", 1).isdigit()]
-            if len(numbers) >= 5:
-                return float(numbers[4])
+        if "metrc:" not in parts or "cpu" not in parts:
+            continue
+        columns = parts[parts.index("cpu") + 1:]
+        try:
+            value = float(columns[4])
+        except (IndexError, ValueError):
+            continue
+        return checked(value, "op/s", argv, "stress-ng cpu bogo ops/s (real time)",
+                       output=text)
     raise ToolError(argv, 0, text[-500:], "stress-ng printed no cpu metrics line")
+
+
+def parse_stress_ng_version(text: str, argv: Sequence[str]) -> str:
+    """``stress-ng, version 0.15.06 (gcc 12.2.0, x86_64 Linux ...)`` -> ``0.15.06``."""
+    match = re.match(r"\s*stress-ng,?\s+version\s+(\d+\.\d+(?:\.\d+)?)\b", text)
+    if not match:
+        raise ToolError(argv, 0, text[-500:], "stress-ng --version printed no "
+                                              "'stress-ng, version X.Y.Z' banner")
+    return match.group(1)

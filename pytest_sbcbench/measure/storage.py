@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import psutil
-
 from ..errors import SbcBenchError
+from ..platform.host import Host, default_host
+from .sanity import per_second
 
 RAM_FILESYSTEMS = ("tmpfs", "ramfs", "devtmpfs")
 BLOCK = 1024 * 1024
@@ -40,11 +40,13 @@ class Throughput:
     method: str
 
 
-def target(directory: Path) -> Target:
-    """The filesystem holding ``directory`` (the longest matching mount point)."""
+def target(directory: Path, *, host: Host | None = None) -> Target:
+    """The filesystem holding ``directory`` (the longest matching mount point in the host's
+    mount table; this machine's unless the session passes its host)."""
     path = str(directory.resolve())
-    parts = sorted(psutil.disk_partitions(all=True), key=lambda p: len(p.mountpoint),
-                   reverse=True)
+    mounts = (host if host is not None else default_host()).mounts()
+    # the last mount on a path hides earlier ones: reversed first, then a stable sort
+    parts = sorted(reversed(mounts), key=lambda p: len(p.mountpoint), reverse=True)
     for part in parts:
         mount = part.mountpoint.rstrip("/") or "/"
         if path == mount or path.startswith(mount.rstrip("/") + "/") or mount == "/":
@@ -81,20 +83,21 @@ def _buffers() -> list[mmap.mmap]:
     return out
 
 
-def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | None = None
-                    ) -> Throughput:
-    """Write ``size`` bytes sequentially, fsync, evict, read them back; always remove the file."""
+def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | None = None,
+                    clock: Callable[[], float] = time.perf_counter) -> Throughput:
+    """Write ``size`` bytes sequentially, fsync, evict, read them back; always remove the file.
+    A clock that did not advance or a rate that cannot be real is a :class:`ToolError`."""
     path = where.directory / f".sbcbench-storage-{uuid.uuid4().hex}.tmp"
     blocks = max(1, size // BLOCK)
     buffers = _buffers()
     try:
         fd, direct = _open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         try:
-            start = time.perf_counter()
+            start = clock()
             for i in range(blocks):
                 os.write(fd, buffers[i % len(buffers)])
             os.fsync(fd)
-            write_s = time.perf_counter() - start
+            write_s = clock() - start
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         finally:
             os.close(fd)
@@ -104,10 +107,10 @@ def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | 
         try:
             if not read_direct:
                 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            start = time.perf_counter()
+            start = clock()
             for i in range(blocks):
                 os.preadv(fd, [buffers[0]], i * BLOCK)
-            read_s = time.perf_counter() - start
+            read_s = clock() - start
         finally:
             os.close(fd)
     finally:
@@ -117,4 +120,9 @@ def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | 
     method = ("O_DIRECT" if direct and read_direct else "fadvise-dontneed"
               + ("+drop_caches" if drop_caches else ""))
     total = blocks * BLOCK
-    return Throughput(total / write_s, total / read_s, method)
+    return Throughput(
+        per_second(total, write_s, "B/s", ("sbcbench-storage", "write", str(path)),
+                   f"storage write of {total} bytes"),
+        per_second(total, read_s, "B/s", ("sbcbench-storage", "read", str(path)),
+                   f"storage read of {total} bytes"),
+        method)

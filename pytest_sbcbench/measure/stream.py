@@ -6,15 +6,19 @@ refused, not reported.  The C program is compiled on first use and cached."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import SbcBenchError
+from ..errors import SbcBenchError, ToolError
 from ..model import Identity, Measurement
-from .cbuild import compiled
+from ..platform.executor import Executor
+from .c_helpers import Compiled, compiled_with_identity
+from .sanity import checked
 from .tools import run_tool
 
 MIN_LLC_MULTIPLE = 4
+FLAGS = ("-O3",)
 KERNELS = {"read": "memory-read", "write": "memory-write", "copy": "memory-copy",
            "triad": "memory-triad"}
 SOURCE = r"""
@@ -71,32 +75,46 @@ def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
     return Plan(max(requested or 0, floor), llc, source)
 
 
-def build(cache: Path) -> Path:
-    return compiled(cache, "stream", SOURCE, ("-O3",))
+def build(cache: Path, *, executor: Executor | None = None) -> Compiled:
+    """The kernel binary with the compiler, version and flags that built it."""
+    return compiled_with_identity(cache, "stream", SOURCE, FLAGS, executor=executor)
 
 
-def parse_output(text: str) -> dict[str, float]:
+def parse_output(text: str, argv: Sequence[str]) -> dict[str, float]:
+    """The four rates in B/s; a missing, unreadable or unbelievable one (NaN, inf, zero,
+    negative, absurd) is a :class:`ToolError` showing ``argv``."""
     out = {}
     for line in text.splitlines():
         name, _, value = line.partition(" ")
         if name in KERNELS:
-            out[name] = float(value)
-    if set(out) != set(KERNELS) or not all(v > 0 for v in out.values()):
-        raise SbcBenchError(f"memory kernel printed no usable rates: {text[:200]!r}")
-    return out
+            try:
+                out[name] = float(value)
+            except ValueError:
+                raise ToolError(argv, 0, text, f"memory kernel printed {line!r}: "
+                                               "not a number") from None
+    missing = sorted(set(KERNELS) - set(out))
+    if missing:
+        raise ToolError(argv, 0, text, f"memory kernel printed no {', '.join(missing)} rate")
+    return {name: checked(value, "B/s", argv, f"memory kernel {name} rate", output=text)
+            for name, value in out.items()}
 
 
-def measure(binary: Path, spec: Plan, passes: int, runs: int) -> list[Measurement]:
+def measure(kernel_binary: Compiled, spec: Plan, passes: int, runs: int, *,
+            executor: Executor | None = None) -> list[Measurement]:
     n = spec.buffer_bytes // 8
+    argv = [str(kernel_binary.path), str(n), str(passes)]
     series: dict[str, list[float]] = {k: [] for k in KERNELS}
     for _ in range(runs):
-        rates = parse_output(run_tool([str(binary), str(n), str(passes)], 600, "memory kernel"))
+        rates = parse_output(run_tool(argv, 600, "memory kernel", executor=executor), argv)
         for kernel, rate in rates.items():
             series[kernel].append(rate)
     return [Measurement(metric, "B/s", "higher",
                         Identity.of(tool="sbcbench-stream", kernel=kernel,
                                     buffer_bytes=spec.buffer_bytes, llc_bytes=spec.llc_bytes,
-                                    passes=passes, threads=1),
+                                    passes=passes, threads=1,
+                                    compiler=kernel_binary.compiler,
+                                    compiler_version=kernel_binary.compiler_version,
+                                    flags=" ".join(kernel_binary.flags)),
                         tuple(series[kernel]), label=f"{metric} ({spec.buffer_bytes >> 20} MiB)",
                         details={"llc_source": spec.llc_source,
                                  "buffer_llc_multiple": spec.buffer_bytes / spec.llc_bytes})

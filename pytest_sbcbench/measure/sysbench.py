@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from ..errors import ParseError
 
 MIB = 1024 * 1024
+# a figure as printed, signs, exponents and C's nan/inf included: the caller judges it
+# (measure/sanity.py), so "1e300" is never silently read as 1 and "nan" never skipped
+NUMBER = r"([-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:nan|inf(?:inity)?)))"
 
 
 @dataclass(frozen=True)
@@ -68,14 +71,14 @@ def parse_sysbench(text: str) -> SysbenchResult:
     events = int(events_f) if events_f is not None else None
     threads_f = _number(r"Number of threads:\s*(\d+)", text)
     threads = int(threads_f) if threads_f is not None else None
-    transferred = re.search(r"([\d.]+)\s*(MiB|MB) transferred \(\s*([\d.]+)\s*(MiB|MB)/sec\)",
-                            text)
+    transferred = re.search(r"([\d.]+)\s*(MiB|MB) transferred \(\s*" + NUMBER
+                            + r"\s*(MiB|MB)/sec\)", text)
     if transferred:
         # 1.x prints MiB; 0.4 prints "MB" but means MiB (10240 ops of 1024K = "10240.00 MB")
         return SysbenchResult(version, "memory", threads, total, events,
                               bytes_per_second=float(transferred.group(3)) * MIB,
                               block_bytes=_block_bytes(text))
-    rate = _number(r"events per second:\s*([\d.]+)", text)
+    rate = _number(r"events per second:\s*" + NUMBER, text)
     if rate is None and total and events:
         rate = events / total
     if rate is None:

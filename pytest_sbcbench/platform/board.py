@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError
+from ..jsonload import read_bytes, strict_json
 from .probe import Probe
 
 BOARD_SCHEMA = "sbcbench-board/1"
-BOARD_NAME = re.compile(r"^[a-z0-9_-]+$")
-BOARD_NAME_RULE = "lowercase letters a-z, digits 0-9, '-' and '_' only"
+BOARD_NAME = re.compile(r"[a-z0-9_-]{1,64}")
+BOARD_NAME_RULE = "1 to 64 of lowercase letters a-z, digits 0-9, '-' and '_' only"
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ class BoardProfile:
     facts: Mapping[str, Any] = field(default_factory=dict)
     generic: bool = False
 
+    def __post_init__(self) -> None:
+        """A board name becomes a file name (``<baselines>/<name>.json``): every profile, from
+        a file, the package or a hook, is checked here."""
+        check_board_name(self.name)
+
     @property
     def cores(self) -> int:
         return sum(c.cores for c in self.clusters)
@@ -56,10 +62,37 @@ class BoardProfile:
         return bool(product) and product in self.match_dmi_product
 
 
-def check_board_name(name: str) -> str:
-    if not BOARD_NAME.match(name):
+def check_board_name(name: object) -> str:
+    """``name`` if it is a valid board name (whole-string match: no trailing newline, no
+    ``/``, no ``..``), else a :class:`BoardError`."""
+    if not isinstance(name, str) or not BOARD_NAME.fullmatch(name):
         raise BoardError(f"invalid board name {name!r}: use {BOARD_NAME_RULE}")
     return name
+
+
+def _str(data: Mapping[str, Any], key: str, optional: bool = False) -> Any:
+    value = data.get(key) if optional else data[key]
+    if (value is None and optional) or (isinstance(value, str) and value):
+        return value
+    raise ValueError(f"{key}: {value!r} is not a non-empty string")
+
+
+def _strings(values: Any, key: str) -> tuple[str, ...]:
+    if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+        raise ValueError(f"match.{key} must be a list of non-empty strings")
+    return tuple(values)
+
+
+def _cluster(data: Any) -> Cluster:
+    if not isinstance(data, dict):
+        raise ValueError("a cluster must be an object")
+    cores, mhz = data["cores"], data.get("max_mhz")
+    if isinstance(cores, bool) or not isinstance(cores, int) or not 0 < cores <= 4096:
+        raise ValueError(f"cluster cores {cores!r} is not a whole number from 1 to 4096")
+    if mhz is not None and (isinstance(mhz, bool) or not isinstance(mhz, (int, float))
+                            or not 0 < mhz < 100_000):
+        raise ValueError(f"cluster max_mhz {mhz!r} is not a clock in MHz")
+    return Cluster(cores, _str(data, "core"), mhz)
 
 
 def profile_from_dict(data: Mapping[str, Any], source: str) -> BoardProfile:
@@ -67,33 +100,31 @@ def profile_from_dict(data: Mapping[str, Any], source: str) -> BoardProfile:
     if data.get("schema") != BOARD_SCHEMA:
         raise SchemaError(source, data.get("schema"), f"expected schema {BOARD_SCHEMA!r}")
     try:
-        match = data.get("match", {})
+        match, facts, clusters = data.get("match", {}), data.get("facts", {}), data["clusters"]
+        if not isinstance(match, dict) or not isinstance(facts, dict):
+            raise ValueError("match and facts must be objects")
+        if not isinstance(clusters, list) or not clusters:
+            raise ValueError("clusters must be a non-empty list")
         return BoardProfile(
-            name=check_board_name(str(data["name"])),
-            title=str(data["title"]),
-            soc=str(data["soc"]),
-            arch=str(data["arch"]),
-            clusters=tuple(
-                Cluster(int(c["cores"]), str(c["core"]), c.get("max_mhz"))
-                for c in data["clusters"]
-            ),
-            isa=data.get("isa"),
-            ram=data.get("ram"),
-            dram=data.get("dram"),
-            match_model=tuple(match.get("model", ())),
-            match_compatible=tuple(match.get("compatible", ())),
-            match_dmi_product=tuple(match.get("dmi_product", ())),
-            facts=dict(data.get("facts", {})),
+            name=check_board_name(data["name"]),
+            title=_str(data, "title"),
+            soc=_str(data, "soc"),
+            arch=_str(data, "arch"),
+            clusters=tuple(_cluster(c) for c in clusters),
+            isa=_str(data, "isa", optional=True),
+            ram=_str(data, "ram", optional=True),
+            dram=_str(data, "dram", optional=True),
+            match_model=_strings(match.get("model", []), "model"),
+            match_compatible=_strings(match.get("compatible", []), "compatible"),
+            match_dmi_product=_strings(match.get("dmi_product", []), "dmi_product"),
+            facts=dict(facts),
         )
     except (KeyError, TypeError, ValueError, BoardError) as exc:
         raise SchemaError(source, BOARD_SCHEMA, f"malformed board profile: {exc}") from exc
 
 
 def load_profile_file(path: Path) -> BoardProfile:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SchemaError(path, None, f"unreadable board profile: {exc}") from exc
+    data = strict_json(read_bytes(path, "board profile"), path, "board profile")
     if not isinstance(data, dict):
         raise SchemaError(path, None, "a board profile must be a JSON object")
     return profile_from_dict(data, str(path))
@@ -101,9 +132,14 @@ def load_profile_file(path: Path) -> BoardProfile:
 
 def load_profiles(directory: Path) -> list[BoardProfile]:
     """All ``*.json`` profiles in ``directory`` (none when it does not exist)."""
-    if not directory.is_dir():
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return [load_profile_file(p) for p in sorted(directory.glob("*.json"))]
+    except OSError as exc:
+        raise SchemaError(directory, None, f"unreadable board profiles directory: "
+                                           f"{exc.strerror or exc}") from exc
+    return [load_profile_file(directory / n) for n in names]
 
 
 def builtin_profiles() -> list[BoardProfile]:
@@ -112,8 +148,9 @@ def builtin_profiles() -> list[BoardProfile]:
     out = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".json"):
-            data = json.loads(entry.read_text(encoding="utf-8"))
-            out.append(profile_from_dict(data, f"pytest_sbcbench/boards/{entry.name}"))
+            source = f"pytest_sbcbench/boards/{entry.name}"
+            data = strict_json(entry.read_bytes(), source, "board profile")
+            out.append(profile_from_dict(data, source))
     return out
 
 
@@ -138,8 +175,14 @@ def generic_profile(probe: Probe) -> BoardProfile:
 
 
 def merge(profiles: Iterable[BoardProfile]) -> dict[str, BoardProfile]:
-    """Later profiles override earlier ones of the same name."""
-    return {p.name: p for p in profiles}
+    """Later profiles override earlier ones of the same name.  Anything that is not a
+    :class:`BoardProfile` (a hook returning a dict, say) is a :class:`BoardError`."""
+    out = {}
+    for profile in profiles:
+        if not isinstance(profile, BoardProfile):
+            raise BoardError(f"a board profile hook returned {profile!r}, not a BoardProfile")
+        out[check_board_name(profile.name)] = profile
+    return out
 
 
 def detect(probe: Probe, profiles: Mapping[str, BoardProfile]) -> BoardProfile:

@@ -8,6 +8,10 @@ strings; every call carries an explicit timeout.
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
+import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +58,9 @@ class Executor(Protocol):
 
     def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
             cwd: str | None = None) -> Completed:
-        """Run ``argv`` to completion (killed after ``timeout`` seconds, then ``timed_out``)."""
+        """Run ``argv`` to completion (killed after ``timeout`` seconds, then ``timed_out``).
+
+        ``env`` adds to (or overrides) the target's environment; it never replaces it."""
         ...
 
     def read(self, path: str) -> bytes | None:
@@ -72,3 +78,127 @@ class Executor(Protocol):
     def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Handle:
         """Start ``argv`` in the background and stream its output lines."""
         ...
+
+
+# The local implementation ------------------------------------------------------------------
+
+KILL_WAIT_S = 5.0
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    """SIGKILL the process group ``proc`` leads (the child and everything it started that
+    stayed in its group: a shell wrapper's grandchildren included).
+
+    Called before ``proc`` is reaped, so its pid (the group id) cannot have been reused."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _environ(env: Mapping[str, str] | None) -> dict[str, str] | None:
+    return None if env is None else {**os.environ, **env}
+
+
+class LocalExecutor:
+    """Commands run on this machine, each in its own session (process group).
+
+    ``env`` adds to (or overrides) this process's environment.  A timeout, Ctrl-C or any
+    other exception while a command runs kills the command's whole process group, so no
+    grandchild outlives it.  An executable that does not exist raises
+    :class:`FileNotFoundError` (a remote executor reports exit status 127 instead)."""
+
+    name = "local"
+    is_local = True
+
+    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
+            cwd: str | None = None) -> Completed:
+        """Run ``argv`` to completion; ``timed_out`` when it was killed after ``timeout``."""
+        args = tuple(str(a) for a in argv)
+        with subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, errors="replace",
+                              env=_environ(env), cwd=cwd, start_new_session=True) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                out, err = _drain(proc)
+                return Completed(args, proc.returncode, out, err, timed_out=True)
+            except BaseException:
+                _kill_group(proc)
+                proc.wait()  # Popen's exit waits only 0.25 s after Ctrl-C: reap it here
+                raise
+        return Completed(args, proc.returncode, out, err)
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            return Path(path).read_bytes()
+        except OSError:
+            return None
+
+    def put(self, local: Path, remote: str) -> None:
+        shutil.copyfile(local, remote)
+
+    def get(self, remote: str, local: Path) -> None:
+        shutil.copyfile(remote, local)
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> LocalHandle:
+        """Start ``argv`` in its own process group; its stdout and stderr lines stream
+        through :meth:`LocalHandle.lines`."""
+        proc = subprocess.Popen(tuple(str(a) for a in argv), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                errors="replace", bufsize=1, env=_environ(env),
+                                start_new_session=True)
+        return LocalHandle(proc)
+
+
+def _drain(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """What a killed command had printed; its pipes close once its group is dead."""
+    try:
+        out, err = proc.communicate(timeout=KILL_WAIT_S)
+    except subprocess.TimeoutExpired:  # a process that left the group still holds a pipe
+        proc.kill()
+        proc.wait()
+        return "", ""
+    return out or "", err or ""
+
+
+class LocalHandle:
+    """A background command on this machine (see :meth:`LocalExecutor.spawn`)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self._proc = proc
+        self._stopped = False
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def lines(self) -> Iterator[str]:
+        stream = self._proc.stdout
+        if stream is None:
+            return
+        for line in stream:
+            yield line.rstrip("\n")
+
+    def wait(self, timeout: float | None = None) -> int:
+        """The exit status once the command has ended (``TimeoutExpired`` after ``timeout``)."""
+        return self._proc.wait(timeout)
+
+    def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        if self._proc.returncode is None:  # not reaped yet, so its group id is still its own
+            _kill_group(self._proc)
+        self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+
+
+LOCAL = LocalExecutor()
+
+
+def default_executor() -> LocalExecutor:
+    """The executor measure functions use when the caller (the session) passes none."""
+    return LOCAL

@@ -19,6 +19,9 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
                    providers_text: str = "") -> dict[str, Any]:
     """The probe plus features, ISA, accelerators, kernel crypto and clusters.
 
+    Kernel crypto drivers are classed ``engine``/``cpu``/``generic``/``unknown`` by evidence
+    (:func:`kcrypto.classify`); ``unknown`` ones are listed apart, never counted as software.
+
     ``engines_text`` is ``openssl engine -t -c`` output (None: unknown, so no stranded check)."""
     info = parse_cpuinfo(sysroot.cpuinfo())
     base = probe(sysroot, info)
@@ -28,6 +31,7 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
     facts: dict[str, Any] = base.as_dict()
     facts.update(
         features=list(found.names),
+        feature_family=found.arch,
         isa=found.isa.as_dict() if found.isa else None,
         accel=accel(found),
         notes=list(found.notes),
@@ -38,6 +42,7 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
                         "priority": a.priority, "type": a.type, "kind": a.kind}
                        for a in sorted(best.values(), key=lambda a: a.name)],
         kernel_crypto_engines=sorted({a.driver for a in algorithms if a.kind == "engine"}),
+        kernel_crypto_unknown=sorted({a.driver for a in algorithms if a.kind == "unknown"}),
         openssl_kernel_path=None,
         findings=[],
     )

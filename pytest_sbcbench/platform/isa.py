@@ -67,16 +67,39 @@ def _riscv(info: CpuInfo) -> Features:
     return Features("riscv", tuple(sorted(names)), RiscvIsa(base, names, vector_071), notes)
 
 
-def features(info: CpuInfo, arch: str) -> Features:
-    """Lower-case feature names of every CPU (union), from x86 ``flags``, ARM ``Features``
-    or RISC-V ``isa``/``hart isa``/``isa-ext``."""
+def family(arch: str) -> str:
+    """The feature vocabulary an architecture's cpuinfo uses: ``riscv``, ``x86``, ``mips``,
+    ``loongarch``, ``arm`` (32- and 64-bit ARM), or ``unknown``."""
     if arch.startswith("riscv"):
+        return "riscv"
+    if arch in ("x86_64", "i686", "i386"):
+        return "x86"
+    if arch.startswith(("mips", "loongarch")):
+        return "mips" if arch.startswith("mips") else "loongarch"
+    return "arm" if arch.startswith(("arm", "aarch64")) else "unknown"
+
+
+# where each family lists its features: x86 ``flags``, ARM and LoongArch ``Features``, MIPS the
+# ``isa`` levels plus ``ASEs implemented`` (msa, dsp, mips16 ...)
+FEATURE_KEYS: dict[str, tuple[str, ...]] = {
+    "x86": ("flags",), "arm": ("features",), "loongarch": ("features",),
+    "mips": ("isa", "ases implemented"), "unknown": (),
+}
+
+
+def features(info: CpuInfo, arch: str) -> Features:
+    """Lower-case feature names of every CPU (union), labelled with the family they belong to:
+    x86 ``flags``, ARM ``Features``, RISC-V ``isa``/``hart isa``/``isa-ext``, MIPS ``isa`` and
+    ``ASEs implemented``, LoongArch ``Features``. A MIPS or LoongArch feature is never read as
+    an ARM one (MIPS ``isa : mips1 mips32r2`` is not a RISC-V isa string either)."""
+    kind = family(arch)
+    if kind == "riscv":
         return _riscv(info)
-    key = "flags" if arch in ("x86_64", "i686", "i386") else "features"
     names: set[str] = set()
     for block in info.processors:
-        names.update(n.lower() for n in block.get(key, "").split())
-    return Features("x86" if key == "flags" else "arm", tuple(sorted(names)))
+        for key in FEATURE_KEYS[kind]:
+            names.update(n.lower() for n in block.get(key, "").split())
+    return Features(kind, tuple(sorted(names)))
 
 
 # accelerator -> feature names that provide it, per architecture family
@@ -85,6 +108,9 @@ ACCEL: dict[str, dict[str, tuple[str, ...]]] = {
             "sha512": ("sha512",), "pmull": ("pclmulqdq", "vpclmulqdq"), "vector": ("avx2",)},
     "arm": {"aes": ("aes",), "sha1": ("sha1",), "sha256": ("sha2",), "sha512": ("sha512",),
             "pmull": ("pmull",), "vector": ("asimd", "sve", "neon")},
+    # MIPS and LoongArch: vector units only; no kernel or OpenSSL AES/SHA instruction path
+    "mips": {"vector": ("msa",)},
+    "loongarch": {"vector": ("lsx", "lasx")},
     "riscv": {"aes": ("zkne", "zknd", "zk", "zkn", "zvkned"), "sha1": (),
               "sha256": ("zknh", "zkn", "zk", "zvknha", "zvknhb"), "sha512": ("zknh", "zvknhb"),
               "pmull": ("zbc", "zbkc", "zvbc"), "vector": ("v",)},

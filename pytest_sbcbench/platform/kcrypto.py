@@ -5,13 +5,62 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+# Driver-name words of hardware crypto engine families (a word is delimited by - _ ( ) , or
+# the ends): Allwinner sun4i-ss/sun8i-ce/sun8i-ss and BSP ss-*, StarFive, Inside Secure
+# EIP-93/EIP-97/EIP-197 (safexcel), Rockchip rk/rk2, NXP CAAM/DCP/SAHARA, Marvell CESA mv-*,
+# Atmel, TI OMAP, Freescale talitos, Qualcomm QCE, STM32, Axis ARTPEC, Arm CryptoCell (ccree),
+# HiSilicon, virtio, MediaTek mtk and mt76xx/mt79xx parts, Intel QAT, Chelsio, AMCC crypto4xx,
+# Amlogic (gxl), Geode, hifn, Samsung s5p/exynos, Aspeed, Xilinx ZynqMP, Keem Bay, Nitrox,
+# NVIDIA Tegra SE, ...
 ENGINE_DRIVERS = re.compile(
-    r"(^|[-_(])(sun4i-ss|sun8i-ce|sun8i-ss|jh7110|starfive|safexcel|rockchip|caam|atmel|omap|"
-    r"talitos|qce|stm32|artpec|ccree|hisi|virtio_crypto|mtk|qat|chcr|crypto4xx|mxs-dcp|amlogic|"
-    r"meson|geode|hifn)($|[-_)])|^(ss|rk|mv|img|ccp|nx|mxc|n2)-", re.IGNORECASE)
+    r"(^|[-_(),])(sun4i-ss|sun8i-ce|sun8i-ss|jh7110|starfive|safexcel|eip\d+|rockchip|rk\d*|"
+    r"caam|dcp|sahara|mv|cesa|marvell|atmel|omap|talitos|qce|stm32|artpec\d*|ccree|hisi|"
+    r"virtio_crypto|mtk|mt\d{4}[a-z]*|qat|chcr|crypto4xx|mxs-dcp|amlogic|meson|gxl|geode|"
+    r"hifn|s5p|exynos|aspeed|zynqmp|xilinx|keembay|ocs|n5|img|ccp|nx|mxc|n2|ss|ux500|"
+    r"picoxcell|ixp4xx|iproc|cavium|sec|hace|tegra)(?=$|[-_(),])", re.IGNORECASE)
+# Module names that are hardware drivers whatever their algorithms are called.
+ENGINE_MODULES = re.compile(
+    r"^(crypto_hw_\w+|crypto_safexcel|marvell_cesa|mv_cesa|sun4i_ss|sun8i_ce|sun8i_ss|"
+    r"rk_crypto\d*|caam\w*|dcp|mxs_dcp|omap_\w+|atmel_\w+|stm32_\w+|qcrypto|qcom_ce|ccree|"
+    r"talitos|jh7110_crypto|starfive_crypto|amlogic_gxl_crypto|mtk_crypto|mtk_eip93|"
+    r"hisi_\w+|virtio_crypto|qat_\w+|chcr|crypto4xx|s5p_sss|exynos_rng|aspeed_\w+|"
+    r"zynqmp_\w+|keembay_\w+|n5pf|img_hash|ccp|nx_crypto|sahara)$", re.IGNORECASE)
 CPU_DRIVERS = re.compile(
     r"(-ce\b|-ce-|^ce-|-neon|neon-|-aesni|aesni|-avx|-ssse3|-sse2|-arm64|-arm\b|-armv8|clmul|"
-    r"zvk|-riscv|sha-ni|_ni\b|-ni\b|padlock|-vaes|-x86|-asm|-s390|-p8|-ppc)", re.IGNORECASE)
+    r"zvk|-riscv|sha-ni|_ni\b|-ni\b|padlock|-vaes|-x86|-asm|-s390|-p8|-ppc|-octeon|-mips\b|"
+    r"-lsx|-lasx|-loongarch|-simd|-intel\b)", re.IGNORECASE)
+# Leaves of the kernel's own C implementations (the crypto/ directory): *-generic, the null
+# ciphers, DRBGs, jitterentropy, scomp wrappers, aes-fixed-time; a bare algorithm name
+# (``sha256`` inside ``pkcs1pad(rsa-generic,sha256)``) names no driver.
+GENERIC_LEAF = re.compile(
+    r"(^|[-_])generic$|^[a-z0-9]+$|^(ecb-)?(cipher|digest|compress)_null(-generic)?$|^drbg_|"
+    r"^jitterentropy_rng$|^ansi_cprng$|^stdrng$|-scomp$|-fixed-time$", re.IGNORECASE)
+TEMPLATE = re.compile(r"[\w.-]+\(")
+
+
+def leaves(driver: str) -> list[str]:
+    """The implementation names inside a driver: ``authenc(hmac(sha1-eip93),cbc(aes-eip93))``
+    -> ``sha1-eip93``, ``aes-eip93``; ``ecb(arc4)-generic`` -> ``arc4``, ``-generic``."""
+    bare = TEMPLATE.sub("(", driver)
+    return [part.strip() for part in re.split(r"[(),]", bare) if part.strip()]
+
+
+def classify(driver: str, module: str) -> str:
+    """``engine``, ``cpu``, ``generic`` or ``unknown`` for one kernel crypto table entry.
+
+    Evidence, in order: a hardware-driver module (``crypto_hw_*``, ``marvell_cesa``,
+    ``sun8i_ce``, ``caam*``, ...) or an engine-family word in any leaf of the driver name is
+    ``engine``; a CPU-instruction leaf (``-ce``, ``-neon``, ``aesni``, ``zvk`` ...) is ``cpu``;
+    a driver whose every leaf is the kernel's C code is ``generic``; anything else is
+    ``unknown`` - a driver this table does not know is never presumed to be software."""
+    parts = leaves(driver) or [driver]
+    if ENGINE_MODULES.match(module) or any(ENGINE_DRIVERS.search(p) for p in parts):
+        return "engine"
+    if any(CPU_DRIVERS.search(p) for p in parts):
+        return "cpu"
+    if all(GENERIC_LEAF.search(p) for p in parts):
+        return "generic"
+    return "unknown"
 
 
 @dataclass(frozen=True)
@@ -25,13 +74,9 @@ class KernelAlgorithm:
 
     @property
     def kind(self) -> str:
-        """``engine`` (a hardware block), ``cpu`` (CPU instructions) or ``generic`` (C code)."""
-        inner = re.sub(r"^[a-z0-9_]+\((.*)\)$", r"\1", self.driver)
-        if ENGINE_DRIVERS.search(inner):
-            return "engine"
-        if CPU_DRIVERS.search(inner) or CPU_DRIVERS.search(self.driver):
-            return "cpu"
-        return "generic"
+        """``engine`` (a hardware block), ``cpu`` (CPU instructions), ``generic`` (the kernel's
+        C code) or ``unknown`` (none of these shown): see :func:`classify`."""
+        return classify(self.driver, self.module)
 
     def as_dict(self) -> dict[str, object]:
         return {**asdict(self), "kind": self.kind}

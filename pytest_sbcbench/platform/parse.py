@@ -7,6 +7,7 @@ import shlex
 from dataclasses import dataclass
 
 from ..errors import ParseError
+from .arm_parts import part_name, vendor
 
 
 @dataclass(frozen=True)
@@ -26,80 +27,160 @@ class CpuInfo:
         return None
 
 
-def _fields(block: str) -> dict[str, str]:
-    out: dict[str, str] = {}
+CPU_KEYS = ("model name", "features", "flags", "isa", "cpu model", "cpu architecture",
+            "cpu part", "bogomips")
+
+
+def _pair(line: str) -> tuple[str, str] | None:
+    """``Key : value`` -> (lower-case key, value). ARM kernels up to 3.x print the CPU name as
+    ``Processor : ARMv7 Processor rev 10 (v7l)``: a non-numeric ``processor`` is a model name."""
+    key, sep, value = line.partition(":")
+    key, value = key.strip().lower(), value.strip()
+    if not sep or not key:
+        return None
+    if key == "processor" and not value.isdigit():
+        return "model name", value
+    return key, value
+
+
+def _block(block: str) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """One blank-line-separated block: its CPU records and the fields it shares.
+
+    Fields before the first ``processor : N`` line are shared (old ARM prints ``Processor :``
+    first). A block that lists ``processor : 0`` .. ``N`` with nothing between them (arm64 3.10
+    kernels) gives the fields after the list to every CPU of the block."""
+    cpus: list[dict[str, str]] = []
+    shared: dict[str, str] = {}
     for line in block.splitlines():
-        key, sep, value = line.partition(":")
-        if sep:
-            out.setdefault(key.strip().lower(), value.strip())
-    return out
+        pair = _pair(line)
+        if pair is None:
+            continue
+        if pair[0] == "processor":
+            cpus.append({"processor": pair[1]})
+        else:
+            (cpus[-1] if cpus else shared).setdefault(*pair)
+    if len(cpus) > 1 and all(len(cpu) == 1 for cpu in cpus[:-1]):
+        last = cpus[-1]
+        index = last.pop("processor")
+        for key, value in last.items():
+            shared.setdefault(key, value)
+        cpus[-1] = {"processor": index}
+    return cpus, shared
 
 
 def parse_cpuinfo(text: str) -> CpuInfo:
-    """Parse x86 (tab-aligned or space-aligned), ARM and RISC-V cpuinfo text."""
-    processors: list[dict[str, str]] = []
+    """Parse x86, ARM (every layout since 2.6), arm64 3.10, RISC-V, MIPS and LoongArch cpuinfo.
+
+    Blocks without a ``processor : N`` line (the ``Features`` block old SMP ARM kernels print
+    once after the last CPU, ``Hardware``, ``system type``) are machine-wide: each CPU inherits
+    the fields it does not have itself. A single-CPU kernel that prints no ``processor`` line at
+    all, but describes a CPU, is one CPU."""
+    cpus: list[dict[str, str]] = []
     machine: dict[str, str] = {}
     for block in re.split(r"\n\s*\n", text):
-        fields = _fields(block)
-        if not fields:
-            continue
-        if "processor" in fields and fields["processor"].isdigit():
-            processors.append(fields)
-        else:
-            for key, value in fields.items():
-                machine.setdefault(key, value)
-    if not processors:
-        raise ParseError("cpuinfo", "no 'processor : N' block found", text[:400])
-    return CpuInfo(tuple(processors), machine)
+        found, shared = _block(block)
+        cpus += found
+        for key, value in shared.items():
+            machine.setdefault(key, value)
+    if not cpus and any(machine.get(key) for key in CPU_KEYS):
+        cpus = [{"processor": "0"}]
+    if not cpus:
+        raise ParseError("cpuinfo", "no 'processor : N' line and no CPU description",
+                         text[:400])
+    return CpuInfo(tuple({**machine, **cpu} for cpu in cpus), machine)
+
+
+# ARM Ltd (implementer 0x41) ARMv6 cores, which report "CPU architecture: 7"
+ARM11_PARTS = ("0xb02", "0xb36", "0xb56", "0xb76")
+
+
+def _words(info: CpuInfo, key: str) -> list[str]:
+    return (info.first(key) or "").lower().split()
+
+
+def _riscv_arch(info: CpuInfo) -> str | None:
+    match = re.match(r"rv(32|64)", (info.first("isa", "hart isa") or "").lower())
+    return f"riscv{match.group(1)}" if match else None
+
+
+def _loongarch_arch(info: CpuInfo) -> str | None:
+    words = _words(info, "isa")
+    if "loongarch64" in words:
+        return "loongarch64"
+    return "loongarch32" if "loongarch32" in words else None
+
+
+def _mips_arch(info: CpuInfo) -> str | None:
+    words = _words(info, "isa")
+    if words and all(w.startswith("mips") for w in words):
+        return "mips64" if any(w.startswith("mips64") for w in words) else "mips"
+    mips_only = ("ases implemented", "vced exceptions", "vcei exceptions")
+    return "mips" if any(key in info.processors[0] for key in mips_only) else None
+
+
+def _x86_arch(info: CpuInfo) -> str | None:
+    flags = info.first("flags")
+    if flags is None:
+        return None
+    return "x86_64" if "lm" in flags.split() else "i686"
+
+
+def _arm_arch(info: CpuInfo) -> str | None:
+    platform = re.search(r"\((v\d+[lb]|aarch64)\)\s*$", info.first("model name") or "")
+    if platform:
+        found = platform.group(1)
+        return found if found == "aarch64" else f"arm{found}"
+    arch = info.first("cpu architecture")
+    if arch is None:
+        return None
+    if arch.startswith(("8", "9", "AArch64")):
+        return "aarch64"
+    arm11 = any(cpu.get("cpu implementer", "").lower() == "0x41"
+                and cpu.get("cpu part", "").lower() in ARM11_PARTS for cpu in info.processors)
+    return "armv6l" if arm11 else "armv7l"
 
 
 def infer_arch(info: CpuInfo) -> str:
-    """The ``uname -m`` style architecture a cpuinfo describes."""
-    isa = info.first("isa", "hart isa")
-    if isa:
-        match = re.match(r"rv(32|64)", isa.lower())
-        if match:
-            return f"riscv{match.group(1)}"
-    flags = info.first("flags")
-    if flags is not None:
-        return "x86_64" if "lm" in flags.split() else "i686"
-    arch = info.first("cpu architecture")
-    if arch is not None:
-        return "aarch64" if arch.strip().startswith(("8", "9", "AArch64")) else "armv7l"
-    model = (info.first("model name", "processor") or "").lower()
-    if "armv7" in model or "v7l" in model:
-        return "armv7l"
-    if "armv6" in model:
-        return "armv6l"
+    """The ``uname -m`` style architecture a captured cpuinfo describes (no uname in a tree).
+
+    Evidence, first match wins:
+
+    1. an ``isa``/``hart isa`` of the form ``rv64...``: ``riscv64`` (``rv32``: ``riscv32``);
+    2. ``isa`` naming ``loongarch64`` (LoongArch): ``loongarch64``;
+    3. ``isa`` made of ``mips*`` words: ``mips64`` if one is ``mips64*``, else ``mips``;
+       without an isa line, MIPS-only keys (``ASEs implemented``, ``VCED exceptions``):
+       ``mips``;
+    4. x86 ``flags``: ``x86_64`` with ``lm``, else ``i686``;
+    5. ARM: the ELF platform the kernel prints at the end of the model name (``(v6l)``,
+       ``(v7l)``, ``(v8l)``, ``(aarch64)``) - the same string ``uname -m`` is built from - so an
+       ARM1176 whose ``CPU architecture`` says 7 is still ``armv6l``; then ``CPU architecture``
+       (8, 9 or ``AArch64``: ``aarch64``; otherwise ``armv6l`` for ARM's ARM11 parts 0xb02/
+       0xb36/0xb56/0xb76, else ``armv7l``).
+
+    For a 64-bit-capable core the widest ISA is reported (as x86 ``lm`` is), whatever the
+    kernel's width; on the host the probe uses ``uname`` instead."""
+    for rule in (_riscv_arch, _loongarch_arch, _mips_arch, _x86_arch, _arm_arch):
+        found = rule(info)
+        if found is not None:
+            return found
     return "unknown"
 
 
 def cpu_model(info: CpuInfo) -> str:
-    """A human CPU name: x86 ``model name``, RISC-V ``uarch``/``model name``, ARM part numbers."""
+    """A human CPU name: ``model name`` (x86, LoongArch, old ARM ``Processor``), RISC-V
+    ``uarch``, MIPS ``cpu model``; else ARM implementer and part names (``ARM Cortex-A55+
+    Cortex-A76``, ``Apple M1-Icestorm+M1-Firestorm``)."""
     name = info.first("model name", "uarch", "cpu model")
     if name:
         return name
-    parts = sorted({p.get("cpu part", "") for p in info.processors} - {""})
-    if parts:
-        return "ARM " + "+".join(ARM_PARTS.get(p.lower(), p) for p in parts)
+    pairs = sorted({(cpu.get("cpu implementer", ""), cpu.get("cpu part", ""))
+                    for cpu in info.processors} - {("", "")})
+    if pairs:
+        by_vendor: dict[str, list[str]] = {}
+        for implementer, part in pairs:
+            by_vendor.setdefault(vendor(implementer), []).append(part_name(implementer, part))
+        return " + ".join(f"{who} {'+'.join(names)}" for who, names in by_vendor.items())
     return info.first("hardware") or "unknown"
-
-
-ARM_PARTS: dict[str, str] = {
-    "0xd03": "Cortex-A53",
-    "0xd04": "Cortex-A35",
-    "0xd05": "Cortex-A55",
-    "0xd07": "Cortex-A57",
-    "0xd08": "Cortex-A72",
-    "0xd09": "Cortex-A73",
-    "0xd0b": "Cortex-A76",
-    "0xd0c": "Neoverse-N1",
-    "0xd41": "Cortex-A78",
-    "0xc07": "Cortex-A7",
-    "0xc09": "Cortex-A9",
-    "0xc0f": "Cortex-A15",
-    "0xb76": "ARM1176",
-}
 
 
 def parse_os_release(text: str) -> dict[str, str]:

@@ -59,7 +59,8 @@ def max_mhz(sysroot: Sysroot, cpus: int) -> tuple[float | None, ...]:
 def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
     """Read the machine's identification through ``sysroot`` (``info``: cpuinfo already parsed).
 
-    On a captured tree the architecture comes from cpuinfo; on the host, from ``uname``.
+    On a captured tree the architecture comes from cpuinfo (evidence and precedence:
+    :func:`parse.infer_arch`); on the host, from ``uname``.
     """
     info = info if info is not None else parse_cpuinfo(sysroot.cpuinfo())
     arch = _stdlib_platform.machine() if sysroot.is_host else infer_arch(info)

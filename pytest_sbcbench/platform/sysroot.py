@@ -118,6 +118,26 @@ class Sysroot:
     def proc_crypto(self, default: str | _Required = REQUIRED) -> str:
         return self.read(f"{PROC}/crypto", default)
 
+    def proc_stat(self, default: str | _Required = REQUIRED) -> str:
+        """System-wide CPU time counters (the ``cpu`` lines)."""
+        return self.read(f"{PROC}/stat", default)
+
+    def mounts(self, default: str | _Required = REQUIRED) -> str:
+        """The mount table as this process sees it."""
+        return self.read(f"{PROC}/self/mounts", default)
+
+    def self_status(self, default: str | _Required = REQUIRED) -> str:
+        """This process's status (``Cpus_allowed_list``: the CPUs it may run on)."""
+        return self.read(f"{PROC}/self/status", default)
+
+    def process_ids(self) -> list[int]:
+        """The process ids listed under the proc tree."""
+        return sorted(int(name) for name in self.listdir(PROC) if name.isdigit())
+
+    def process_stat(self, pid: int) -> str:
+        """One process's ``stat`` line; empty when the process is gone."""
+        return self.read(f"{PROC}/{pid}/stat", default="")
+
     def kernel_release(self) -> str:
         return self.read(f"{PROC}/sys/kernel/osrelease", default="").strip()
 

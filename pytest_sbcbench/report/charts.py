@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,16 @@ def _plt() -> Any:
     return plt
 
 
+def chart_stem(name: str) -> str:
+    """A file name stem inside the output folder, whatever ``name`` holds (board names come
+    from results files): no separators, no leading dot, never empty."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_.")[:120] or "chart"
+
+
 def _save(fig: Any, out: Path, name: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / f"{name}.png", out / f"{name}.svg"]
+    stem = chart_stem(name)
+    paths = [out / f"{stem}.png", out / f"{stem}.svg"]
     for path in paths:
         fig.savefig(path, dpi=100)
     return paths

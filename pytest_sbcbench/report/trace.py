@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
 from pathlib import Path
 
@@ -11,8 +12,15 @@ from ..measure.sampler import Trace
 
 
 def safe_name(nodeid: str) -> str:
-    """A file name for a test id: ``benchmarks/test_crypto.py::test_cipher[aes-128-gcm]``."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")[:180]
+    """A file name (without suffix) for a test id, unique per id and contained in its folder.
+
+    ``benchmarks/test_crypto.py::test_cipher[aes-128-gcm]`` ->
+    ``benchmarks_test_crypto.py_test_cipher_aes-128-gcm-<10 hex>``: a readable stem (no ``/``,
+    no leading dot, at most 120 characters) and a hash of the full id, so ``a/b`` and ``a_b``,
+    or two long ids that share their first 120 characters, never write the same file."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid)[:120].strip("_.") or "test"
+    digest = hashlib.sha256(nodeid.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{stem}-{digest}"
 
 
 def write_csv(trace: Trace, path: Path) -> Path:

@@ -1,0 +1,246 @@
+"""Reading and writing the project's files without losing or clobbering a byte.
+
+Every file pytest-sbcbench writes (results JSON, baselines) goes through :func:`write_atomic`:
+a temporary file beside the target, fsync, rename, fsync of the directory.  It writes only over
+a regular file or nothing: a symlink is followed (the shared target is updated, the link stays),
+a device node, directory, socket or FIFO is refused, and the target keeps its permission bits.
+:func:`validate_outputs` finds every unusable output location before a run starts.  (Reading
+is :mod:`pytest_sbcbench.jsonload`.)
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import re
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .errors import SbcBenchError
+
+TEMP_MARK = ".sbcbench-"
+TEMP_SUFFIX = ".tmp"
+
+
+class OutputError(SbcBenchError):
+    """An output location that cannot or must not be written."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def resolve_target(path: Path) -> tuple[Path, os.stat_result | None]:
+    """The file a write to ``path`` must update (symlinks followed) and its stat, or None when it
+    does not exist yet.  Anything but a regular file is an :class:`OutputError`."""
+    target = Path(os.path.realpath(path))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        raise OutputError(Path(path), f"cannot inspect: {exc.strerror}") from exc
+    if not stat.S_ISREG(st.st_mode):
+        shown = f"{path} -> {target}" if target != Path(path).absolute() else str(path)
+        raise OutputError(Path(shown), f"is {_kind(st.st_mode)}; refusing to replace it "
+                                       "(give the path of a regular file)")
+    if not os.access(target, os.W_OK):
+        raise OutputError(Path(path), "is a read-only file; refusing to replace it")
+    return target, st
+
+
+def _nearest_existing(path: Path) -> Path:
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    return probe
+
+
+def check_writable_target(path: Path, what: str) -> str | None:
+    """Why ``path`` cannot be written as ``what`` (e.g. ``"--sbc-results"``), or None.
+
+    For start-up validation: the target must be a regular file or missing, and the directory
+    that will hold it (or its nearest existing ancestor, which will be created) writable."""
+    try:
+        target, _ = resolve_target(path)
+    except OutputError as exc:
+        return f"{what} {exc}"
+    return check_writable_dir(target.parent, what, target)
+
+
+def check_writable_dir(directory: Path, what: str, shown: Path | None = None) -> str | None:
+    """Why files cannot be created in ``directory`` (created later if missing), or None."""
+    shown = shown if shown is not None else directory
+    if directory.exists() and not directory.is_dir():
+        return f"{what} {shown}: {directory} is not a directory"
+    existing = _nearest_existing(directory)
+    if not existing.is_dir():
+        return f"{what} {shown}: {existing} is not a directory"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{what} {shown}: directory {existing} is not writable"
+    return None
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _new_temp(target: Path) -> tuple[int, Path]:
+    """An exclusive, locked temporary file beside ``target`` (mode 0666 minus the umask).
+
+    The lock marks it as in use: :func:`clean_stale_temps` removes only temporaries whose lock
+    is free, i.e. whose writer is gone.  A temporary removed between creation and locking
+    (link count 0) is replaced by a fresh one."""
+    while True:
+        tmp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(6)}{TEMP_SUFFIX}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.fstat(fd).st_nlink > 0:
+            return fd, tmp
+        os.close(fd)
+
+
+def _keep_owner_and_mode(fd: int, st: os.stat_result | None) -> None:
+    if st is None:
+        return
+    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, st.st_uid, st.st_gid)
+        except PermissionError:
+            pass  # only root can give a file away; the mode below is still kept
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+
+
+def write_atomic(path: Path, data: bytes) -> Path:
+    """Replace the regular file at ``path`` (or its symlink's target) with ``data`` atomically.
+
+    Returns the file actually written.  Readers see the old or the new bytes, never half; the
+    temporary file is removed on any failure, Ctrl-C included."""
+    target, st = resolve_target(Path(path))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _new_temp(target)
+    except OSError as exc:
+        raise OutputError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "wb", closefd=False) as handle:
+            handle.write(data)
+            handle.flush()
+            _keep_owner_and_mode(fd, st)
+            os.fsync(fd)
+        os.replace(tmp, target)
+        _fsync_dir(target.parent)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OutputError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
+        raise
+    finally:
+        os.close(fd)
+    return target
+
+
+def write_json_atomic(path: Path, data: Any) -> Path:
+    """``data`` as indented JSON through :func:`write_atomic`; NaN and Infinity are refused."""
+    try:
+        text = json.dumps(data, indent=2, sort_keys=False, allow_nan=False) + "\n"
+    except ValueError as exc:
+        raise OutputError(Path(path), f"not written: {exc} (a NaN or infinite number is a "
+                                      "bug in the measurement)") from exc
+    return write_atomic(path, text.encode("utf-8"))
+
+
+LEGACY_TEMP = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")  # mkstemp names of earlier versions
+
+
+def _is_temp(name: str) -> bool:
+    ours = name.startswith(".") and TEMP_MARK in name and name.endswith(TEMP_SUFFIX)
+    return ours or LEGACY_TEMP.fullmatch(name) is not None
+
+
+def clean_stale_temps(directory: Path) -> list[Path]:
+    """Remove temporaries of :func:`write_atomic` left in ``directory`` by a killed writer.
+
+    A temporary whose writer still runs holds a lock on it and is left alone.  Returns the
+    files removed."""
+    removed: list[Path] = []
+    try:
+        names = [n for n in os.listdir(directory) if _is_temp(n)]
+    except OSError:
+        return removed
+    for name in names:
+        path = directory / name
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+                path.unlink()
+                removed.append(path)
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.ENOENT):
+                raise
+        finally:
+            os.close(fd)
+    return removed
+
+
+@contextmanager
+def locked(lock_path: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``lock_path`` (created if missing, never deleted: deleting a
+    lock file lets two processes lock two different files)."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def validate_outputs(results: Path | None, report_dir: Path | None, baselines_dir: Path | None,
+                     trace_dir: Path | None, storage_path: Path | None) -> list[str]:
+    """Every problem with the run's output locations, found before any benchmark runs.
+
+    ``baselines_dir`` only when saving (reading needs no write access).  The plugin turns a
+    non-empty list into a usage error (exit 4), instead of losing minutes of measurements to a
+    crash at the end of the run."""
+    problems = [
+        results is not None and check_writable_target(results, "--sbc-results"),
+        report_dir is not None and check_writable_dir(report_dir, "--sbc-report"),
+        baselines_dir is not None and check_writable_dir(
+            baselines_dir, "--sbc-baselines (with --sbc-save-baseline)"),
+        trace_dir is not None and check_writable_dir(trace_dir, "--sbc-trace-dir"),
+        storage_path is not None and _check_storage(storage_path),
+    ]
+    return [p for p in problems if p]
+
+
+def _check_storage(path: Path) -> str | None:
+    if not path.is_dir():
+        return f"--sbc-storage-path {path}: not an existing directory"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"--sbc-storage-path {path}: directory is not writable"
+    return None

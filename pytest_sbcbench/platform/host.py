@@ -1,0 +1,280 @@
+"""Readings about the machine the workload runs on that are not plain board files: system CPU
+time, the benchmark's process tree, mounts, CPU affinity, reaped children's resource use.
+
+:class:`Host` is the seam.  :class:`SysrootHost` reads everything through a :class:`Sysroot`
+(``stat``, ``self/mounts``, ``self/status`` and per-process ``stat`` files), so a captured tree
+replays hermetically.  :class:`LocalHost` is this machine: the same Sysroot readings for
+system-wide figures, psutil for the live process tree, the kernel's affinity call, and
+``getrusage``.  Measure code takes a ``host`` argument; nothing else imports psutil."""
+
+from __future__ import annotations
+
+import os
+import resource
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from .cpufreq import parse_cpu_list
+from .sysroot import Sysroot
+
+if TYPE_CHECKING:
+    import psutil
+
+USER_HZ = 100  # clock ticks per second in proc files: a fixed kernel ABI value (sysconf CLK_TCK)
+
+
+@dataclass(frozen=True)
+class CpuTimes:
+    """System-wide CPU time since boot, in clock ticks (only differences matter)."""
+
+    total: float  # every state except guest time, which user time already counts
+    idle: float   # idle and iowait
+    steal: float  # given by a hypervisor to other guests
+    cpus: int     # CPUs counted (the per-CPU lines)
+
+
+@dataclass(frozen=True)
+class ProcessCpu:
+    """One process of a tree: CPU seconds used (its own and its reaped children's), and the
+    CPU it last ran on (None when unknown)."""
+
+    pid: int
+    seconds: float
+    cpu: int | None
+
+
+@dataclass(frozen=True)
+class Mount:
+    device: str
+    mountpoint: str
+    fstype: str
+
+
+@dataclass(frozen=True)
+class ChildTimes:
+    """``getrusage(RUSAGE_CHILDREN)``: every reaped descendant of this process."""
+
+    user_s: float
+    sys_s: float
+    max_rss_bytes: int
+
+
+@runtime_checkable
+class Host(Protocol):
+    """Where process and system-wide CPU readings come from."""
+
+    def cpu_times(self) -> CpuTimes | None:
+        """System-wide counters now; None when the machine does not expose them."""
+        ...
+
+    def mounts(self) -> tuple[Mount, ...]:
+        ...
+
+    def affinity(self) -> tuple[int, ...]:
+        """The CPUs this process may run on."""
+        ...
+
+    def self_pid(self) -> int:
+        ...
+
+    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
+        """``pid`` and its live descendants; empty when ``pid`` is gone."""
+        ...
+
+    def descendants_rss(self, pid: int) -> int | None:
+        """Summed resident memory of ``pid``'s descendants (not ``pid``); None when unknown."""
+        ...
+
+    def children_times(self) -> ChildTimes | None:
+        ...
+
+
+def parse_proc_stat(text: str) -> CpuTimes | None:
+    """The aggregate ``cpu`` line and the number of ``cpuN`` lines of the kernel's stat file."""
+    fields: list[float] | None = None
+    cpus = 0
+    for line in text.splitlines():
+        name, _, rest = line.partition(" ")
+        if name == "cpu":
+            fields = [float(v) for v in rest.split()]
+        elif name.startswith("cpu") and name[3:].isdigit():
+            cpus += 1
+    if fields is None or len(fields) < 4:
+        return None
+    fields += [0.0] * (8 - len(fields))
+    user, nice, system, idle, iowait, irq, softirq, steal = fields[:8]
+    return CpuTimes(total=user + nice + system + idle + iowait + irq + softirq + steal,
+                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1))
+
+
+def _unescape(field: str) -> str:
+    r"""Mount table fields escape space, tab, newline and backslash as ``\040`` etc."""
+    out, i = [], 0
+    while i < len(field):
+        if field[i] == "\\" and field[i + 1:i + 4].isdigit():
+            out.append(chr(int(field[i + 1:i + 4], 8)))
+            i += 4
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def parse_mounts(text: str) -> tuple[Mount, ...]:
+    """``device mountpoint fstype options dump pass`` lines."""
+    out = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 3:
+            out.append(Mount(_unescape(parts[0]), _unescape(parts[1]), parts[2]))
+    return tuple(out)
+
+
+def parse_allowed_cpus(status: str) -> tuple[int, ...]:
+    """``Cpus_allowed_list:`` of a process status file."""
+    for line in status.splitlines():
+        key, _, value = line.partition(":")
+        if key == "Cpus_allowed_list":
+            return parse_cpu_list(value.strip())
+    return ()
+
+
+@dataclass(frozen=True)
+class PidStat:
+    """The fields of a process ``stat`` line the tree readings use."""
+
+    pid: int
+    ppid: int
+    ticks: int  # utime + stime + cutime + cstime
+    rss_pages: int
+    cpu: int | None
+
+
+def parse_pid_stat(text: str) -> PidStat | None:
+    """A process ``stat`` line; the command name may hold spaces and parentheses."""
+    head, sep, tail = text.rpartition(")")
+    fields = tail.split()
+    if not sep or len(fields) < 22:
+        return None
+    pid = int(head.partition("(")[0])
+    ticks = sum(int(v) for v in fields[11:15])
+    cpu = int(fields[36]) if len(fields) > 36 else None
+    return PidStat(pid, int(fields[1]), ticks, int(fields[21]), cpu)
+
+
+class SysrootHost:
+    """Every reading through a Sysroot: a captured tree (or, at ``/``, this machine)."""
+
+    def __init__(self, sysroot: Sysroot, pid: int | None = None) -> None:
+        self.sysroot = sysroot
+        self._pid = pid
+
+    def cpu_times(self) -> CpuTimes | None:
+        return parse_proc_stat(self.sysroot.proc_stat(default=""))
+
+    def mounts(self) -> tuple[Mount, ...]:
+        return parse_mounts(self.sysroot.mounts(default=""))
+
+    def affinity(self) -> tuple[int, ...]:
+        return parse_allowed_cpus(self.sysroot.self_status(default=""))
+
+    def self_pid(self) -> int:
+        """The process the readings are about: the given pid, else this process (asked at
+        each call, so a forked child reports itself)."""
+        return self._pid if self._pid is not None else os.getpid()
+
+    def _stats(self) -> dict[int, PidStat]:
+        found = (parse_pid_stat(self.sysroot.process_stat(p)) for p in self.sysroot.process_ids())
+        return {s.pid: s for s in found if s is not None}
+
+    def _descendants(self, pid: int, stats: dict[int, PidStat]) -> list[PidStat]:
+        out: list[PidStat] = []
+        seen, frontier = {pid}, {pid}
+        while frontier:  # breadth first; ``seen`` ends a malformed tree's cycle
+            found = [s for s in stats.values() if s.ppid in frontier and s.pid not in seen]
+            out += found
+            frontier = {s.pid for s in found}
+            seen |= frontier
+        return out
+
+    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
+        stats = self._stats()
+        if pid not in stats:
+            return ()
+        tree = [stats[pid], *self._descendants(pid, stats)]
+        return tuple(ProcessCpu(s.pid, s.ticks / USER_HZ, s.cpu) for s in tree)
+
+    def descendants_rss(self, pid: int) -> int | None:
+        stats = self._stats()
+        if pid not in stats:
+            return None
+        page = os.sysconf("SC_PAGE_SIZE")
+        return sum(s.rss_pages for s in self._descendants(pid, stats)) * page
+
+    def children_times(self) -> ChildTimes | None:
+        return None  # a captured tree has no reaped children of this process
+
+
+class LocalHost(SysrootHost):
+    """This machine: system-wide readings through the Sysroot at ``/``, the live process
+    tree through psutil (``cpu_num``, ``children`` and their races handled there)."""
+
+    def __init__(self) -> None:
+        super().__init__(Sysroot())
+
+    def affinity(self) -> tuple[int, ...]:
+        return tuple(sorted(os.sched_getaffinity(0)))
+
+    def _tree(self, pid: int) -> list[psutil.Process]:
+        import psutil  # imported on first use: a session that samples nothing never loads it
+
+        try:
+            root = psutil.Process(pid)
+        except psutil.Error:
+            return []
+        try:
+            return [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return [root]
+
+    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
+        import psutil
+
+        out = []
+        for proc in self._tree(pid):
+            try:
+                times = proc.cpu_times()
+                used = times.user + times.system + times.children_user + times.children_system
+                cpu: int | None = proc.cpu_num()
+            except AttributeError:  # no cpu_num on this platform
+                cpu = None
+            except psutil.Error:  # ended between listing and reading
+                continue
+            out.append(ProcessCpu(proc.pid, used, cpu))
+        return tuple(out)
+
+    def descendants_rss(self, pid: int) -> int | None:
+        import psutil
+
+        tree = self._tree(pid)
+        if not tree:
+            return None
+        total = 0
+        for proc in tree[1:]:
+            try:
+                total += proc.memory_info().rss
+            except psutil.Error:
+                continue
+        return total
+
+    def children_times(self) -> ChildTimes | None:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ChildTimes(usage.ru_utime, usage.ru_stime, usage.ru_maxrss * 1024)
+
+
+LOCAL_HOST = LocalHost()
+
+
+def default_host() -> LocalHost:
+    """The host measure functions use when the caller (the session) passes none."""
+    return LOCAL_HOST

@@ -1,0 +1,144 @@
+"""LocalExecutor: argv-only commands in their own process group, killed whole on timeout,
+Ctrl-C or any error, so a shell wrapper's grandchild never outlives its command."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_sbcbench.platform.executor import Executor, Handle, LocalExecutor
+
+WRAPPER = "sleep 100 & echo $! > \"$1\"; echo started; wait"
+
+
+def dies(pid: int) -> bool:
+    """True once ``pid`` is gone (SIGKILL is delivered asynchronously: the process may need
+    a moment to exit after ``killpg`` returns).  Gives up after 30 s."""
+    event = threading.Event()
+    for _ in range(3000):
+        if not alive(pid):
+            return True
+        event.wait(0.01)
+    return False
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie waiting for its parent."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def grandchild(pidfile: Path) -> int:
+    return int(pidfile.read_text())
+
+
+@pytest.fixture
+def executor() -> Iterator[LocalExecutor]:
+    yield LocalExecutor()
+
+
+def test_it_is_an_executor(executor: LocalExecutor) -> None:
+    assert isinstance(executor, Executor)
+    assert executor.name == "local" and executor.is_local
+
+
+def test_run_reports_output_and_status(executor: LocalExecutor, tmp_path: Path) -> None:
+    done = executor.run(["sh", "-c", "echo out; echo err >&2; exit 3"], timeout=60)
+    assert (done.returncode, done.stdout, done.stderr, done.timed_out) == (3, "out\n", "err\n",
+                                                                           False)
+    assert done.argv == ("sh", "-c", "echo out; echo err >&2; exit 3")
+    here = executor.run(["pwd"], timeout=60, cwd=str(tmp_path))
+    assert Path(here.stdout.strip()).resolve() == tmp_path.resolve()
+
+
+def test_env_adds_to_the_environment(executor: LocalExecutor) -> None:
+    done = executor.run(["sh", "-c", 'echo "$SBC_X:$PATH"'], timeout=60, env={"SBC_X": "1"})
+    assert done.stdout.strip() == f"1:{os.environ['PATH']}"
+
+
+def test_argv_is_never_a_shell_string(executor: LocalExecutor) -> None:
+    done = executor.run(["echo", "$HOME; rm -rf /"], timeout=60)
+    assert done.stdout == "$HOME; rm -rf /\n"
+    with pytest.raises(FileNotFoundError):
+        executor.run(["/nonexistent/tool"], timeout=60)
+
+
+def test_timeout_kills_the_whole_group(executor: LocalExecutor, tmp_path: Path) -> None:
+    """The shell returns when its wait is interrupted; its background sleep must die too."""
+    pidfile = tmp_path / "grandchild.pid"
+    done = executor.run(["sh", "-c", WRAPPER, "sh", str(pidfile)], timeout=1.0)
+    assert done.timed_out and done.returncode == -signal.SIGKILL
+    assert done.stdout == "started\n"  # what it printed before the kill is kept
+    assert dies(grandchild(pidfile))
+
+
+def test_interrupt_kills_the_whole_group(executor: LocalExecutor, tmp_path: Path) -> None:
+    """Ctrl-C while a command runs (the child is in its own session, so the terminal's
+    SIGINT never reaches it): the executor kills the group before the interrupt propagates."""
+    pidfile = tmp_path / "grandchild.pid"
+
+    def interrupt_once_started(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt_once_started)
+    timer = threading.Thread(target=_alarm_when_written, args=(pidfile,), daemon=True)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            executor.run(["sh", "-c", WRAPPER, "sh", str(pidfile)], timeout=600)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+        timer.join()
+    assert dies(grandchild(pidfile))
+
+
+def _alarm_when_written(pidfile: Path) -> None:
+    """Signal this process once the wrapper has written its grandchild's pid."""
+    event = threading.Event()
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        event.wait(0.01)
+    os.kill(os.getpid(), signal.SIGALRM)
+
+
+def test_spawn_streams_lines_and_stop_kills_the_group(executor: LocalExecutor,
+                                                      tmp_path: Path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    handle = executor.spawn(["sh", "-c", WRAPPER, "sh", str(pidfile)])
+    assert isinstance(handle, Handle)
+    assert next(iter(handle.lines())) == "started"
+    child = grandchild(pidfile)
+    assert alive(child)
+    handle.stop()
+    handle.stop()  # idempotent
+    assert dies(child)
+    assert handle.wait() == -signal.SIGKILL
+
+
+def test_spawn_lines_end_with_the_command(executor: LocalExecutor) -> None:
+    handle = executor.spawn([sys.executable, "-c", "print(1); print(2)"])
+    assert list(handle.lines()) == ["1", "2"]
+    assert handle.wait() == 0
+    handle.stop()
+
+
+def test_files_move_both_ways(executor: LocalExecutor, tmp_path: Path) -> None:
+    src = tmp_path / "a"
+    src.write_bytes(b"\x00board\n")
+    executor.put(src, str(tmp_path / "b"))
+    executor.get(str(tmp_path / "b"), tmp_path / "c")
+    assert executor.read(str(tmp_path / "c")) == b"\x00board\n"
+    assert executor.read(str(tmp_path / "missing")) is None
+
