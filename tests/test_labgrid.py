@@ -18,6 +18,7 @@ from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
 from pytest_sbcbench.judge.telemetry import summarize_trace
 from pytest_sbcbench.measure.board_sampler import BoardSampler
 from pytest_sbcbench.measure.board_timing import parse_timing, timed_argv
+from pytest_sbcbench.measure.openssl import measure_throughput, openssl_tool
 from pytest_sbcbench.platform.capture import capture, extract
 from pytest_sbcbench.platform.executor import Executor
 from pytest_sbcbench.platform.facts import platform_facts
@@ -191,3 +192,16 @@ def test_capture_command_with_lg_env(lab: Lab, tmp_path: Path) -> None:
     probed = subprocess.run([*cli, "probe", "--sysroot", str(replay), "--json"],
                             capture_output=True, text=True, timeout=120, check=True)
     assert json.loads(probed.stdout)["kernel"] == os.uname().release  # the "board" is here
+
+
+def test_missing_tool_is_exit_127(executor: LabgridExecutor) -> None:
+    done = executor.run(["sbcbench-no-such-tool"], timeout=30)
+    assert done.returncode == 127 and not done.timed_out
+
+
+def test_openssl_measure_runs_on_the_board(lab: Lab, executor: LabgridExecutor) -> None:
+    """The existing openssl measurement, unchanged, through the labgrid executor."""
+    tool = openssl_tool("openssl", executor=executor)
+    measured = measure_throughput(tool, "sha256", seconds=1, runs=1)
+    assert measured.samples[0] > 0 and measured.identity.as_dict()["version"] == tool.version
+    assert board_openssl_calls(lab)[-1].endswith("speed -mr -seconds 1 -evp sha256 -bytes 16384")

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import tarfile
 from pathlib import Path
 
 import pytest
 
+from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.platform.blockdev import interface
 from pytest_sbcbench.platform.capture import META, capture_script, extract, repack
@@ -96,3 +98,12 @@ def test_hostile_members_are_refused(tmp_path: Path, name: str, link: str | None
         repack(bad, tmp_path / "out.tar.gz", "test", "/")
     with pytest.raises(SchemaError, match=reason):
         extract(bad, tmp_path / "x")
+
+
+def test_capture_local_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``sbcbench capture local --out FILE`` through LocalExecutor, replayed by probe."""
+    out = tmp_path / "local.tar.gz"
+    assert main(["capture", "local", "--out", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    replay = extract(out, tmp_path / "replay")
+    assert platform_facts(Sysroot(replay))["kernel"] == os.uname().release

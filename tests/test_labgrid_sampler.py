@@ -14,12 +14,14 @@ from pytest_sbcbench.errors import ParseError
 from pytest_sbcbench.judge.telemetry import summarize_trace
 from pytest_sbcbench.judge.validity import findings
 from pytest_sbcbench.measure.board_sampler import (
+    BoardSampler,
     parse_cpu_seconds,
     parse_line,
     parse_lines,
     sampler_argv,
 )
 from pytest_sbcbench.measure.sampler import Sampler
+from pytest_sbcbench.platform.executor import LocalExecutor
 from pytest_sbcbench.platform.sysroot import Sysroot
 
 STAT = DATA / "this_machine" / "proc-stat_cpu-lines_2vcpu.txt"
@@ -61,8 +63,10 @@ def throttle(root: Path) -> None:
 
 def two_samples(root: Path, change: Callable[[Path], None] | None = throttle) -> list[str]:
     """First sample, then ``change`` the tree, then TERM: the last sample.  No timing involved:
-    the interval is an hour, so exactly two lines come out."""
-    with subprocess.Popen(sampler_argv(3600, str(root)), stdout=subprocess.PIPE,
+    the interval is a minute (far longer than the test), so exactly two lines come out.  (A
+    TERM landing as the sampler forks its sleep leaves that sleep to end on its own: it does not
+    hold the output, and it is gone within the interval.)"""
+    with subprocess.Popen(sampler_argv(60, str(root)), stdout=subprocess.PIPE,
                           text=True) as proc:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -138,3 +142,17 @@ def test_own_cpu_time_from_a_real_stat_line() -> None:
     assert parse_cpu_seconds("1 (a) b) S 0 0 0 0 0 0 0 0 0 0 1 2 3 4 0", 100) == 0.1
     with pytest.raises(ParseError):
         parse_cpu_seconds("not a stat line", 100)
+
+
+def test_board_sampler_through_the_local_executor() -> None:
+    """The same sampler object runs here through LocalExecutor (the board is this machine):
+    the first sample is in when start() returns, and its own CPU time is read from the
+    kernel's stat file of its sh."""
+    sampler = BoardSampler(LocalExecutor(), 0.2)
+    sampler.start()
+    assert len(sampler.lines) == 1
+    LocalExecutor().run(["sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"],
+                        timeout=120)
+    trace = sampler.stop()
+    assert trace.samples and trace.samples[0].t == 0.0 and trace.load_source == "system"
+    assert sampler.cpu_s is not None and sampler.cpu_s >= 0

@@ -4,9 +4,11 @@ A board without Python still has a shell.  :func:`sampler_script` is a small ``s
 every ``interval`` seconds prints one line with the uptime clock, each CPU's cpufreq clock, max
 and governor, every thermal zone's type and temperature, the CPU lines of the kernel's ``stat``
 and four meminfo fields.  It uses only shell builtins (``read``, ``printf``, ``case``), so each
-sample costs one fork: the ``sleep``.  On TERM it prints a last sample (as the local sampler's stop
-does) and exits.  :func:`parse_lines` turns the lines into the same :class:`~.sampler.Trace`
-the local sampler returns, so telemetry and validity findings come out the same way.
+sample costs one fork: the ``sleep``.  On TERM it kills the current ``sleep`` (which never holds
+the output channel, so even one started as the TERM arrives cannot keep the channel open), prints
+a last sample (as the local sampler's stop does) and exits.  :func:`parse_lines` turns the lines
+into the same :class:`~.sampler.Trace` the local sampler returns, so telemetry and validity
+findings come out the same way.
 
 The board has no process tree of the benchmark to follow, so load is the system's
 (``load_source="system"``) and the CPUs counted as busy are those at least half busy over the
@@ -70,11 +72,12 @@ sample() {
     done < @PROC@/meminfo; } 2>/dev/null
   printf '%s|M %s %s %s %s\n' "$line" "$mt" "$ma" "$st" "$sf"
 }
-trap 'kill "$s" 2>/dev/null; sample full; exit 0' TERM
+s=
+trap '[ -n "$s" ] && kill "$s" 2>/dev/null; sample full; exit 0' TERM
 sample full
 while :; do
-  sleep "$interval" & s=$!
-  wait "$s"
+  sleep "$interval" </dev/null >/dev/null 2>&1 & s=$!
+  wait "$s"; s=
   sample
 done
 """
@@ -303,15 +306,24 @@ class BoardSampler:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        self._handle = self.executor.spawn(sampler_argv(self.interval))
-        handle = self._handle
-        self._thread = threading.Thread(target=lambda: self.lines.extend(handle.lines()),
+        """Start the sampler and wait for its first (idle) sample, as the local one does."""
+        argv = sampler_argv(self.interval)
+        self._handle = self.executor.spawn(argv)
+        stream = self._handle.lines()
+        first = next(stream, None)
+        if first is None:
+            self._handle.stop()
+            raise ToolError([*argv[:2], "<sampler script>"], None, "",
+                            f"{self.executor.name}: the board sampler printed nothing")
+        self.lines.append(first)
+        self._thread = threading.Thread(target=lambda: self.lines.extend(stream),
                                         name="sbcbench-board-sampler", daemon=True)
         self._thread.start()
 
     def own_cpu_seconds(self) -> float | None:
         """The sampler's CPU time so far (its sh and every reaped ``sleep``), read on the board."""
-        pid = getattr(self._handle, "remote_pid", None)
+        handle = self._handle  # a remote handle knows the board-side pid; a local one its own
+        pid = getattr(handle, "remote_pid", None) or getattr(handle, "pid", None)
         if pid is None:
             return None
         argv = ["sh", "-c", f'getconf CLK_TCK; cat "/{PROC}/$1/stat"', "sbcbench-cost", str(pid)]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import SchemaError, ToolError
-from .executor import Executor
+from .executor import Executor, LocalExecutor
 from .sysroot import (
     ATA_LINK_DIR,
     BLOCK_DIR,
@@ -183,26 +183,12 @@ def extract(tarball: Path, dest: Path) -> Path:
     return dest
 
 
-def local_executor() -> Executor:
-    """This machine's executor (``LocalExecutor`` of the executor module)."""
-    from . import executor as module
-
-    factory = getattr(module, "LocalExecutor", None)
-    if factory is None:
-        raise ToolError(["sbcbench", "capture", "local"], None, "",
-                        "this build has no LocalExecutor: capture this machine with --lg-env "
-                        "pointing at it, or use a release with the executor seam")
-    found: Executor = factory()
-    return found
-
-
 def run_capture(lg_env: Path | None, out: Path | None, role: str = "main",
                 root: str = "/") -> Captured:
     """``sbcbench capture``: the labgrid target of ``lg_env`` (its drivers are cleaned up
     afterwards), else this machine."""
     if lg_env is None:
-        executor = local_executor()
-        return capture(executor, out or Path("sbcbench-capture-local.tar.gz"), root)
+        return capture(LocalExecutor(), out or Path("sbcbench-capture-local.tar.gz"), root)
     from .labgrid_executor import LabgridExecutor, open_target
 
     target = open_target(lg_env, role)

@@ -43,8 +43,10 @@ PID_PREFIX = "sbcbench-pid "
 
 # $1 timeout (whole seconds), $2 directory ('' for the login directory), $3... the command.
 # With setsid (util-linux, busybox) the command leads its own process group and a timeout kills
-# the whole tree (make and its compilers); without it, only the command itself.  The watchdog
-# ignores TERM once it fired so that its exit code 9 survives the wrapper's kill.
+# the whole tree (make and its compilers); without it, only the command itself.  In the watchdog
+# $! is the command until its sleep is forked and the sleep from the fork on, so its TERM trap
+# never leaves a sleep behind and never signals the reaped command's pid.  It ignores TERM once
+# it fired so that its exit code 9 survives the wrapper's kill.
 RUN_WRAPPER = r"""t=$1; d=$2; shift 2
 if [ -n "$d" ]; then cd -- "$d" || exit 125; fi
 if command -v setsid >/dev/null 2>&1; then
@@ -53,9 +55,9 @@ else
   "$@" & c=$!; g=$c
 fi
 (
-  trap 'kill "$s" 2>/dev/null; exit 0' TERM
-  sleep "$t" & s=$!
-  wait "$s" || exit 0
+  trap '[ "$!" != "$c" ] && kill $! 2>/dev/null; exit 0' TERM
+  sleep "$t" &
+  wait $! || exit 0
   trap '' TERM
   kill -TERM "$g" 2>/dev/null
   sleep 2
