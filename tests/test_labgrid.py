@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
 
+from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge.telemetry import summarize_trace
 from pytest_sbcbench.measure.board_sampler import BoardSampler
 from pytest_sbcbench.measure.board_timing import parse_timing, timed_argv
@@ -205,3 +206,10 @@ def test_openssl_measure_runs_on_the_board(lab: Lab, executor: LabgridExecutor) 
     measured = measure_throughput(tool, "sha256", seconds=1, runs=1)
     assert measured.samples[0] > 0 and measured.identity.as_dict()["version"] == tool.version
     assert board_openssl_calls(lab)[-1].endswith("speed -mr -seconds 1 -evp sha256 -bytes 16384")
+
+
+def test_failed_transfer_is_a_tool_error(executor: LabgridExecutor, tmp_path: Path) -> None:
+    with pytest.raises(ToolError, match="labgrid could not run it"):
+        executor.put(tmp_path / "does-not-exist", "/tmp/sbcbench-never")
+    with pytest.raises(ToolError):
+        executor.get("/nonexistent/sbcbench-file", tmp_path / "x")

@@ -85,3 +85,9 @@ def test_python_is_not_needed_on_the_board() -> None:
     command = remote_command(["openssl", "version"], 5)
     assert "python" not in command and sys.executable not in command
     assert command.startswith("sh -c ")
+
+
+def test_timeout_keeps_a_partial_last_stderr_line() -> None:
+    """The sentinel starts on a new line, so a command's unterminated stderr survives."""
+    out = as_board(remote_command(["sh", "-c", "printf partial >&2; exec sleep 300"], 1))
+    assert out.timed_out and out.stderr == "partial\n"

@@ -22,6 +22,7 @@ socket, and its ``networkservice``) and is the only code that relies on those at
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import shlex
@@ -69,7 +70,7 @@ wait "$c" 2>/dev/null; rc=$?
 kill "$w" 2>/dev/null
 wait "$w" 2>/dev/null; wrc=$?
 if [ "$wrc" = 9 ]; then
-  echo "sbcbench-run: timed out after $t s" >&2
+  printf '\n%s\n' "sbcbench-run: timed out after $t s" >&2
   exit 124
 fi
 exit "$rc"
@@ -115,8 +116,8 @@ def completed(argv: Sequence[str], stdout: Sequence[str], stderr: Sequence[str],
     """A :class:`Completed` from labgrid's ``(stdout lines, stderr lines, exit code)``."""
     err = list(stderr)
     timed_out = returncode == TIMEOUT_EXIT and bool(err) and err[-1].startswith(TIMEOUT_SENTINEL)
-    if timed_out:
-        err = err[:-1]
+    if timed_out:  # the sentinel follows a newline, so a partial last line stays the command's
+        err = err[:-2] if len(err) > 1 and err[-2] == "" else err[:-1]
     return Completed(tuple(argv), returncode, _text(stdout), _text(err), timed_out)
 
 
@@ -239,8 +240,9 @@ class LabgridExecutor:
             cwd: str | None = None) -> Completed:
         command = remote_command(argv, timeout, env, cwd)
         try:
-            out, err, code = self.command_driver.run(
-                command, timeout=timeout + TRANSPORT_GRACE_S, decodeerrors="replace")
+            with _labgrid_errors(argv, self.name):
+                out, err, code = self.command_driver.run(
+                    command, timeout=timeout + TRANSPORT_GRACE_S, decodeerrors="replace")
         except subprocess.TimeoutExpired:
             return Completed(tuple(argv), -1, "", f"{self.name}: no answer from the board "
                              f"within {timeout + TRANSPORT_GRACE_S:.0f} s", timed_out=True)
@@ -251,8 +253,9 @@ class LabgridExecutor:
         survives labgrid's line splitting); ``None`` when it cannot be read."""
         argv = ["sh", "-c", 'cat -- "$1" && printf .', "sbcbench-read", path]
         command = shlex.join(argv)
-        out, _, code = self.command_driver.run(command, timeout=60 + TRANSPORT_GRACE_S,
-                                               decodeerrors="surrogateescape")
+        with _labgrid_errors(argv, self.name):
+            out, _, code = self.command_driver.run(command, timeout=60 + TRANSPORT_GRACE_S,
+                                                   decodeerrors="surrogateescape")
         if code != 0:
             return None
         text = "\n".join(out)
@@ -261,12 +264,14 @@ class LabgridExecutor:
         return text[:-1].encode("utf-8", "surrogateescape")
 
     def put(self, local: Path, remote: str) -> None:
-        self.transfer_driver.put(str(local), remote)
+        with _labgrid_errors(["put", str(local), remote], self.name):
+            self.transfer_driver.put(str(local), remote)
 
     def get(self, remote: str, local: Path) -> None:
         """Copy ``remote`` to exactly ``local`` (labgrid's ``get`` takes a directory)."""
         with tempfile.TemporaryDirectory(prefix="sbcbench-get-") as tmp:
-            self.transfer_driver.get(remote, tmp)
+            with _labgrid_errors(["get", remote], self.name):
+                self.transfer_driver.get(remote, tmp)
             fetched = Path(tmp) / Path(remote).name
             if not fetched.is_file():
                 raise ToolError(["get", remote], None, "", f"{self.name}: {remote} did not "
@@ -284,6 +289,18 @@ class LabgridExecutor:
         proc = subprocess.Popen(channel.argv(spawn_command(argv, env)), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         return SshHandle(self, argv, proc)
+
+
+@contextlib.contextmanager
+def _labgrid_errors(argv: Sequence[str], name: str) -> Iterator[None]:
+    """labgrid's ``ExecutionError`` (lost connection, failed transfer) as a :class:`ToolError`
+    naming the command; matched by name so this module never imports labgrid at load time."""
+    try:
+        yield
+    except Exception as exc:
+        if type(exc).__name__ != "ExecutionError":
+            raise
+        raise ToolError(argv, None, str(exc), f"{name}: labgrid could not run it") from exc
 
 
 def env_digest(path: Path) -> str:
