@@ -61,6 +61,19 @@ def labgrid_tool(name: str) -> str:
     return found
 
 
+def preload_labgrid() -> None:
+    """Import labgrid's client (and grpc) at collection, before any in-process pytester run.
+
+    Those runs autoload labgrid's pytest plugin, and pytester drops every module first
+    imported inside them; a labgrid imported afresh afterwards could not reach the coordinator
+    (grpc: "... attached to a different loop"), seen in the full suite after test_hooks.py.
+    Without labgrid this does nothing and the lab fixture skips with the reason."""
+    try:
+        import labgrid.remote.client  # noqa: F401
+    except ImportError:
+        pass
+
+
 def check_available() -> None:
     """Raise :class:`LabUnavailable` with the precise reason when the lab cannot run here."""
     try:

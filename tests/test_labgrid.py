@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
+from labgrid_lab import TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
 
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge.telemetry import summarize_trace
@@ -30,6 +30,8 @@ from pytest_sbcbench.platform.labgrid_executor import (
     place_tags,
 )
 from pytest_sbcbench.platform.sysroot import Sysroot
+
+preload_labgrid()
 
 
 @pytest.fixture(scope="module")
