@@ -129,7 +129,7 @@ def _text(lines: Sequence[str]) -> str:
 class SshChannel:
     """The adapter: an ``ssh`` command line that reuses an active SSHDriver's connection.
 
-    Relies on three SSHDriver attributes set by ``on_activate`` (labgrid 23 to 26):
+    Relies on three SSHDriver attributes set by ``on_activate`` (as read in labgrid 26.0.1):
     ``ssh_prefix`` (options including ``-F none`` and the ControlPath of the driver's master),
     ``networkservice`` (address, port, username) and ``username`` (the driver's override).
     The ssh executable comes from the environment's ``tools: ssh`` like the driver's own.
