@@ -44,7 +44,9 @@ def list_registered(as_json: bool, sysroot: Path) -> int:
     of tests.  ``pytest --sbc-list`` lists a project's own (its conftest included)."""
     import pytest
 
-    args = ["-p", "no:terminal", "-p", "no:benchmark", "--capture=no",
+    # no terminal plugin here, so neither plugins that need its options (labgrid's reads
+    # --verbose at start-up) nor any that write files
+    args = ["-p", "no:terminal", "-p", "no:benchmark", "-p", "no:labgrid", "--capture=no",
             "--sbc-list", "json" if as_json else "text"]
     if sysroot != Path("/"):
         args += ["--sbc-sysroot", str(sysroot)]
