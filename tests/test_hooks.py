@@ -131,7 +131,8 @@ def test_sbcbench_list_shows_what_sbcbench_run_runs(
                          cwd=pytester.path, capture_output=True, text=True, timeout=300)
     assert "benchmarks/test_registered.py::test_workload[none]" in ran.stdout
     assert "7zip" not in ran.stdout
-    project = pytester.runpytest("-p", "no:terminal", "--capture=no", "--sbc-list", "json")
+    project = pytester.runpytest("-p", "no:terminal", "-p", "no:labgrid", "--capture=no",
+                                 "--sbc-list", "json")
     listed = {r["name"]: r for r in json.loads(project.stdout.str())}
     assert listed["7zip"] == {"name": "7zip", "test": "test_workload[7zip]",
                               "markers": ["compression"], "available": True, "reason": None,
