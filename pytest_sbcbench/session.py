@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import pytest
@@ -56,6 +57,7 @@ class Session:
         self.real_clock: dict[str, list[ClockReading]] = {}
         self.notes: list[str] = []
         self.saved: list[str] | None = None  # what --sbc-save-baseline did (summary lines)
+        self.trace_files: list[Path] = []
         self.baseline: Baseline | None = None
         self.governor: GovernorGuard | None = None
         self.system_checks: SystemChecks | None = None
@@ -151,16 +153,23 @@ class Session:
 
     def restore_governors(self) -> None:
         """Put the governors back now (at the end of the run, so a failure shows in the
-        summary): a value that cannot be restored is a note and a warning, never silent."""
+        summary): a value that cannot be restored is a note and a warning, never silent (a
+        warning even under ``filterwarnings = error``: the run's results are already out)."""
         if self.governor is None:
             return
         self.governor.restore()
         failures, self.governor.restore_failures = self.governor.restore_failures, []
-        if failures:
-            from .judge.validity import Finding
+        if not failures:
+            return
+        import warnings
 
-            self.notes += failures
-            warn_findings([Finding("governor", f) for f in failures])
+        from .errors import SbcBenchWarning
+
+        self.notes += failures
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", SbcBenchWarning)
+            for failure in failures:
+                warnings.warn(SbcBenchWarning(failure), stacklevel=1)
 
     def close(self) -> None:
         if self.governor is not None:
@@ -271,9 +280,9 @@ class Session:
             handle.settle(final)
             self.results.append(final)
             publish(final)
-        self.findings += [(nodeid, f) for f in found]
-        if found and pending and not self.settings.strict:
-            warn_findings(found)
+        if pending:  # a skipped or errored test measured nothing: its findings judge nothing
+            # one summary line each (report/terminal.py), not also a warning with a source line
+            self.findings += [(nodeid, f) for f in found]
         return "\n".join(failures) or None
 
     def _write_trace(self, nodeid: str, trace: Trace) -> None:
@@ -283,8 +292,9 @@ class Session:
         from .report import trace as trace_out
 
         name = trace_out.safe_name(nodeid)
-        trace_out.write_csv(trace, folder / f"{name}.csv")
-        trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+        self.trace_files.append(trace_out.write_csv(trace, folder / f"{name}.csv"))
+        png = trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+        self.trace_files += [png] if png is not None else []
 
     # -- at the end ---------------------------------------------------------------------------
 
@@ -374,19 +384,6 @@ def _placeholder() -> Verdict:
     from .model import Verdict
 
     return Verdict("no-baseline", "not judged yet")
-
-
-def warn_findings(found: Sequence[Finding]) -> None:
-    """Findings are warnings, even under ``filterwarnings = error``: ``--sbc-strict`` is the
-    switch that makes them fail a test."""
-    import warnings
-
-    from .errors import SbcBenchWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("default", SbcBenchWarning)
-        for f in found:
-            warnings.warn(SbcBenchWarning(f"{f.kind}: {f.detail}"), stacklevel=1)
 
 
 SESSION_KEY = pytest.StashKey[Session]()

@@ -552,6 +552,6 @@ def test_zz_breaks_the_governor_file():
     result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "star64",
                                 "--sbc-performance", "--sbc-idle-wait", "0")
     result.assert_outcomes(passed=2, warnings=1)
-    result.stdout.fnmatch_lines(["*SbcBenchWarning: governor: could not restore governor*",
+    result.stdout.fnmatch_lines(["*SbcBenchWarning: could not restore governor*",
                                  "*note: could not restore governor 'ondemand'*policy0*"],
                                 consecutive=False)
