@@ -20,13 +20,16 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from helpers import star64_tree
+from pytest_sbcbench.interrupts import Interrupts
 from pytest_sbcbench.judge import signing
 from pytest_sbcbench.judge.baseline import lock_path
 from pytest_sbcbench.measure.checkout import remove_stale_partials
+from pytest_sbcbench.platform.executor import LocalExecutor
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
 
@@ -555,3 +558,31 @@ def test_zz_breaks_the_governor_file():
     result.stdout.fnmatch_lines(["*SbcBenchWarning: could not restore governor*",
                                  "*note: could not restore governor 'ondemand'*policy0*"],
                                 consecutive=False)
+
+
+# -- the executor ----------------------------------------------------------------------------------
+
+def test_a_signal_while_a_command_starts_does_not_orphan_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the fork and ``Popen`` returning nobody holds the child's pid: an interrupt
+    there left the tool running (seen under load).  The signal is sent from inside ``Popen``,
+    after the child started: the run must end with KeyboardInterrupt and no child left."""
+    real = subprocess.Popen
+    pids: list[int] = []
+
+    class SignalledWhileStarting(real):  # type: ignore[valid-type,misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            pids.append(self.pid)
+            os.kill(os.getpid(), signal.SIGTERM)  # delivered before Popen returns
+
+    monkeypatch.setattr(subprocess, "Popen", SignalledWhileStarting)
+    interrupts = Interrupts()
+    interrupts.install()
+    try:
+        with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+            LocalExecutor().run(["sleep", "600"], timeout=600)
+    finally:
+        interrupts.uninstall()
+        monkeypatch.undo()  # alive() runs ps
+    assert pids and not alive(pids[0])
