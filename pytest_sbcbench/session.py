@@ -172,12 +172,15 @@ class Session:
                 warnings.warn(SbcBenchWarning(failure), stacklevel=1)
 
     def close(self) -> None:
+        """At unconfigure: the governors back (normally done already; a failure this late can
+        only go to stderr) and the live status terminal closed."""
         if self.governor is not None:
             self.governor.restore()
-            for failure in self.governor.restore_failures:
+            if self.governor.restore_failures:
                 import sys
 
-                print(f"sbcbench: {failure}", file=sys.stderr)
+                print("\n".join(f"sbcbench: {f}" for f in self.governor.restore_failures),
+                      file=sys.stderr)
         if self.terminal is not None:
             self.terminal.close()
 

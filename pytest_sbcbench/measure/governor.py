@@ -59,7 +59,7 @@ class GovernorGuard:
         if callable(previous):
             previous(signum, frame)  # Ctrl-C's path under the plugin (see interrupts.py)
             return
-        raise KeyboardInterrupt(f"signal {signum}")
+        raise KeyboardInterrupt(signal.Signals(signum).name)
 
     def restore(self) -> list[str]:
         """Write back every changed value; returns the files restored.  Failures are added to
