@@ -265,6 +265,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     try:
         late = run.finish(bool(session.testscollected),
                           interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
+    except KeyboardInterrupt:  # a second interrupt while a write was held: it was abandoned
+        run.notes.append("interrupted twice while finishing the run: the file being written "
+                         "was left as it was (writes are atomic)")
+        late = True
     finally:
         run.restore_governors()
     if late:

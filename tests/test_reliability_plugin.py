@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from helpers import star64_tree
-from pytest_sbcbench.interrupts import Interrupts
+from pytest_sbcbench.interrupts import Interrupts, deferred
 from pytest_sbcbench.judge import signing
 from pytest_sbcbench.judge.baseline import lock_path
 from pytest_sbcbench.measure.checkout import remove_stale_partials
@@ -586,3 +586,39 @@ def test_a_signal_while_a_command_starts_does_not_orphan_it(
         interrupts.uninstall()
         monkeypatch.undo()  # alive() runs ps
     assert pids and not alive(pids[0])
+
+
+def test_deferred_holds_one_signal_and_a_second_aborts() -> None:
+    """While the results file or a baseline is written, one signal is held (acted on after the
+    write); a second aborts at once.  Previous handlers come back afterwards."""
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    with deferred() as held:
+        os.kill(os.getpid(), signal.SIGTERM)  # os.kill runs Python handlers before returning
+        assert held.received == [signal.SIGTERM]
+        with pytest.raises(KeyboardInterrupt, match="SIGHUP"):
+            os.kill(os.getpid(), signal.SIGHUP)
+    assert {s: signal.getsignal(s) for s in before} == before
+
+
+def test_the_plugin_puts_previous_signal_handlers_back(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """While active, SIGTERM/SIGHUP/SIGQUIT are the plugin's; after the run, whatever was
+    there before (an embedding program's handler survives a pytest.main call)."""
+    def mine(signum: int, frame: object) -> None:
+        raise AssertionError("not expected to run")
+
+    previous = signal.signal(signal.SIGTERM, mine)
+    pytester.makeconftest("""
+import signal
+from pathlib import Path
+
+def pytest_runtest_call(item):
+    handler = signal.getsignal(signal.SIGTERM)
+    Path("handler.txt").write_text(getattr(handler, "__qualname__", str(handler)))
+""")
+    try:
+        widget("100,101").assert_outcomes(passed=1)
+        assert (pytester.path / "handler.txt").read_text() == "Interrupts._handle"
+        assert signal.getsignal(signal.SIGTERM) is mine
+    finally:
+        signal.signal(signal.SIGTERM, previous)
