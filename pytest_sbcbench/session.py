@@ -128,8 +128,8 @@ class Session:
         from . import run_baseline
         from .workloads.storage import check_given_path
 
+        run_baseline.check_outputs(self.settings)  # every unwritable output, at once
         check_given_path(self.settings)
-        run_baseline.check_outputs(self.settings)
         try:
             board = self.board
         except SysrootError:

@@ -288,7 +288,7 @@ def test_a_given_storage_path_on_tmpfs_is_a_usage_error(
                                  "files in RAM*"])
     missing = pytester.runpytest("benchmarks", "--sbc-storage-path", str(ram_dir / "no"))
     assert missing.ret == pytest.ExitCode.USAGE_ERROR
-    missing.stderr.fnmatch_lines(["*--sbc-storage-path */no: not a directory*"])
+    missing.stderr.fnmatch_lines(["*--sbc-storage-path */no: not an existing directory*"])
 
 
 def test_the_default_storage_path_on_tmpfs_still_skips_with_the_reason(

@@ -26,8 +26,8 @@ def size_bytes(quick: bool) -> int:
 
 
 def check_given_path(settings: Settings) -> None:
-    """An explicitly given ``--sbc-storage-path`` that cannot hold the test (not a directory,
-    a RAM filesystem, no room) is a :class:`SbcBenchError` at start-up (the plugin makes it a
+    """An explicitly given ``--sbc-storage-path`` that cannot hold the test (a RAM filesystem,
+    no room) is a :class:`SbcBenchError` at start-up (the plugin makes it a
     usage error, exit 4): a skip would keep CI green on a misconfiguration.  The default (the
     current directory) is not checked here: there the storage test skips with the reason."""
     given = settings.storage_path
@@ -36,7 +36,7 @@ def check_given_path(settings: Settings) -> None:
     from ..measure import storage
 
     if not given.is_dir():
-        raise SbcBenchError(f"--sbc-storage-path {given}: not a directory")
+        return  # said with the other output locations (fileio.validate_outputs)
     try:
         storage.check(storage.target(given), size_bytes(settings.quick))
     except SbcBenchError as exc:
