@@ -87,6 +87,33 @@ def seconds_or_zero(value: str) -> float:
     return number
 
 
+MIN_EFFECT_RANGE = (0.1, 50.0)
+MAX_RUNS_LIMIT = 1000
+
+
+def min_effect_pct(value: str) -> float:
+    """delta, the smallest change that matters: a percentage from 0.1 to 50."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    low, high = MIN_EFFECT_RANGE
+    if not (math.isfinite(number) and low <= number <= high):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a valid smallest effect: give a percentage from {low:g} to "
+            f"{high:g} (3 means a 3% regression matters)")
+    return number
+
+
+def max_runs(value: str) -> int:
+    """The run budget per metric: a whole number from 1 to MAX_RUNS_LIMIT."""
+    number = positive_int(value)
+    if number > MAX_RUNS_LIMIT:
+        raise argparse.ArgumentTypeError(f"{value!r} is too large a run budget (at most "
+                                         f"{MAX_RUNS_LIMIT})")
+    return number
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
     add = group.addoption
@@ -104,6 +131,12 @@ def add_options(parser: pytest.Parser) -> None:
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
         help="timed runs per workload (overrides the workload's default)")
+    add("--sbc-min-effect", type=min_effect_pct, default=None, metavar="PCT",
+        help="smallest change that matters, %% (default 3, or the workload's): 'pass' means no "
+             "regression of at least this much")
+    add("--sbc-max-runs", type=max_runs, default=None, metavar="N",
+        help="run budget per metric for sequential sampling (default 2x the planned runs; "
+             "at least the planned runs)")
     add("--sbc-interval", type=interval_seconds, default=None, metavar="SECONDS",
         help=f"sampler interval (default {DEFAULT_INTERVAL})")
     add("--sbc-idle-wait", type=seconds_or_zero, default=None, metavar="SECONDS",
@@ -154,6 +187,8 @@ class Settings:
     storage_path: Path | None = None
     idle_wait_given: float | None = None
     explicit: bool = False
+    min_effect_pct: float | None = None
+    max_runs: int | None = None
 
     @property
     def idle_wait(self) -> float:
@@ -187,7 +222,7 @@ OPTIONS = ("--board", "--sbc-baselines", "--sbc-save-baseline", "--sbc-results",
            "--sbc-sysroot", "--sbc-quick", "--sbc-runs", "--sbc-interval", "--sbc-idle-wait",
            "--sbc-strict", "--sbc-performance", "--sbc-trace-dir", "--sbc-cache",
            "--sbc-drop-caches", "--sbc-allow-incomparable", "--sbc-verify-key", "--sbc-report",
-           "--sbc-storage-path")
+           "--sbc-storage-path", "--sbc-min-effect", "--sbc-max-runs")
 
 
 def explicit(config: pytest.Config) -> bool:
@@ -201,6 +236,10 @@ def from_config(config: pytest.Config) -> Settings:
     if sysroot_dir is not None and not sysroot_dir.is_dir():
         raise pytest.UsageError(f"--sbc-sysroot {sysroot_dir}: not a directory")
     baselines: Path | None = opt("--sbc-baselines")
+    runs, budget = opt("--sbc-runs"), opt("--sbc-max-runs")
+    if runs is not None and budget is not None and budget < runs:
+        raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
+                                "budget must allow the planned runs")
     return Settings(
         board=opt("--board"),
         baselines=baselines if baselines is not None else config.rootpath / "baselines",
@@ -222,4 +261,6 @@ def from_config(config: pytest.Config) -> Settings:
         storage_path=opt("--sbc-storage-path"),
         idle_wait_given=opt("--sbc-idle-wait"),
         explicit=explicit(config),
+        min_effect_pct=opt("--sbc-min-effect"),
+        max_runs=budget,
     )

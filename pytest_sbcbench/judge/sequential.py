@@ -277,6 +277,10 @@ def _inconclusive(plan: Plan, detectable: float,
         how = f"{boots} baseline boots and about {runs} runs"
     elif boots is not None:
         how = f"{boots} baseline boots at {plan.max_runs} runs"
+    elif runs is not None and runs <= plan.max_runs:
+        # the variances, taken as exact, would allow it: what is missing is their precision
+        how = ("more baseline boots or runs: the noise is estimated with too few degrees of "
+               "freedom")
     elif runs is not None:
         how = f"about {runs} runs of this boot (--sbc-max-runs)"
     else:
