@@ -107,8 +107,9 @@ def test_three_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
     # too noisy for delta 3% within the budget: passes, and says what it would take
     assert got["noisy"]["status"] == "inconclusive" and got["noisy"]["n"] == 6
     result.stdout.fnmatch_lines([
-        "*regression: drop: baseline median 1,00* op/s, this run 9* op/s, change -9.*% (* CI *), "
-        "tolerance *%, detectable *%*(n = * in 3 boot(s) vs 6, *regression confirmed after re-measuring",
+        "*regression: drop: baseline median 1,00* op/s, this run 9* op/s, change -9.*% "
+        "(* CI *), tolerance *%, detectable *%*(n = * in 3 boot(s) vs 6, *regression "
+        "confirmed after re-measuring",
         "*inconclusive: test_workload[[]noisy[]]: noisy:*this run could only detect a "
         "regression of *% (delta 3%); deciding needs *",
         "*suite: 3 metric(s) judged against the baseline at per-metric alpha 5%/3: "
