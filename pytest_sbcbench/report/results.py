@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from ..errors import BoardError, SchemaError
+from ..errors import BoardError, SchemaError, schema_field
 from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
-from ..judge.baseline import identity_of
+from ..judge.baseline import identity_of, samples_field, text_field
 from ..judge.stats import summarize
 from ..model import Evidence, Measurement, Result, Status, Verdict
 from ..platform.board import check_board_name
@@ -37,6 +36,7 @@ class ResultsFile:
     board: str
     environment: dict[str, Any]
     results: list[Result]
+    created: str = ""
 
 
 def load_results(path: Path) -> ResultsFile:
@@ -46,14 +46,22 @@ def load_results(path: Path) -> ResultsFile:
     booleans; the board is a valid board name, since it becomes part of file names)."""
     data = strict_json(read_bytes(path, "results file"), path, "results file")
     if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA:
-        version = data.get("schema") if isinstance(data, dict) else None
-        raise SchemaError(path, version, f"not a results file; expected {RESULTS_SCHEMA}")
+        raise SchemaError(path, schema_field(data), f"not a results file; expected "
+                                                    f"{RESULTS_SCHEMA}")
+    return results_document(data, path)
+
+
+def results_document(data: dict[str, Any], path: Path) -> ResultsFile:
+    """A parsed results document (its schema already checked) as a :class:`ResultsFile`."""
     try:
         environment = data.get("environment") or {}
         if not isinstance(environment, dict) or not isinstance(data["results"], list):
             raise ValueError("environment must be an object and results a list")
+        created = data.get("created", "")
+        if not isinstance(created, str):
+            raise ValueError(f"created must be a string, not {created!r}")
         return ResultsFile(check_board_name(data["board"]), environment,
-                           [_result(r, i) for i, r in enumerate(data["results"])])
+                           [_result(r, i) for i, r in enumerate(data["results"])], created)
     except (KeyError, TypeError, ValueError, BoardError) as exc:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
 
@@ -77,29 +85,13 @@ def _details(data: dict[str, Any]) -> dict[str, Any]:
     return details
 
 
-def _text(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"{where}: {value!r} is not a non-empty string")
-    return value
-
-
-def _samples(values: Any, where: str) -> tuple[float, ...]:
-    if not isinstance(values, list) or not values:
-        raise ValueError(f"{where}: samples must be a non-empty list")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"{where}: samples must be numbers, not {values!r}")
-    samples = tuple(float(v) for v in values)
-    if not all(math.isfinite(v) and v > 0 for v in samples):
-        raise ValueError(f"{where}: samples must be finite positive numbers")
-    return samples
-
-
 def _result(data: Any, index: int) -> Result:
     if not isinstance(data, dict):
         raise ValueError(f"result {index}: must be an object")
-    test = _text(data["test"], f"result {index} test")
-    samples = _samples(data["samples"], test)
-    metric, unit = _text(data["metric"], f"{test} metric"), _text(data["unit"], f"{test} unit")
+    test = text_field(data["test"], f"result {index} test")
+    samples = samples_field(data["samples"], test)
+    metric = text_field(data["metric"], f"{test} metric")
+    unit = text_field(data["unit"], f"{test} unit")
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{test}: better must be 'higher' or 'lower'")
     identity = identity_of(data["identity"], test)
