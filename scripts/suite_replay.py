@@ -11,10 +11,14 @@ per-algorithm offset of SD ``--drift`` % (``SBCBENCH_FAKE_*``).  A simulated boo
 the stand-in draws its offsets from it and the plugin records it as the session's boot id
 (``SBCBENCH_BOOT_ID``, for testing and simulation only).  Steps, in a temporary directory:
 
-1. ``--sbc-save-baseline`` in boots b1..b``--boots``;
-2. K unchanged runs, each a new boot: a run with any ``regression`` is a suite false alarm;
-3. K runs, each a new boot, with ``--shift`` % throughput on ``--shift-alg`` only: detection is
+per trial (K trials, each with its own baseline, as the simulation draws one per suite):
+
+1. ``--sbc-save-baseline`` in ``--boots`` new boots;
+2. one unchanged run, a new boot: any ``regression`` is a suite false alarm;
+3. one run, a new boot, with ``--shift`` % throughput on ``--shift-alg`` only: detection is
    that metric's ``regression``; a regression elsewhere is a false alarm.
+
+Each boot has its own noise stream (seed and boot name) and its own offsets.
 
 Every run is ``--sbc-quick --sbc-runs 3 --sbc-idle-wait 0`` (3 runs a boot, as the simulation).
 The prediction is benchmarks/gate_simulation.py's cell with the same CV, drift, boots and
@@ -44,9 +48,11 @@ def run(work: Path, boot: str, env: dict[str, str], *args: str) -> dict[str, str
     """One pytest run in simulated boot ``boot``: {metric label: verdict status}."""
     out = work / f"{boot}.json"
     full = {**env, "SBCBENCH_BOOT_ID": boot, "SBCBENCH_FAKE_BOOT": boot,
+            "SBCBENCH_FAKE_SEED": f"{env['SBCBENCH_FAKE_SEED']}-{boot}",
             "SBCBENCH_FAKE_STATE": str(work / f"{boot}.count")}
+    baselines = work / f"bl-{boot.split('-')[0]}"
     done = subprocess.run([sys.executable, "-m", "pytest", *SELECT, *OPTIONS,
-                           "--sbc-baselines", str(work / "bl"), "--sbc-results", str(out),
+                           "--sbc-baselines", str(baselines), "--sbc-results", str(out),
                            *args], cwd=work, env=full, capture_output=True, text=True,
                           check=False, timeout=1800)
     if not out.exists():
@@ -68,12 +74,16 @@ def replay(args: argparse.Namespace, work: Path) -> dict[str, list[dict[str, str
     shutil.copy(REPO / "benchmarks" / "test_crypto.py", work / "benchmarks")
     (work / "pytest.ini").write_text("[pytest]\n")
     env = environment(args)
-    for i in range(args.boots):
-        run(work, f"b{i + 1}", env, "--sbc-save-baseline")
     shifted = {**env, "SBCBENCH_FAKE_SHIFT": str(args.shift),
                "SBCBENCH_FAKE_SHIFT_ALGS": args.shift_alg}
-    return {"unchanged": [run(work, f"u{i}", env) for i in range(args.trials)],
-            "slower": [run(work, f"s{i}", shifted) for i in range(args.trials)]}
+    runs: dict[str, list[dict[str, str]]] = {"unchanged": [], "slower": []}
+    for trial in range(args.trials):
+        for i in range(args.boots):  # boot names "t<trial>-..." share the trial's baselines
+            run(work, f"t{trial}-b{i + 1}", env, "--sbc-save-baseline")
+        runs["unchanged"].append(run(work, f"t{trial}-unchanged", env))
+        runs["slower"].append(run(work, f"t{trial}-slower", shifted))
+        print(f"trial {trial + 1}/{args.trials} done", file=sys.stderr, flush=True)
+    return runs
 
 
 def measured(runs: dict[str, list[dict[str, str]]], alg: str) -> dict[str, float | int]:
