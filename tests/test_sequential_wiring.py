@@ -3,11 +3,13 @@ saved environments, plans carried by results, evidence in the results JSON, summ
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
+from helpers import star64_tree
 from pytest_sbcbench.judge.baseline import Baseline, Entry, Session
 from pytest_sbcbench.judge.boots import ONE_BOOT_ALLOWANCE
 from pytest_sbcbench.judge.stats import summarize
@@ -27,6 +29,10 @@ from pytest_sbcbench.platform.environment import boot
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.results import document, load_results
 from pytest_sbcbench.report.terminal import verdict_lines
+from pytest_sbcbench.session import Session as SessionOfRun
+from pytest_sbcbench.suite import listing_settings
+from pytest_sbcbench.workload import Plan
+from pytest_sbcbench.workloads import Registry
 
 TEST = "benchmarks/test_crypto.py::test_digest[sha256]"
 IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="sha256")
@@ -146,3 +152,15 @@ def test_boot_is_read_through_the_sysroot(tmp_path: Path) -> None:
     assert boot(tree, {"SBCBENCH_BOOT_ID": "sim-3"})["boot_id_source"] == "SBCBENCH_BOOT_ID"
     empty = Sysroot(tmp_path / "none")
     assert (empty.boot_id(), empty.uptime_s()) == (None, None)
+
+
+def test_delta_and_budget_come_from_option_workload_or_default(tmp_path: Path) -> None:
+    settings = listing_settings(star64_tree(tmp_path / "t"), False)
+    run = SessionOfRun(settings, list, lambda: Registry(()))
+    assert (run.plan(3).min_effect_pct, run.plan(3).max_runs) == (3.0, 6)
+    assert run.plan(3, min_effect_pct=5.0).min_effect_pct == 5.0  # the workload's Plan
+    chosen = SessionOfRun(dataclasses.replace(settings, min_effect_pct=2.0, max_runs=9), list,
+                          lambda: Registry(()))
+    assert chosen.plan(3, min_effect_pct=5.0).min_effect_pct == 2.0  # --sbc-min-effect wins
+    assert chosen.plan(3).max_runs == 9 and chosen.plan(12).max_runs == 12
+    assert Plan().min_effect_pct is None
