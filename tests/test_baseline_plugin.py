@@ -59,7 +59,7 @@ def test_save_rerun_regress(pytester: pytest.Pytester,
     assert slower.ret == pytest.ExitCode.TESTS_FAILED
     slower.stdout.fnmatch_lines([
         "*regression: widget: baseline median 100.*op/s, this run 90.*op/s, change -*% (* CI "
-        "*), tolerance *%*(n = 6 in 1 boot(s) vs 3, df *); regression confirmed*"])
+        "*), tolerance *%*(n = 6 in 1 boot(s) vs 3, df *; regression confirmed*"])
     verdict = json.loads((pytester.path / "r.json").read_text())["results"][0]["verdict"]
     assert verdict["status"] == "regression"
 

@@ -258,13 +258,14 @@ def _detail(status: Status, change: float, ci: tuple[float, float], shown: tuple
     tail = {
         "regression": "regression confirmed after re-measuring",
         "continue": "undecided: measuring again",
-        "improvement": "improvement beyond noise: re-baseline with --sbc-save-baseline",
+        "improvement": "faster than the baseline beyond noise: re-baseline with "
+                       "--sbc-save-baseline",
         "pass": f"pass: no regression of {plan.min_effect_pct:g}% or more "
                 f"({100 * (1 - PASS_ALPHA):.0f}% confidence)",
         "inconclusive": _inconclusive(plan, detectable, hints),
     }[status]
-    if k == 1:
-        tail += (f"; one baseline boot: boot-to-boot drift cannot be separated from the change "
+    if k == 1:  # before the verdict, so that the line ends with what it means
+        head += (f"; one baseline boot: boot-to-boot drift cannot be separated from the change "
                  f"(allowance {plan.boot_prior.sd_pct:.2f}%: {plan.boot_prior.source}); "
                  f"record at least 3 boots")
     return f"{head}; {tail}"
