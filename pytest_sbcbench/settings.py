@@ -29,14 +29,20 @@ def board_name(value: str) -> str:
 MAX_RUNS = 1000  # timed runs per workload: beyond this a typo, not a plan (days of runs)
 
 
-def positive_int(value: str) -> int:
-    """A number of runs: a whole number from 1 to :data:`MAX_RUNS`."""
+def whole_number(value: str) -> int:
+    """A whole number from 1 up."""
     try:
         number = int(value)
     except ValueError:
         number = 0
     if number < 1:
         raise argparse.ArgumentTypeError(f"{value!r} is not a positive whole number (1, 2, 3...)")
+    return number
+
+
+def positive_int(value: str) -> int:
+    """A number of runs (``--sbc-runs``): a whole number from 1 to :data:`MAX_RUNS`."""
+    number = whole_number(value)
     if number > MAX_RUNS:
         raise argparse.ArgumentTypeError(f"{value!r} is too many runs: at most {MAX_RUNS}")
     return number
@@ -88,6 +94,33 @@ def seconds_or_zero(value: str) -> float:
     return _seconds(value, 0.0, MAX_DURATION, "number of seconds (0: no wait)", zero_ok=True)
 
 
+MIN_EFFECT_RANGE = (0.1, 50.0)
+MAX_RUNS_LIMIT = 1000
+
+
+def min_effect_pct(value: str) -> float:
+    """delta, the smallest change that matters: a percentage from 0.1 to 50."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    low, high = MIN_EFFECT_RANGE
+    if not (math.isfinite(number) and low <= number <= high):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a valid smallest effect: give a percentage from {low:g} to "
+            f"{high:g} (3 means a 3% regression matters)")
+    return number
+
+
+def max_runs(value: str) -> int:
+    """The run budget per metric: a whole number from 1 to MAX_RUNS_LIMIT."""
+    number = whole_number(value)
+    if number > MAX_RUNS_LIMIT:
+        raise argparse.ArgumentTypeError(f"{value!r} is too large a run budget (at most "
+                                         f"{MAX_RUNS_LIMIT})")
+    return number
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
     add = group.addoption
@@ -97,7 +130,7 @@ def add_options(parser: pytest.Parser) -> None:
         help="baseline directory (default: baselines/ in the rootdir)")
     add("--sbc-save-baseline", action="store_true",
         help="record this run's results into the board's baseline (verdicts pass, "
-             "improvement and no-baseline; see --sbc-accept)")
+             "improvement, inconclusive and no-baseline; see --sbc-accept)")
     add("--sbc-accept", action="append", default=None, metavar="TESTS",
         help="with --sbc-save-baseline: also save these non-passing results (a node id or "
              "any part of one, e.g. test_sequential; repeat for more)")
@@ -109,6 +142,12 @@ def add_options(parser: pytest.Parser) -> None:
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
         help=f"timed runs per workload, 1 to {MAX_RUNS} (overrides the workload's default)")
+    add("--sbc-min-effect", type=min_effect_pct, default=None, metavar="PCT",
+        help="smallest change that matters, %% (default 3, or the workload's): 'pass' means no "
+             "regression of at least this much")
+    add("--sbc-max-runs", type=max_runs, default=None, metavar="N",
+        help="run budget per metric for sequential sampling (default 2x the planned runs; "
+             "at least the planned runs)")
     add("--sbc-interval", type=interval_seconds, default=None, metavar="SECONDS",
         help=f"sampler interval (default {DEFAULT_INTERVAL})")
     add("--sbc-idle-wait", type=seconds_or_zero, default=None, metavar="SECONDS",
@@ -160,6 +199,8 @@ class Settings:
     idle_wait_given: float | None = None
     explicit: bool = False
     accept: tuple[str, ...] = ()
+    min_effect_pct: float | None = None
+    max_runs: int | None = None
 
     @property
     def idle_wait(self) -> float:
@@ -193,7 +234,7 @@ OPTIONS = ("--board", "--sbc-baselines", "--sbc-save-baseline", "--sbc-accept",
            "--sbc-results", "--sbc-sysroot", "--sbc-quick", "--sbc-runs", "--sbc-interval",
            "--sbc-idle-wait", "--sbc-strict", "--sbc-performance", "--sbc-trace-dir", "--sbc-cache",
            "--sbc-drop-caches", "--sbc-allow-incomparable", "--sbc-verify-key", "--sbc-report",
-           "--sbc-storage-path")
+           "--sbc-storage-path", "--sbc-min-effect", "--sbc-max-runs")
 
 
 def explicit(config: pytest.Config) -> bool:
@@ -214,6 +255,10 @@ def from_config(config: pytest.Config) -> Settings:
     if any(not pattern.strip() for pattern in accept):
         raise pytest.UsageError("--sbc-accept: an empty pattern would accept every result; "
                                 "name the tests")
+    runs, budget = opt("--sbc-runs"), opt("--sbc-max-runs")
+    if runs is not None and budget is not None and budget < runs:
+        raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
+                                "budget must allow the planned runs")
     return Settings(
         board=opt("--board"),
         baselines=baselines if baselines is not None else config.rootpath / "baselines",
@@ -236,4 +281,6 @@ def from_config(config: pytest.Config) -> Settings:
         idle_wait_given=opt("--sbc-idle-wait"),
         explicit=explicit(config),
         accept=accept,
+        min_effect_pct=opt("--sbc-min-effect"),
+        max_runs=budget,
     )
