@@ -141,7 +141,8 @@ def pytest_collection(session: pytest.Session) -> bool | None:
         return None
     from . import suite
 
-    print(suite.render(suite.rows(run.registry, run.settings), fmt == "json"), flush=True)
+    table = suite.rows(run.registry, run.settings, run.executor, run.host)
+    print(suite.render(table, fmt == "json"), flush=True)
     return True
 
 
@@ -171,7 +172,7 @@ def _start_watch(item: pytest.Item, session: Session) -> Watch:
 
             session.terminal = open_terminal()
         terminal = session.terminal
-    running = watch.start(session.settings, item.name, terminal)
+    running = watch.start(session.settings, item.name, terminal, session.host, session.clock)
     for name, reason in running.sampler.unavailable.items():
         session.unavailable.setdefault(name, reason)
     return running

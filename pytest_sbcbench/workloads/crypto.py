@@ -23,16 +23,17 @@ TOOL_KEY = "openssl"
 
 
 def find_tool(ctx: Context) -> OpensslTool | str:
-    """The real ``openssl`` (found once per session), or why there is none."""
+    """The real ``openssl`` where the run's executor runs commands (found once per session),
+    or why there is none."""
     if TOOL_KEY not in ctx.shared:
         from ..measure import openssl
 
-        path = openssl.find_openssl()
+        path = openssl.find_openssl(executor=ctx.executor)
         if path is None:
             ctx.shared[TOOL_KEY] = MISSING_OPENSSL.format(env=openssl.OPENSSL_ENV)
         else:
             try:
-                ctx.shared[TOOL_KEY] = openssl.openssl_tool(path)
+                ctx.shared[TOOL_KEY] = openssl.openssl_tool(path, executor=ctx.executor)
             except SbcBenchError as exc:
                 ctx.shared[TOOL_KEY] = f"openssl at {path} is unusable: {exc}"
     found = ctx.shared[TOOL_KEY]
