@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +17,8 @@ from helpers import DATA, star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.model import Identity, Measurement
+from pytest_sbcbench.platform.executor import Completed, Executor
+from pytest_sbcbench.platform.executor import Handle as ExecHandle
 from pytest_sbcbench.report.progress import line_end_column
 from pytest_sbcbench.session import SESSION_KEY, Session
 from pytest_sbcbench.settings import Settings
@@ -249,3 +252,101 @@ def test_the_storage_workload_is_judged_against_its_interface(
     assert read["verdict"]["status"] == "implausible"
     result.stdout.fnmatch_lines(["*implausible: storage-read * MB/s beats physics*"
                                  "limit 24.75 MB/s: mmc1 sd high-speed*"])
+
+
+class Recording:
+    """An executor that runs every command on this machine (a real :class:`LocalExecutor`)
+    and records it; ``is_local=False`` makes the plugin treat it as a remote board's."""
+
+    def __init__(self, is_local: bool) -> None:
+        from pytest_sbcbench.platform.executor import LocalExecutor
+
+        self.inner = LocalExecutor()
+        self.name = "recording"
+        self.is_local = is_local
+        self.argvs: list[tuple[str, ...]] = []
+
+    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
+            cwd: str | None = None) -> Completed:
+        self.argvs.append(tuple(argv))
+        return self.inner.run(argv, timeout, env, cwd)
+
+    def read(self, path: str) -> bytes | None:
+        return self.inner.read(path)
+
+    def put(self, local: Path, remote: str) -> None:
+        self.inner.put(local, remote)
+
+    def get(self, remote: str, local: Path) -> None:
+        self.inner.get(remote, local)
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> ExecHandle:
+        self.argvs.append(tuple(argv))
+        return self.inner.spawn(argv, env)
+
+
+class UseExecutor:
+    """A plugin object that gives the run's session ``executor`` before any test runs."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        session.config.stash[SESSION_KEY].executor = self.executor
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
+def test_crypto_workloads_run_every_command_through_the_session_executor(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A workload that called a measure function without the context's executor would run
+    openssl behind the session's back (on the controller, not the board): every openssl
+    command, its lookup and the environment block's version go through the given one."""
+    monkeypatch.delenv("SBCBENCH_OPENSSL", raising=False)
+    recording = Recording(is_local=False)
+    assert isinstance(recording, Executor)
+    copy_benchmarks()
+    out = pytester.path / "r.json"
+    result = pytester.runpytest(
+        "benchmarks", "-m", "crypto", "-k", "test_digest and sha256", "--sbc-quick",
+        "--sbc-runs", "1", "--sbc-idle-wait", "0", "--board", "star64", "--sbc-sysroot",
+        str(star64_tree(tmp_path / "t")), "--sbc-results", str(out),
+        plugins=[UseExecutor(recording)])
+    result.assert_outcomes(passed=1)
+    path = shutil.which("openssl")
+    assert recording.argvs[0] == ("sh", "-c", 'command -v -- "$1"', "sh", "openssl")
+    assert (path, "version") in recording.argvs
+    speed = [a for a in recording.argvs if a[1:2] == ("speed",)]
+    assert len(speed) == 1 and speed[0][0] == path and "sha256" in speed[0]
+    doc = json.loads(out.read_text())
+    assert doc["results"][0]["identity"]["version"] == doc["environment"]["openssl"]
+
+
+def test_a_captured_tree_replays_through_its_own_host(tmp_path: Path) -> None:
+    """With ``--sbc-sysroot`` a captured tree, process and system readings come from the tree
+    (hermetic); on this machine they are live."""
+    from pytest_sbcbench.platform.host import LocalHost, SysrootHost
+
+    captured = session(tmp_path)
+    assert type(captured.host) is SysrootHost
+    assert captured.host.sysroot == captured.settings.sysroot  # type: ignore[attr-defined]
+    work = Scripted([1.0])
+    assert captured.context(work).host is captured.host
+    assert captured.context(work).executor is captured.executor
+    live = Session(listing_settings(Path("/"), False), list, lambda: Registry(()))
+    assert isinstance(live.host, LocalHost)
+
+
+def test_a_tool_is_looked_up_where_commands_run(tmp_path: Path) -> None:
+    """Locally the PATH of this process; elsewhere ``command -v`` with the name as an
+    argument, never as shell text."""
+    from pytest_sbcbench.measure.tools import which
+
+    remote = Recording(is_local=False)
+    assert which("sh", executor=remote) == shutil.which("sh")
+    hostile = f"x; touch {tmp_path / 'pwned'}"
+    assert which(hostile, executor=remote) is None
+    assert not (tmp_path / "pwned").exists()
+    assert which("no-such-tool-sbcbench", executor=remote) is None
+    local = Recording(is_local=True)
+    assert which("sh", executor=local) == shutil.which("sh") and local.argvs == []
