@@ -329,7 +329,7 @@ def test_a_captured_tree_replays_through_its_own_host(tmp_path: Path) -> None:
 
     captured = session(tmp_path)
     assert type(captured.host) is SysrootHost
-    assert captured.host.sysroot == captured.settings.sysroot  # type: ignore[attr-defined]
+    assert captured.host.sysroot == captured.settings.sysroot
     work = Scripted([1.0])
     assert captured.context(work).host is captured.host
     assert captured.context(work).executor is captured.executor
