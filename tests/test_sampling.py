@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import DATA, star64_tree, write_files
+from helpers import DATA, star64_tree, write_files
 from pytest_sbcbench.judge import validity
 from pytest_sbcbench.judge.telemetry import summarize_trace, under_load
 from pytest_sbcbench.measure.cputime import SystemCpu
