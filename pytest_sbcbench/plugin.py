@@ -88,9 +88,14 @@ def pytest_configure(config: pytest.Config) -> None:
         from . import workloads
 
         try:
-            return workloads.build([extra])
+            built = workloads.build([extra])
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from exc
+        registered = markers(extra)
+        for name, text in built.markers().items():  # a built-in module's own new marker
+            if name not in registered:
+                config.addinivalue_line("markers", f"{name}: {text}")
+        return built
     profiles: list[BoardProfile] | None = None
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin

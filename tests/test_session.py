@@ -352,3 +352,28 @@ def test_a_tool_is_looked_up_where_commands_run(tmp_path: Path) -> None:
     assert which("no-such-tool-sbcbench", executor=remote) is None
     local = Recording(is_local=True)
     assert which("sh", executor=local) == shutil.which("sh") and local.argvs == []
+
+
+def test_a_built_in_module_brings_its_own_marker(pytester: pytest.Pytester,
+                                                 copy_benchmarks: Callable[..., None],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """One module plus its name in ``MODULES``: its new marker selects it under
+    ``--strict-markers`` with no second list to keep in step."""
+    import types
+
+    from pytest_sbcbench import workloads
+
+    class Tiny(Scripted):
+        name = "tiny"
+        markers = ("tinymark",)
+
+    module = types.ModuleType("pytest_sbcbench.workloads.tiny")
+    module.WORKLOADS = [Tiny([1.0])]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setattr(workloads, "MODULES", (*workloads.MODULES, "tiny"))
+    copy_benchmarks("test_registered.py")
+    result = pytester.runpytest("benchmarks", "-m", "tinymark", "--strict-markers",
+                                "--collect-only", "-q")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["benchmarks/test_registered.py::test_workload[[]tiny[]]",
+                                 "1 test collected*"])
