@@ -1,21 +1,34 @@
-"""How good is the regression gate?  A reproducible simulation against other tools' rules.
+"""How good are the verdicts?  A reproducible simulation of whole suites against other tools' rules.
 
-    python3 benchmarks/gate_simulation.py [--trials 4000] [--seed 2026] [--markdown]
+    python3 benchmarks/gate_simulation.py [--trials 400] [--seed 2026] [--quick]
 
-Draws compile-time-like samples (lower is better) at realistic noise and applies, to the same
-draws, this project's gate and the rules of:
+Each trial is a suite of 25 metrics (compile-time-like, lower is better).  Every metric has a
+baseline of ``boots`` boots x 3 runs; this run is a new boot.  A sample is
+``100 x (1 + shift) x (1 + boot offset) x (1 + noise)`` with the boot offset drawn once per boot
+(SD ``drift``, independent per metric: the worst case for a suite; "mixed" cells give the 25
+metrics drifts of 0, 0.25, 0.5, 1 and 2% in turn) and the noise per run (SD ``cv``).  The
+same random draws serve every shift and every rule (common random numbers).
 
-- pytest-benchmark ``--benchmark-compare-fail=mean:5%``: fail when the mean is 5% worse than
-  the saved run's mean (it compares with one saved run: the latest baseline session);
-- pyperf ``compare_to``: pyperf's own two-sample t-test at 95% (``pyperf._utils.is_significant``)
-  and slower (its t-score needs equal sample counts, so it gets the latest baseline session);
-- asv: slower by a factor over 1.1 and "different": its Mann-Whitney U test at p < 0.002 when the
-  sample sizes can reach that, otherwise non-overlapping 99% intervals (a Student-t interval here,
-  standing in for asv's Laplace-posterior interval; with factor 1.1 no shift below 10% can fire
-  either way);
-- the Phoronix Test Suite: any mean move over 2% the bad way.
+This project's :func:`pytest_sbcbench.judge.sequential.decide` runs sequentially: looked at
+after 3 runs and after each further run up to 6 (``Plan.default(3)``, per-metric alpha
+0.05 / 25, the between-boot prior pooled over the suite's baseline).  The other rules see the
+first 3 runs (the Phoronix Test Suite its own dynamic count) and the same baseline:
 
-Prints false-alarm rates (shift 0%) and detection rates (shifts 1%, 3%, 5%).
+- pytest-benchmark ``--benchmark-compare-fail=mean:5%``: the mean 5% worse than the latest
+  baseline session's;
+- pyperf ``compare_to``: its two-sample t-test at 95% (``pyperf._utils.is_significant``) and
+  slower, against the latest session (its t-score needs equal counts);
+- asv: slower by a factor over 1.1 and non-overlapping 99% intervals (Student-t standing in for
+  its Laplace-posterior interval; its Mann-Whitney test cannot reach p < 0.002 with 9 vs 3);
+- the Phoronix Test Suite: a mean move over 2% the bad way, after its dynamic run count (runs
+  added while the relative standard deviation exceeds 3.5%, up to 2x the 3 runs);
+- LKP-tests (the kernel test robot): ranges that do not overlap, at least 3 samples a side;
+- Bencher's t-test threshold: this run's mean beyond the baseline samples' mean plus
+  t(0.99, n - 1) standard deviations (it judges one new value against history).
+
+Reported per cell: false alarms per metric and per suite (any of 25 metrics flagged, shift 0),
+detection per metric (shifts 1-10%), the share of verdicts that are ``inconclusive``, ``pass``
+given when a 3% (delta) regression was real, and the mean runs used.
 """
 
 from __future__ import annotations
@@ -23,65 +36,76 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from pyperf._utils import is_significant
 
-from pytest_sbcbench.judge.gate import gate
+from pytest_sbcbench.judge.boots import BaselineSession, suite_boot_prior
+from pytest_sbcbench.judge.sequential import Decision, Plan, decide
 from pytest_sbcbench.judge.tdist import t_ppf
+from pytest_sbcbench.measure.openssl_parse import parse_speed
 
-Rule = Callable[[Sequence[Sequence[float]], Sequence[float]], bool]
-SHIFTS = (0.0, 0.01, 0.03, 0.05)
+Baseline = Sequence[Sequence[float]]
+Rule = Callable[[Baseline, Sequence[float]], tuple[bool, int]]
+N_METRICS = 25
+RUNS = 3
+ALL_SHIFTS = (0.0, 0.01, 0.03, 0.05, 0.10)
+
+
+MIXED = (0.0, 0.0025, 0.005, 0.01, 0.02)  # drift SD of metric j: MIXED[j % 5]
 
 
 @dataclass(frozen=True)
 class Scenario:
-    name: str
     cv: float
-    n_base: int
-    n_cur: int
-    sessions: int = 1
-    drift: float = 0.0  # sd of a per-session offset (between boots)
+    drift: float | tuple[float, ...]  # one SD for every metric, or cycled over the metrics
+    boots: int
+    shifts: tuple[float, ...] = (0.0, 0.03)
+
+    @property
+    def name(self) -> str:
+        drift = (f"{100 * self.drift:g}%" if isinstance(self.drift, float)
+                 else "mixed " + "/".join(f"{100 * d:g}" for d in self.drift) + "%")
+        return f"CV {100 * self.cv:g}%, drift {drift}, {self.boots} boot(s)"
+
+    def drift_of(self, metric: int) -> float:
+        return self.drift if isinstance(self.drift, float) else self.drift[metric % len(
+            self.drift)]
 
 
 SCENARIOS = (
-    Scenario("CV 0.6%, 3 vs 3", 0.006, 3, 3),
-    Scenario("CV 2%, 3 vs 3", 0.02, 3, 3),
-    Scenario("CV 2%, 5 vs 5", 0.02, 5, 5),
-    Scenario("CV 0.6%, 2 sessions x 3 vs 3, 0.5% session drift", 0.006, 3, 3, 2, 0.005),
+    Scenario(0.003, 0.0, 3, ALL_SHIFTS),
+    Scenario(0.003, 0.005, 3, ALL_SHIFTS),
+    Scenario(0.01, 0.0, 3, ALL_SHIFTS),
+    Scenario(0.01, 0.005, 3, ALL_SHIFTS),
+    Scenario(0.003, 0.01, 3),
+    Scenario(0.01, 0.01, 3),
+    Scenario(0.03, 0.0, 3),
+    Scenario(0.03, 0.01, 3),
+    Scenario(0.01, 0.02, 3),
+    Scenario(0.01, 0.005, 1),
+    Scenario(0.01, 0.005, 2),
+    Scenario(0.01, 0.005, 5),
+    Scenario(0.01, 0.01, 1),
+    Scenario(0.01, 0.01, 5),
+    Scenario(0.003, MIXED, 3),
+    Scenario(0.01, MIXED, 3),
 )
+QUICK = (SCENARIOS[3], SCENARIOS[7])
 
 
-def ours(sessions: Sequence[Sequence[float]], current: Sequence[float]) -> bool:
-    return gate(sessions, current, "lower").status == "regression"
+def pytest_benchmark(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
+    return statistics.fmean(cur[:RUNS]) > 1.05 * statistics.fmean(base[-1]), RUNS
 
 
-def pytest_benchmark(sessions: Sequence[Sequence[float]], current: Sequence[float]) -> bool:
-    return statistics.fmean(current) > 1.05 * statistics.fmean(sessions[-1])
-
-
-def pyperf_rule(sessions: Sequence[Sequence[float]], current: Sequence[float]) -> bool:
-    base = list(sessions[-1])  # pyperf's t-score needs equal counts: the latest session
-    significant, _ = is_significant(base, list(current))
-    return bool(significant) and statistics.fmean(current) > statistics.fmean(base)
-
-
-def _mwu_p(a: Sequence[float], b: Sequence[float]) -> float:
-    """Exact two-sided Mann-Whitney p-value by enumerating rank placements (small n)."""
-    from itertools import combinations
-
-    u_obs = sum(1 for x in a for y in b if x > y)
-    m, n = len(a), len(b)
-    extreme = total = 0
-    for chosen in combinations(range(m + n), m):
-        picked = set(chosen)
-        u = sum(1 for i in chosen for j in range(m + n) if j not in picked and i > j)
-        total += 1
-        if abs(u - m * n / 2) >= abs(u_obs - m * n / 2):
-            extreme += 1
-    return extreme / total
+def pyperf_rule(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
+    latest, now = list(base[-1]), list(cur[:RUNS])
+    significant, _ = is_significant(latest, now)
+    return bool(significant) and statistics.fmean(now) > statistics.fmean(latest), RUNS
 
 
 def _ci99(values: Sequence[float]) -> tuple[float, float]:
@@ -90,75 +114,252 @@ def _ci99(values: Sequence[float]) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def asv_rule(sessions: Sequence[Sequence[float]], current: Sequence[float]) -> bool:
-    base = [v for s in sessions for v in s]
-    if statistics.median(current) <= 1.1 * statistics.median(base):
-        return False
-    if 1 / math.comb(len(base) + len(current), min(len(base), len(current))) < 0.002:
-        return _mwu_p(base, current) < 0.002
-    low_b, high_b = _ci99(base)
-    low_c, high_c = _ci99(current)
-    return high_b < low_c or high_c < low_b
+def asv_rule(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
+    flat, now = [v for s in base for v in s], cur[:RUNS]
+    if statistics.median(now) <= 1.1 * statistics.median(flat):
+        return False, RUNS
+    low_b, high_b = _ci99(flat)
+    low_c, high_c = _ci99(now)
+    return high_b < low_c or high_c < low_b, RUNS
 
 
-def phoronix(sessions: Sequence[Sequence[float]], current: Sequence[float]) -> bool:
-    base = [v for s in sessions for v in s]
-    return statistics.fmean(current) > 1.02 * statistics.fmean(base)
+def phoronix(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
+    n = RUNS
+    while n < 2 * RUNS and statistics.stdev(cur[:n]) / statistics.fmean(cur[:n]) > 0.035:
+        n += 1
+    flat = [v for s in base for v in s]
+    return statistics.fmean(cur[:n]) > 1.02 * statistics.fmean(flat), n
 
 
-RULES: dict[str, Rule] = {
-    "sbcbench gate (this project)": ours,
+def lkp(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
+    return min(cur[:RUNS]) > max(v for s in base for v in s), RUNS
+
+
+def bencher(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
+    flat = [v for s in base for v in s]
+    limit = statistics.fmean(flat) + t_ppf(0.99, len(flat) - 1) * statistics.stdev(flat)
+    return statistics.fmean(cur[:RUNS]) > limit, RUNS
+
+
+ANCHORS: dict[str, Rule] = {
     "pytest-benchmark mean:5%": pytest_benchmark,
     "pyperf compare_to (t-test 95%)": pyperf_rule,
-    "asv (factor 1.1 + interval test)": asv_rule,
-    "Phoronix Test Suite (2% move)": phoronix,
+    "asv (factor 1.1 + 99% intervals)": asv_rule,
+    "Phoronix 2% + dynamic runs": phoronix,
+    "LKP-tests range separation": lkp,
+    "Bencher t-test (99%)": bencher,
 }
+OURS = "sbcbench sequential (this project)"
 
 
-def draw(rng: random.Random, sc: Scenario, shift: float
-         ) -> tuple[list[list[float]], list[float]]:
-    def session(n: int, level: float) -> list[float]:
-        offset = 1.0 + rng.gauss(0.0, sc.drift)
-        return [level * offset * (1.0 + rng.gauss(0.0, sc.cv)) for _ in range(n)]
-    base = [session(sc.n_base, 100.0) for _ in range(sc.sessions)]
-    return base, session(sc.n_cur, 100.0 * (1.0 + shift))
+@dataclass
+class Tally:
+    """Counts for one rule in one cell (scenario, shift)."""
+
+    metrics: int = 0
+    suites: int = 0
+    flagged: int = 0
+    suites_flagged: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    runs: int = 0
+
+    def share(self, status: str) -> float:
+        return self.statuses.get(status, 0) / max(1, self.metrics)
 
 
-def simulate(trials: int, seed: int) -> dict[tuple[str, str, float], float]:
-    rates: dict[tuple[str, str, float], float] = {}
-    for sc in SCENARIOS:
-        for shift in SHIFTS:
-            rng = random.Random(f"{seed}-{sc.name}-{shift}")
-            hits = dict.fromkeys(RULES, 0)
-            for _ in range(trials):
-                base, cur = draw(rng, sc, shift)
-                for name, rule in RULES.items():
-                    hits[name] += rule(base, cur)
-            for name in RULES:
-                rates[(sc.name, name, shift)] = hits[name] / trials
-    return rates
+def sequential(sessions: Sequence[BaselineSession], cur: Sequence[float], plan: Plan
+               ) -> tuple[str, int]:
+    """The run loop as the plugin drives it: decide after min_runs and each further run."""
+    for n in range(plan.min_runs, plan.max_runs + 1):
+        status = decide(sessions, cur[:n], "lower", plan).status
+        if status != "continue":
+            return status, n
+    raise AssertionError("decide returned 'continue' at max_runs")
 
 
-def table(rates: dict[tuple[str, str, float], float]) -> list[str]:
-    lines = []
-    for sc in SCENARIOS:
-        lines += [f"**{sc.name}** (share of trials flagged as a regression)", "",
-                  "| rule | false alarms (0%) | 1% slower | 3% slower | 5% slower |",
-                  "|---|---|---|---|---|"]
-        for name in RULES:
-            cells = [f"{100 * rates[(sc.name, name, s)]:.1f}%" for s in SHIFTS]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-        lines.append("")
+def draw_suite(rng: random.Random, sc: Scenario, max_runs: int
+               ) -> list[tuple[list[list[float]], list[float]]]:
+    """Per metric: baseline boots of RUNS samples and this run's samples (unshifted)."""
+    def boot(n: int, drift: float) -> list[float]:
+        offset = 1.0 + rng.gauss(0.0, drift)
+        return [100.0 * offset * (1.0 + rng.gauss(0.0, sc.cv)) for _ in range(n)]
+    return [([boot(RUNS, sc.drift_of(j)) for _ in range(sc.boots)], boot(max_runs, sc.drift_of(j)))
+            for j in range(N_METRICS)]
+
+
+def run_cell(sc: Scenario, trials: int, seed: int) -> dict[tuple[str, float], Tally]:
+    rng = random.Random(f"{seed}-{sc.name}")
+    tallies: dict[tuple[str, float], Tally] = {}
+    for _ in range(trials):
+        suite = draw_suite(rng, sc, 3 * RUNS)  # enough for any budget
+        sessions = [[BaselineSession(tuple(b), str(i)) for i, b in enumerate(base)]
+                    for base, _ in suite]
+        plan = Plan.default(RUNS, N_METRICS, boot_prior=suite_boot_prior(sessions))
+        for shift in sc.shifts:
+            flagged = dict.fromkeys([OURS, *ANCHORS], False)
+            for (base, noise), sess in zip(suite, sessions, strict=True):
+                cur = [v * (1.0 + shift) for v in noise]
+                status, runs = sequential(sess, cur, plan)
+                _count(tallies, OURS, shift, status, runs)
+                flagged[OURS] |= status == "regression"
+                for name, rule in ANCHORS.items():
+                    hit, runs = rule(base, cur)
+                    _count(tallies, name, shift, "regression" if hit else "pass", runs)
+                    flagged[name] |= hit
+            for name, hit in flagged.items():
+                tallies[(name, shift)].suites += 1
+                tallies[(name, shift)].suites_flagged += hit
+    return tallies
+
+
+def _count(tallies: dict[tuple[str, float], Tally], name: str, shift: float, status: str,
+           runs: int) -> None:
+    t = tallies.setdefault((name, shift), Tally())
+    t.metrics += 1
+    t.flagged += status == "regression"
+    t.statuses[status] = t.statuses.get(status, 0) + 1
+    t.runs += runs
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+Results = list[tuple[Scenario, dict[tuple[str, float], Tally]]]
+
+
+def _rate(tallies: dict[tuple[str, float], Tally], name: str, shift: float) -> str:
+    t = tallies.get((name, shift))
+    return pct(t.flagged / t.metrics) if t else "-"
+
+
+def summary_table(results: Results) -> list[str]:
+    """This project's verdicts, one row per cell."""
+    plan = Plan.default(RUNS, N_METRICS)
+    lines = ["| cell (25 metrics, 3 runs a boot) | false alarms per metric / per suite | "
+             "detected 1% / 3% / 5% / 10% | oracle power at 3% | inconclusive 0% / 3% | "
+             "pass 0% / 3% | runs 0% / 3% |", "|---|---|---|---|---|---|---|"]
+    for sc, tallies in results:
+        null, three = tallies[(OURS, 0.0)], tallies[(OURS, 0.03)]
+        detect = " / ".join(_rate(tallies, OURS, s) for s in ALL_SHIFTS[1:])
+        lines.append(
+            f"| {sc.name} | {pct(null.flagged / null.metrics)} / "
+            f"{pct(null.suites_flagged / null.suites)} | {detect} | "
+            f"{pct(oracle_power(sc, plan, plan.max_runs))} | "
+            f"{pct(null.share('inconclusive'))} / {pct(three.share('inconclusive'))} | "
+            f"{pct(null.share('pass'))} / {pct(three.share('pass'))} | "
+            f"{null.runs / null.metrics:.1f} / {three.runs / three.metrics:.1f} |")
+    return lines
+
+
+def anchor_table(sc: Scenario, tallies: dict[tuple[str, float], Tally]) -> list[str]:
+    """Every rule on the same draws of one cell."""
+    lines = [f"**{sc.name}**", "",
+             "| rule | false alarms per metric / per suite | detected 1% / 3% / 5% / 10% | "
+             "runs 0% / 3% |", "|---|---|---|---|"]
+    for name in (OURS, *ANCHORS):
+        null, three = tallies[(name, 0.0)], tallies[(name, 0.03)]
+        detect = " / ".join(_rate(tallies, name, s) for s in ALL_SHIFTS[1:])
+        lines.append(f"| {name} | {pct(null.flagged / null.metrics)} / "
+                     f"{pct(null.suites_flagged / null.suites)} | {detect} | "
+                     f"{null.runs / null.metrics:.1f} / {three.runs / three.metrics:.1f} |")
+    return [*lines, ""]
+
+
+def oracle_power(sc: Scenario, plan: Plan, n: int, effect: float = 0.03) -> float:
+    """Power of the best possible test: known variances, one look at plan.alpha_look, n runs
+    (averaged over the metrics when their drift differs)."""
+    z = statistics.NormalDist().inv_cdf(1 - plan.alpha_look)
+    powers = []
+    for j in range(N_METRICS):
+        var = sc.drift_of(j) ** 2 * (1 + 1 / sc.boots) + sc.cv**2 * (1 / n + 1 / (RUNS * sc.boots))
+        powers.append(statistics.NormalDist().cdf(math.log1p(effect) / math.sqrt(var) - z))
+    return statistics.fmean(powers)
+
+
+REPLAY_DIR = Path(__file__).parent.parent / "tests" / "data" / "this_machine"
+REPLAY_GLOB = "gate-replay_openssl-3.0.19_mr_evp-*_bytes16384.txt"
+MARKER = re.compile(r"^# group (\d+) round (\d+) (\S+)$")
+
+
+def load_replay(path: Path) -> tuple[str, dict[int, list[float]]]:
+    """(algorithm, group -> bytes/s per run) from a recorded file: each run's unedited
+    ``openssl speed -mr`` stdout after a ``# group G round R HH:MM:SS`` line."""
+    algorithm = path.name.split("_evp-")[1].split("_bytes")[0]
+    groups: dict[int, list[float]] = {}
+    chunks: list[tuple[int, list[str]]] = []
+    for line in path.read_text().splitlines():
+        found = MARKER.match(line)
+        if found:
+            chunks.append((int(found.group(1)), []))
+        elif chunks:
+            chunks[-1][1].append(line)
+        else:
+            raise ValueError(f"{path}: output before the first marker: {line!r}")
+    for group, lines in chunks:
+        value = parse_speed("\n".join(lines), "3.0.19").bytes_per_second(algorithm, 16384)
+        if value is None:
+            raise ValueError(f"{path}: no {algorithm} figure in group {group}")
+        groups.setdefault(group, []).append(value)
+    return algorithm, groups
+
+
+def replay(shift: float = 0.0, baseline_groups: Sequence[int] = (1, 2, 3), current: int = 4,
+           ) -> list[tuple[str, dict[int, list[float]], Decision]]:
+    """The recorded groups replayed through decide(): baseline groups as boots, the current
+    group's runs (scaled by 1 + shift) as this run, in the order they were measured."""
+    data = [load_replay(p) for p in sorted(REPLAY_DIR.glob(REPLAY_GLOB))]
+    if not data:
+        raise FileNotFoundError(f"no {REPLAY_GLOB} in {REPLAY_DIR}")
+    sessions = [[BaselineSession(tuple(groups[g]), f"group{g}") for g in baseline_groups]
+                for _, groups in data]
+    plan = Plan.default(RUNS, len(data), boot_prior=suite_boot_prior(sessions))
+    out = []
+    for (algorithm, groups), sess in zip(data, sessions, strict=True):
+        stream = [v * (1.0 + shift) for v in groups[current]]
+        decision = next(d for n in range(plan.min_runs, plan.max_runs + 1)
+                        if (d := decide(sess, stream[:n], "higher", plan)).status != "continue")
+        out.append((algorithm, groups, decision))
+    return out
+
+
+def replay_table() -> list[str]:
+    """Real samples from this host replayed: unchanged, 10% and 90% slower, against one group."""
+    lines = ["| metric | CV within groups | SD of group means | unchanged (3 groups) | "
+             "10% slower | 90% slower (AES-NI masked) | unchanged (1 group) |",
+             "|---|---|---|---|---|---|---|"]
+    rows = zip(replay(), replay(-0.10), replay(-0.90), replay(baseline_groups=(1,)), strict=True)
+    for (algorithm, groups, same), (_, _, slower), (_, _, masked), (_, _, one) in rows:
+        cvs = [statistics.stdev(v) / statistics.fmean(v) for v in groups.values()]
+        means = [statistics.fmean(v) for v in groups.values()]
+        lines.append(
+            f"| {algorithm} | {pct(min(cvs))}-{pct(max(cvs))} | "
+            f"{pct(statistics.stdev(means) / statistics.fmean(means))} | "
+            + " | ".join(f"{d.status} ({d.change_pct:+.1f}%, detectable {d.detectable_pct:.1f}%, "
+                         f"{d.samples_used} runs)" for d in (same, slower, masked, one))
+            + " |")
     return lines
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="regression gate simulation")
-    parser.add_argument("--trials", type=int, default=4000)
+    parser = argparse.ArgumentParser(description="verdict simulation over whole suites")
+    parser.add_argument("--trials", type=int, default=400, help="suites per cell")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="two cells only")
+    parser.add_argument("--replay", action="store_true",
+                        help="only replay the samples recorded on the development VM")
     args = parser.parse_args()
-    print(f"{args.trials} trials per cell, seed {args.seed}\n")
-    print("\n".join(table(simulate(args.trials, args.seed))))
+    if args.replay:
+        print("\n".join(replay_table()))
+        return
+    scenarios = QUICK if args.quick else SCENARIOS
+    print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
+    results = [(sc, run_cell(sc, args.trials, args.seed)) for sc in scenarios]
+    lines = [*summary_table(results), ""]
+    for sc, tallies in results:
+        if sc.shifts == ALL_SHIFTS or sc in (SCENARIOS[7],):
+            lines += anchor_table(sc, tallies)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -115,19 +115,24 @@ def _sign(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
+    """Print the results of one ``openssl speed`` log (of a ``-multi`` log: the parent's
+    totals); notes (damaged child echoes, records left out) go to stderr and into the JSON."""
     try:
         text = args.file.read_text(errors="replace")
     except OSError as exc:
         raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
-    report = parse_speed(text)
+    report = parse_speed(text, args.openssl_version)
     rows: list[dict[str, object]] = [
         {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
          "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})}
         for c in report.throughput]
     rows += [{"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second}
              for r in report.rates]
+    for note in report.notes:
+        print(f"sbcbench parse: note: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"version": report.version, "results": rows}, indent=2))
+        print(json.dumps({"version": report.version, "results": rows,
+                          "notes": list(report.notes)}, indent=2))
     else:
         print(f"version: {report.version or 'unknown'}")
         for row in rows:
@@ -207,6 +212,9 @@ def parser() -> argparse.ArgumentParser:
     o = sub.add_parser("parse", help="parse a tool's output")
     o.add_argument("tool", choices=["openssl"])
     o.add_argument("file", type=Path)
+    o.add_argument("--openssl-version", default=None, metavar="VERSION",
+                   help="the version that wrote FILE (e.g. 1.1.1w), for logs without a banner:"
+                        " asymmetric -mr records are op/s from 1.1.1 on, s/op before")
     o.add_argument("--json", action="store_true", help="print JSON")
     o.set_defaults(run=_parse)
     v = sub.add_parser("validate", help="the physics gate on a results file")

@@ -36,14 +36,16 @@ def positive_int(value: str) -> int:
     return number
 
 
-def _seconds(value: str, low: float, high: float, what: str) -> float:
-    """``value`` as a finite number of seconds in (``low``, ``high``]; inf, nan, 1e-9 and
-    words are an :class:`argparse.ArgumentTypeError` saying the accepted range."""
+def _seconds(value: str, low: float, high: float, what: str, *, zero_ok: bool = False) -> float:
+    """``value`` as a finite number of seconds in (``low``, ``high``] (or exactly 0 when
+    ``zero_ok``); inf, nan, 1e-9 and words are an :class:`argparse.ArgumentTypeError` saying
+    the accepted range."""
     try:
         number = float(value)
     except ValueError:
         number = math.nan
-    if not (math.isfinite(number) and low < number <= high):
+    if not (math.isfinite(number) and (low < number or (zero_ok and number == 0))
+            and number <= high):
         raise argparse.ArgumentTypeError(
             f"{value!r} is not a valid {what}: give a number of seconds above {low:g} and at "
             f"most {high:g}")
@@ -77,14 +79,7 @@ def duration_seconds(value: str) -> float:
 
 def seconds_or_zero(value: str) -> float:
     """A finite number of seconds, 0 (none) up to a week."""
-    try:
-        number = float(value)
-    except ValueError:
-        number = -1.0
-    if not (math.isfinite(number) and 0 <= number <= MAX_DURATION):
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a number of seconds (0 to {MAX_DURATION:g})")
-    return number
+    return _seconds(value, 0.0, MAX_DURATION, "number of seconds (0: no wait)", zero_ok=True)
 
 
 def add_options(parser: pytest.Parser) -> None:

@@ -13,7 +13,7 @@ from helpers import DATA
 from pytest_sbcbench.errors import ParseError, SchemaError
 from pytest_sbcbench.judge.baseline import parse_baseline
 from pytest_sbcbench.measure.gnutime import parse_time_v
-from pytest_sbcbench.measure.openssl_parse import parse_speed
+from pytest_sbcbench.measure.openssl_parse import mr_rate_unit, parse_speed
 from pytest_sbcbench.measure.sysbench import parse_sysbench
 from pytest_sbcbench.platform.isa import accel, features, parse_riscv_isa
 from pytest_sbcbench.platform.kcrypto import (
@@ -123,3 +123,65 @@ def test_baselines_fail_only_with_schema_errors(text: str) -> None:
         parse_baseline(text, Path("b.json"))
     except SchemaError as exc:
         assert "b.json" in str(exc)
+
+
+# --- openssl speed: -multi logs whose parent stdout is cut by children's stderr lines -----------
+
+MULTI_LOGS = [DATA / "openssl_speed" / name for name in (
+    "openssl-3.3.0_mr-multi2_hetzner-cax11-ampere-altra-arm64.txt",
+    "openssl-3.0.19_multi2-merged-stderr_rsa2048.txt",
+    "openssl-3.0.19_multi2-merged-stderr_evp-sha256.txt",
+)]
+PROGRESS = ["+R:223701:AES-256-CBC:3.000000", "+DT:sha256:3:16384", "+R1:1291:2048:1.00",
+            "+DTP:2048:public:rsa:1"]
+
+
+def echo_offsets(text: str) -> list[int]:
+    """Character offsets inside the parent's 'Got: ... from N' echo lines."""
+    offsets: list[int] = []
+    at = 0
+    for line in text.splitlines(keepends=True):
+        if line.startswith("Got: "):
+            offsets += range(at, at + len(line) - 1)
+        at += len(line)
+    return offsets
+
+
+@FUZZ
+@given(st.data())
+def test_interleaved_child_echoes_never_change_the_parents_totals(data: st.DataObject) -> None:
+    """The real mechanism: the parent's block-buffered stdout is cut anywhere inside its echoes
+    and a child's whole stderr line lands at the cut.  The totals must not move, and a damaged
+    echo is counted, never read."""
+    path = data.draw(st.sampled_from(MULTI_LOGS))
+    text = path.read_text()
+    clean = parse_speed(text)
+    cuts = data.draw(st.lists(st.sampled_from(echo_offsets(text)), max_size=6, unique=True))
+    damaged = text
+    for cut in sorted(cuts, reverse=True):
+        damaged = damaged[:cut] + data.draw(st.sampled_from(PROGRESS)) + "\n" + damaged[cut:]
+    report = parse_speed(damaged)
+    assert (report.throughput, report.rates) == (clean.throughput, clean.rates)
+    if report.notes:
+        assert "damaged child echo line(s) skipped" in report.notes[0]
+
+
+VERSIONS = st.builds(lambda a, b, c, letter: f"{a}.{b}.{c}{letter}",
+                     st.integers(0, 4), st.integers(0, 9), st.integers(0, 9),
+                     st.sampled_from(["", "a", "k", "w", "zh"]))
+
+
+@FUZZ
+@given(VERSIONS, st.floats(min_value=1e-7, max_value=1e7))
+def test_mr_rate_is_the_value_from_111_on_and_its_reciprocal_before(version: str,
+                                                                   value: float) -> None:
+    line = f"+F2:2:2048:{value:f}:{value:f}\n"
+    if float(f"{value:f}") == 0.0:
+        return
+    rate = parse_speed(line, version).per_second("rsa2048", "sign")
+    assert rate is not None
+    numbers = tuple(int(part) for part in version.rstrip("akwzh").split("."))
+    recorded = float(f"{value:f}")
+    expected = recorded if numbers >= (1, 1, 1) else 1.0 / recorded
+    assert mr_rate_unit(version) == ("op/s" if numbers >= (1, 1, 1) else "s/op")
+    assert rate == pytest.approx(expected)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, REPO
+from helpers import DATA, REPO
 from pytest_sbcbench.measure import storage
 from pytest_sbcbench.platform.executor import LocalExecutor
 from pytest_sbcbench.platform.host import (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from helpers import REPO
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import CheckoutError
 from pytest_sbcbench.measure.checkout import checkout, local_path

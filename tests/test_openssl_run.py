@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import REPO
 from pytest_sbcbench.errors import ParseError, ToolError
 from pytest_sbcbench.measure import openssl
-from pytest_sbcbench.measure.openssl_parse import parse_speed
+from pytest_sbcbench.measure.openssl_parse import mr_rate_unit, parse_speed
 from pytest_sbcbench.measure.tools import run_tool
 
 OPENSSL = shutil.which("openssl")
@@ -69,13 +72,17 @@ def test_argv_shapes() -> None:
     assert openssl.speed_argv(tool, "rsa2048", 1)[-1] == "rsa2048"
 
 
-@pytest.mark.parametrize(("banner", "version"), [
-    ("OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)", "3.0.19"),
-    ("OpenSSL 1.1.1w  11 Sep 2023", "1.1.1w"),
-    ("LibreSSL 3.8.2", "LibreSSL 3.8.2"),
+@pytest.mark.parametrize(("banner", "version", "unit"), [
+    ("OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)", "3.0.19", "op/s"),
+    ("OpenSSL 1.1.1w  11 Sep 2023", "1.1.1w", "op/s"),
+    ("OpenSSL 1.1.0l  10 Sep 2019", "1.1.0l", "s/op"),
+    ("OpenSSL 1.0.2k-fips  26 Jan 2017", "1.0.2k", "s/op"),
+    ("LibreSSL 3.8.2", "LibreSSL 3.8.2", "s/op"),
 ])
-def test_version_banner(banner: str, version: str) -> None:
+def test_version_banner(banner: str, version: str, unit: str) -> None:
+    """Every banner the runner accepts names a version whose -mr rate unit is known."""
     assert openssl.parse_version(banner) == version
+    assert mr_rate_unit(version) == unit
 
 
 def test_unknown_banner_is_an_error() -> None:
@@ -137,3 +144,43 @@ def test_environment_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 def test_timeout_is_a_tool_error() -> None:
     with pytest.raises(ToolError, match=r"timed out after 0 s[\s\S]*command: sleep 5"):
         run_tool(["sleep", "5"], 0.3, "sleeper")
+
+
+@needs_openssl
+def test_real_mr_ecdh_and_eddsa_records_are_rates() -> None:
+    """This machine's OpenSSL 3 prints +F5 (ECDH) and +F6 (EdDSA) in op/s: read with its own
+    version they are thousands per second, never the reciprocal."""
+    assert OPENSSL is not None
+    tool = openssl.openssl_tool(OPENSSL)
+    out = subprocess.run([OPENSSL, "speed", "-mr", "-seconds", "1", "ecdhp256", "ed25519"],
+                         capture_output=True, text=True, check=True).stdout
+    report = parse_speed(out, tool.version)
+    assert (report.per_second("ecdh-p256", "derive") or 0.0) > 10.0
+    assert (report.per_second("ed25519", "sign") or 0.0) > 10.0
+
+
+ISSUE_11_RECORD = "+F2:2:2048:988.1:32216.5"  # the 1.1.1 record quoted in issue 11
+
+
+def test_111_rsa_rates_through_the_crypto_benchmarks(tmp_path: Path) -> None:
+    """Issue 11: a stand-in that says OpenSSL 1.1.1w and prints a 1.1.1 +F2 record (op/s, as
+    1.1.1's apps/speed.c computes count / d) yields 988.1 sign/s and 32216.5 verify/s through
+    the repository's real benchmarks/ (selected by marker and keyword, not by file name)."""
+    stand_in = script(tmp_path, (
+        'if [ "$1" = version ]; then echo "OpenSSL 1.1.1w  11 Sep 2023"; exit 0; fi\n'
+        'echo "+DTP:2048:private:rsa:1" >&2\n'
+        f'echo "{ISSUE_11_RECORD}"\n'))
+    out = tmp_path / "results.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", str(REPO / "benchmarks"), "-m", "crypto", "-k",
+         "rsa2048", "--sbc-quick", "--sbc-results", str(out), "-p", "no:cacheprovider"],
+        cwd=tmp_path, env={**os.environ, openssl.OPENSSL_ENV: stand_in},
+        capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    results = json.loads(out.read_text())["results"]
+    rates = {r["identity"]["op"]: r for r in results if r["identity"].get("algorithm") == "rsa2048"}
+    assert set(rates) == {"sign", "verify"}
+    assert all(s == pytest.approx(988.1) for s in rates["sign"]["samples"])
+    assert all(s == pytest.approx(32216.5) for s in rates["verify"]["samples"])
+    assert {r["unit"] for r in rates.values()} == {"op/s"}
+    assert {r["identity"]["version"] for r in rates.values()} == {"1.1.1w"}

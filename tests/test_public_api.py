@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import DATA
+from helpers import DATA
 from pytest_sbcbench.measure import inprocess
 from pytest_sbcbench.measure.syschecks import (
     PyperfFormatError,

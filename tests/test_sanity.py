@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
+from helpers import DATA
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge import physics

@@ -73,13 +73,15 @@ def _number(value: Any, where: str) -> float:
     return float(value)
 
 
-def _text(value: Any, where: str) -> str:
+def text_field(value: Any, where: str) -> str:
+    """A required non-empty string field of a loaded file (``where`` names it)."""
     if not isinstance(value, str) or not value:
         raise ValueError(f"{where}: {value!r} is not a non-empty string")
     return value
 
 
-def _samples(values: Any, where: str) -> tuple[float, ...]:
+def samples_field(values: Any, where: str) -> tuple[float, ...]:
+    """A non-empty list of finite positive numbers (not booleans or strings)."""
     if not isinstance(values, list) or not values:
         raise ValueError(f"{where}: samples must be a non-empty list")
     out = tuple(_number(v, f"{where} samples") for v in values)
@@ -104,8 +106,8 @@ def _session(data: Any, where: str) -> Session:
     environment = data.get("environment", {})
     if not isinstance(environment, dict):
         raise ValueError(f"{where}: environment must be an object")
-    return Session(_text(data["created"], f"{where} created"),
-                   _samples(data["samples"], where), environment)
+    return Session(text_field(data["created"], f"{where} created"),
+                   samples_field(data["samples"], where), environment)
 
 
 def _entry(data: Any, index: int) -> Entry:
@@ -119,8 +121,9 @@ def _entry(data: Any, index: int) -> Entry:
         raise ValueError(f"{where}: no sessions")
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{where}: better must be 'higher' or 'lower'")
-    return Entry(_text(data["test"], f"{where} test"), _text(data["metric"], f"{where} metric"),
-                 _text(data["unit"], f"{where} unit"), str(data["better"]),
+    return Entry(text_field(data["test"], f"{where} test"),
+                 text_field(data["metric"], f"{where} metric"),
+                 text_field(data["unit"], f"{where} unit"), str(data["better"]),
                  identity_of(data["identity"], where), sessions)
 
 

@@ -2,24 +2,51 @@
 
 Pure functions.  Units: human symmetric cells ending in ``k`` are 1000s of bytes/s, cells without
 ``k`` are bytes/s (OpenSSL prints small values unscaled); ``-mr`` ``+F:`` values are bytes/s.
-Asymmetric ``-mr`` lines (``+F2`` RSA, ``+F4`` ECDSA) are operations per second from OpenSSL 3.0
-on, seconds per operation before it.
+
+Asymmetric ``-mr`` records (``+F2`` RSA, ``+F3`` DSA, ``+F4`` ECDSA, ``+F5`` ECDH, ``+F6`` EdDSA)
+change unit with the version, as each release's ``apps/speed.c`` shows:
+
+* OpenSSL 1.1.1 (every letter release) and 3.x: operations per second.  ``speed_main`` stores
+  ``rsa_results[testnum][0] = (double)count / d`` (likewise ``dsa_``, ``ecdsa_``, ``ecdh_``,
+  ``eddsa_results``), prints it with ``+F2:%u:%u:%f:%f``, and its human table prints
+  ``1.0 / rsa_results`` in the seconds column; in ``-multi`` the parent's ``do_multi`` adds the
+  children's values (``rsa_results[k][0] += d``).
+* OpenSSL 1.1.0 and 1.0.x (``apps/speed.c``) and LibreSSL (``src/usr.bin/openssl/speed.c``):
+  seconds per operation.  ``speed_main`` stores ``rsa_results[..][0] = d / (double)count``, the
+  human table prints it as the seconds column and ``1.0 / rsa_results`` as sign/s, and
+  ``do_multi`` combines the children as ``1 / (1 / a + 1 / d)``.
+
+So either way the reciprocal (older) or the value (newer) is the machine's total rate.  ``+F5``'s
+first value follows the same rule (its second is the reciprocal).  Without a version the unit is
+unknown: those records are left out with a note rather than guessed.
+
+``2>&1`` and ``-multi`` logs (progress lines, child echoes, damaged echoes) are sorted out
+in :mod:`.openssl_multi`.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 from ..errors import ParseError
+from .openssl_multi import (
+    MR_RATE_TAGS,
+    MrLines,
+    canonical,
+    check_parent_sums,
+    check_parent_totals,
+    record_name,
+    split_lines,
+)
 
 STANDARD_BLOCKS: dict[int, tuple[int, ...]] = {
     6: (16, 64, 256, 1024, 8192, 16384),
     5: (16, 64, 256, 1024, 8192),
 }
-ECDSA_INDEX = {0: "ecdsa-secp160r1", 1: "ecdsa-p192", 2: "ecdsa-p224", 3: "ecdsa-p256",
-               4: "ecdsa-p384", 5: "ecdsa-p521"}
 NIST_CURVE = re.compile(r"^nistp(\d+)$", re.IGNORECASE)
+VERSION_UNITS = ("1.1.1 and later give op/s; 1.1.0, 1.0.x and LibreSSL give s/op")
 
 
 @dataclass(frozen=True)
@@ -42,6 +69,7 @@ class SpeedReport:
     version: str | None
     throughput: tuple[Throughput, ...]
     rates: tuple[Rate, ...]
+    notes: tuple[str, ...] = ()
 
     def bytes_per_second(self, algorithm: str, block_bytes: int) -> float | None:
         """The first cell for ``algorithm`` at ``block_bytes``, or None."""
@@ -58,11 +86,6 @@ class SpeedReport:
         return None
 
 
-def canonical(name: str) -> str:
-    """``AES-128-GCM`` / ``aes-128 cbc`` / ``ChaCha20-Poly1305`` -> ``aes-128-gcm`` style."""
-    return re.sub(r"\s+", "-", name.strip()).lower()
-
-
 def detect_version(text: str) -> str | None:
     """``3.0.9`` / ``1.0.1e`` / ``LibreSSL 2.8.3`` from the banner lines, if present."""
     for line in text.splitlines():
@@ -77,28 +100,39 @@ def detect_version(text: str) -> str | None:
     return None
 
 
-def rates_are_per_second(version: str | None, pair: tuple[float, float]) -> bool:
-    """Whether ``-mr`` ``+F2``/``+F4`` values are op/s (3.x) or s/op (before 3.0)."""
-    if version and not version.startswith("LibreSSL"):
-        major = re.match(r"(\d+)", version)
-        if major:
-            return int(major.group(1)) >= 3
-    if version and version.startswith("LibreSSL"):
-        return False
-    return not all(0 < v < 1 for v in pair)
+def mr_rate_unit(version: str | None) -> str | None:
+    """The unit of asymmetric ``-mr`` records: ``"op/s"`` for OpenSSL 1.1.1 and later,
+    ``"s/op"`` for 1.1.0, 1.0.x and LibreSSL, None when the version is unknown or unrecognised
+    (see the module docstring for the ``apps/speed.c`` code behind each)."""
+    if version is None:
+        return None
+    if version.startswith("LibreSSL"):
+        return "s/op"
+    match = re.match(r"^(\d+)\.(\d+)\.(\d+)", version)
+    if not match:
+        return None
+    major, minor, patch = (int(part) for part in match.groups())
+    return "op/s" if (major, minor, patch) >= (1, 1, 1) else "s/op"
 
 
 def parse_speed(text: str, version: str | None = None) -> SpeedReport:
-    """Parse any ``openssl speed`` output; :class:`ParseError` when it holds no number."""
+    """Parse any ``openssl speed`` output; :class:`ParseError` when it holds no number.
+
+    The ``-mr`` records of this process (or of a ``-multi`` parent) are the result when there
+    are any; otherwise the human table is, whatever ``+`` progress lines surround it."""
     version = version or detect_version(text)
-    if any(line.startswith("+") for line in text.splitlines()):
-        report = _parse_mr(text, version)
+    lines = split_lines(text)
+    if any(record.startswith("+F") for record in lines.records):
+        report = _parse_mr(lines, version)
     else:
         report = _parse_human(text, version)
+    notes = lines.notes() + report.notes
     if not report.throughput and not report.rates:
-        reason = "empty output" if not text.strip() else "no result lines recognised"
-        raise ParseError("openssl speed output", reason, text[:600])
-    return report
+        reason = ("empty output" if not text.strip() else
+                  "only the children's 'Got: ... from N' echoes, no usable parent summary"
+                  if lines.echoes else "no result lines recognised")
+        raise ParseError("openssl speed output", "; ".join((reason, *notes)), text[:600])
+    return SpeedReport(report.version, report.throughput, report.rates, notes)
 
 
 def _number(cell: str) -> float:
@@ -107,38 +141,72 @@ def _number(cell: str) -> float:
     return float(cell)
 
 
-def _parse_mr(text: str, version: str | None) -> SpeedReport:
+def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
     blocks: tuple[int, ...] = ()
     throughput: list[Throughput] = []
     rates: list[Rate] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        child_header = re.match(r"^Got:\s*(\+H:[\d:]+)", line)
-        if child_header:
-            line = child_header.group(1)
+    unit = mr_rate_unit(version)
+    unitless: list[str] = []
+    assumed: list[str] = []
+    for line in lines.records:
         fields = line.split(":")
-        tag = fields[0]
         try:
-            if tag == "+H":
+            if fields[0] == "+H":
                 blocks = tuple(int(f) for f in fields[1:] if f)
-            elif tag == "+F" and len(fields) >= 4:
-                values = [float(f) for f in fields[3:]]
-                throughput += [Throughput(canonical(fields[2]), b, v)
-                               for b, v in zip(blocks, values, strict=False)]
-            elif tag in ("+F2", "+F4") and len(fields) >= 5:
-                rates += _mr_rates(tag, int(fields[1]), int(fields[2]),
-                                   (float(fields[3]), float(fields[4])), version)
-        except ValueError as exc:
+            elif fields[0] == "+F" and len(fields) >= 4:
+                sizes = blocks or _lost_header_blocks(fields, lines, assumed)
+                throughput += [Throughput(canonical(fields[2]), b, float(v))
+                               for b, v in zip(sizes, fields[3:], strict=False)]
+            elif fields[0] in MR_RATE_TAGS and unit is None:
+                unitless.append(record_name(fields) or fields[0])
+            elif fields[0] in MR_RATE_TAGS:
+                rates += _mr_rates(fields, unit == "op/s")
+        except (ValueError, IndexError) as exc:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
-    return SpeedReport(version, tuple(throughput), tuple(rates))
+    check_parent_totals(lines)
+    check_parent_sums(lines, unit)
+    return SpeedReport(version, tuple(throughput), tuple(rates), _mr_notes(unitless, assumed))
 
 
-def _mr_rates(tag: str, index: int, bits: int, pair: tuple[float, float],
-              version: str | None) -> list[Rate]:
-    name = f"rsa{bits}" if tag == "+F2" else ECDSA_INDEX.get(index, f"ecdsa-{bits}")
-    if not rates_are_per_second(version, pair):
-        pair = tuple(1.0 / v if v > 0 else 0.0 for v in pair)  # type: ignore[assignment]
-    return [Rate(name, "sign", pair[0]), Rate(name, "verify", pair[1])]
+def _mr_notes(unitless: list[str], assumed: list[str]) -> tuple[str, ...]:
+    notes = []
+    if unitless:
+        notes.append(f"asymmetric -mr records skipped ({', '.join(unitless)}): the output names "
+                     f"no OpenSSL version, and {VERSION_UNITS}")
+    if assumed:
+        notes.append(f"standard block sizes assumed for {', '.join(assumed)}: every child's "
+                     "'+H' echo was damaged")
+    return tuple(notes)
+
+
+def _lost_header_blocks(fields: list[str], lines: MrLines, assumed: list[str]
+                        ) -> tuple[int, ...]:
+    """Block sizes for a ``+F`` total with no ``+H`` before it.  Only in a damaged ``-multi``
+    log (the children's ``+H`` echoes all cut) are the standard sizes assumed, as for a
+    headerless human table, and said in a note; otherwise the output is not one we know."""
+    sizes = STANDARD_BLOCKS.get(len(fields) - 3) if lines.damaged else None
+    if sizes is None:
+        raise ValueError("no +H block sizes before it")
+    assumed.append(canonical(fields[2]))
+    return sizes
+
+
+def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
+    """Rates from one asymmetric record (3.x ``+F2`` adds encrypt and decrypt to sign and
+    verify).  A zero stays zero (no result), never an infinity."""
+    name = record_name(fields)
+    if name is None:
+        raise ValueError("record too short")
+    ops = MR_RATE_TAGS[fields[0]]
+    if fields[0] == "+F2" and len(fields) >= 7:
+        ops = (*ops, "encrypt", "decrypt")
+    first = 4 if fields[0] == "+F6" else 3
+    values = [float(v) for v in fields[first:first + len(ops)]]
+    if len(values) != len(ops):
+        raise ValueError(f"expected {len(ops)} value(s)")
+    if not per_second:
+        values = [1.0 / v if v > 0 else 0.0 for v in values]
+    return [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
 
 
 TYPE_HEADER = re.compile(r"^type\s+((?:\d+\s+bytes\s*)+)$")
@@ -202,19 +270,21 @@ def _asym_name(match: re.Match[str]) -> str:
 
 
 def _asym_row(line: str, header: list[str]) -> list[Rate]:
+    """Rates from one asymmetric row; a row with any cell that is not a finite number (a
+    broken ``-multi`` summary prints ``infs``) is no result at all."""
     match = RSA_ROW.match(line) or CURVE_ROW.match(line)
     if not match:
         return []
     cells = match.group("cells").split()
-    if len(cells) != len(header):
+    if len(cells) != len(header) or not all(_is_number(cell.removesuffix("s")) for cell in cells):
         return []
     name = _asym_name(match)
-    out = []
-    for column, cell in zip(header, cells, strict=True):
-        op = OP_COLUMNS.get(column)
-        if op:
-            try:
-                out.append(Rate(name, op, float(cell)))
-            except ValueError:
-                return []
-    return out
+    return [Rate(name, OP_COLUMNS[column], float(cell))
+            for column, cell in zip(header, cells, strict=True) if column in OP_COLUMNS]
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        return math.isfinite(float(cell))
+    except ValueError:
+        return False

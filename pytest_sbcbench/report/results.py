@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any, get_args
 from ..errors import BoardError, SchemaError
 from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
-from ..judge.baseline import identity_of
+from ..judge.baseline import identity_of, samples_field, text_field
 from ..judge.stats import summarize
 from ..model import Measurement, Result, Status, Verdict
 from ..platform.board import check_board_name
@@ -77,29 +76,13 @@ def _details(data: dict[str, Any]) -> dict[str, Any]:
     return details
 
 
-def _text(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"{where}: {value!r} is not a non-empty string")
-    return value
-
-
-def _samples(values: Any, where: str) -> tuple[float, ...]:
-    if not isinstance(values, list) or not values:
-        raise ValueError(f"{where}: samples must be a non-empty list")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"{where}: samples must be numbers, not {values!r}")
-    samples = tuple(float(v) for v in values)
-    if not all(math.isfinite(v) and v > 0 for v in samples):
-        raise ValueError(f"{where}: samples must be finite positive numbers")
-    return samples
-
-
 def _result(data: Any, index: int) -> Result:
     if not isinstance(data, dict):
         raise ValueError(f"result {index}: must be an object")
-    test = _text(data["test"], f"result {index} test")
-    samples = _samples(data["samples"], test)
-    metric, unit = _text(data["metric"], f"{test} metric"), _text(data["unit"], f"{test} unit")
+    test = text_field(data["test"], f"result {index} test")
+    samples = samples_field(data["samples"], test)
+    metric = text_field(data["metric"], f"{test} metric")
+    unit = text_field(data["unit"], f"{test} unit")
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{test}: better must be 'higher' or 'lower'")
     identity = identity_of(data["identity"], test)
