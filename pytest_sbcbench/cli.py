@@ -14,15 +14,17 @@ from .judge import physics, signing
 from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
-from .judge.verdict import MACHINE_KEYS, JudgeContext, judge_result
-from .measure.openssl import find_openssl
+from .judge.verdict import JudgeContext, judge_result
+from .measure.openssl import env_problem, find_openssl
 from .measure.openssl_parse import parse_speed
-from .measure.sampler import Sampler
+from .measure.sampler import Sample, Sampler
 from .measure.tools import run_tool
 from .platform.board import known_profiles
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
+from .report import text
 from .report.charts import write_charts
+from .report.compare import board_profile, compare, load_reference
 from .report.fleet import load_fleet
 from .report.markdown import as_json, render
 from .report.results import load_results
@@ -37,6 +39,10 @@ def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, st
     path = find_openssl()
     if not sysroot.is_host or path is None:
         return None, ""
+    problem = env_problem(path)
+    if problem is not None:  # the platform facts stand without it: say why engines are unknown
+        print(f"note: openssl engines not probed: {problem}", file=sys.stderr)
+        return None, ""
     engines = run_tool([path, "engine", "-t", "-c"], 60, "openssl engine", expect_output=False)
     try:
         providers = run_tool([path, "list", "-providers"], 60, "openssl list")
@@ -48,7 +54,7 @@ def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, st
 def _probe(args: argparse.Namespace) -> int:
     sysroot = Sysroot(args.sysroot)
     engines, providers = _engines(args, sysroot)
-    _emit(platform_facts(sysroot, engines, providers), args.json, 12)
+    _emit(platform_facts(sysroot, engines, providers), args.json, 22)
     return 0
 
 
@@ -56,13 +62,22 @@ def _emit(data: dict[str, object], as_json: bool, width: int) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    for key, value in data.items():
-        print(f"{key:{width}} {value}")
+    print("\n".join(text.lines(data, width)))
+
+
+def _progress(sample: Sample) -> None:
+    print(text.sample_line(sample), file=sys.stderr, flush=True)
 
 
 def _monitor(args: argparse.Namespace) -> int:
+    """Sample until ``--duration`` ends or Ctrl-C, a line per sample on stderr, then the
+    summary on stdout (text, or ``--json``)."""
     sysroot = Sysroot(args.sysroot)
-    sampler = Sampler(sysroot, args.interval, load_source="system")
+    sampler = Sampler(sysroot, args.interval, load_source="system",
+                      on_sample=None if args.quiet else _progress)
+    if not args.quiet:
+        print(f"sampling every {args.interval:g} s for {args.duration:g} s (Ctrl-C ends early); "
+              "summary at the end", file=sys.stderr, flush=True)
     sampler.start()
     try:
         time.sleep(args.duration)
@@ -77,29 +92,21 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
-def _machine(environment: dict[str, object]) -> dict[str, object]:
-    return {k: environment.get(k) for k in MACHINE_KEYS}
-
-
 def _compare(args: argparse.Namespace) -> int:
-    """The same judge as pytest: physics (the board's and the result's own limits), the
-    other-machine check, the baseline gate.  Exit 1 on a regression or an implausible number."""
-    baseline = load_baseline(args.baseline)
-    if baseline is None:
-        raise SchemaError(args.baseline, None, "no such baseline file")
+    """The same judge as pytest (:func:`judge_result`: physics, the other-machine check, the
+    baseline gate).  Exit 0 no regression, 1 a regression or an implausible number, 2 unusable
+    input, 3 not judged (incomparable, or nothing had a baseline)."""
+    reference = load_reference(args.baseline)
     loaded = load_results(args.results)
-    board, results = loaded.board, loaded.results
-    if board != baseline.board:
-        print(f"note: results are for board {board}, the baseline for {baseline.board}")
-    profile = known_profiles(args.baseline.parent).get(baseline.board)
-    context = JudgeContext(baseline.board, profile, baseline, _machine(loaded.environment))
-    failing = 0
-    for result in results:
-        verdict = judge_result(result, context)
-        failing += verdict.status in ("regression", "implausible")
+    if loaded.board != reference.board:
+        print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
+    profiles = known_profiles(args.baselines or args.baseline.parent)
+    done = compare(reference, loaded.board, loaded.environment, loaded.results, profiles,
+                   args.allow_incomparable)
+    for result, verdict in done.verdicts:
         print(f"{verdict.status:12} {result.test}: {verdict.detail}")
-    print(f"{len(results)} results, {failing} regression(s) or implausible")
-    return 1 if failing else 0
+    print(done.summary)
+    return done.code
 
 
 def _keygen(args: argparse.Namespace) -> int:
@@ -145,11 +152,13 @@ def _parse(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     """The physics gate through the same judge as pytest (no baseline)."""
     profiles = known_profiles(args.baselines)
-    if args.board not in profiles:
-        raise BoardError(f"unknown board {args.board!r}; known: {', '.join(sorted(profiles))}")
-    board = profiles[args.board]
+    loaded = load_results(args.results)
+    board = board_profile(args.board, profiles, loaded.environment)
+    if board is None:
+        raise BoardError(f"unknown board {args.board!r}; known: generic-<arch> and "
+                         f"{', '.join(sorted(profiles))}")
     context = JudgeContext(board.name, board)
-    results = load_results(args.results).results
+    results = loaded.results
     bad = 0
     for result in results:
         verdict = judge_result(result, context)
@@ -187,6 +196,27 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def package_version() -> str:
+    """The installed distribution's version (package metadata, the one source of truth)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pytest-sbcbench")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        from . import __version__
+
+        return f"{__version__} (not installed)"
+
+
+class VersionAction(argparse.Action):
+    """``--version``, read from package metadata only when asked for (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
 def sysroot_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                          help="read /proc and /sys from DIR (a captured board tree)")
@@ -194,6 +224,8 @@ def sysroot_option(command: argparse.ArgumentParser) -> None:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="sbcbench", description=__doc__)
+    top.add_argument("--version", action=VersionAction, nargs=0,
+                     help="print the installed version (package metadata) and exit")
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("probe", help="platform facts read from /proc and /sys (or --sysroot)")
     sysroot_option(p)
@@ -208,6 +240,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--duration", type=duration_seconds, required=True, metavar="S",
                    help="seconds to sample (at most a week)")
     m.add_argument("--json", action="store_true", help="print JSON")
+    m.add_argument("--quiet", action="store_true",
+                   help="no line per sample on stderr, only the summary")
     m.set_defaults(run=_monitor)
     o = sub.add_parser("parse", help="parse a tool's output")
     o.add_argument("tool", choices=["openssl"])
@@ -234,9 +268,23 @@ def parser() -> argparse.ArgumentParser:
                    help="per-GHz figures from the sampled under-load clock when available")
     r.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR")
     r.set_defaults(run=_report)
-    c = sub.add_parser("compare", help="gate a results file against a baseline file")
-    c.add_argument("baseline", type=Path)
-    c.add_argument("results", type=Path)
+    c = sub.add_parser(
+        "compare", help="gate a results file against a baseline (or an earlier results file)",
+        description="Judge RESULTS against BASELINE exactly as pytest does. BASELINE is a "
+                    "baseline file or a results file (its results become one baseline "
+                    "session, with its environment).",
+        epilog="exit codes: 0 no regression; 1 a regression or an implausible number; "
+               "2 unusable input (unreadable or malformed file); 3 not judged: a result is "
+               "incomparable with the baseline (another machine, tool version, block size...) "
+               "or no result has a baseline",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("baseline", type=Path, help="baseline file or results file")
+    c.add_argument("results", type=Path, help="results file to judge")
+    c.add_argument("--allow-incomparable", action="store_true",
+                   help="incomparable results do not make the exit code 3 (as "
+                        "--sbc-allow-incomparable in pytest)")
+    c.add_argument("--baselines", type=Path, default=None, metavar="DIR",
+                   help="board profiles in DIR/boards (default: the baseline's folder)")
     c.set_defaults(run=_compare)
     ls = sub.add_parser("list", help="every workload: markers, availability here, expected time")
     sysroot_option(ls)

@@ -54,14 +54,35 @@ class ToolError(SbcBenchError):
         )
 
 
+NO_SCHEMA_FIELD = type("NoSchemaField", (), {"__repr__": lambda self: "no schema field"})()
+"""The ``version`` of a :class:`SchemaError` for a document that has no ``schema`` field."""
+
+
+def schema_field(data: object) -> object:
+    """The ``schema`` of a parsed document, or :data:`NO_SCHEMA_FIELD` when it has none."""
+    if isinstance(data, dict) and "schema" in data:
+        return data["schema"]
+    return NO_SCHEMA_FIELD
+
+
 class SchemaError(SbcBenchError):
-    """A JSON document (baseline, results, board profile) of an unknown or broken schema."""
+    """A JSON document (baseline, results, board profile) of an unknown or broken schema.
+
+    ``version`` is the schema the document named, :data:`NO_SCHEMA_FIELD` when it named none,
+    or None when the document was never read that far (unreadable, not JSON): then the
+    message says nothing about a schema."""
 
     def __init__(self, path: Path | str, version: object, reason: str) -> None:
         self.path = path
         self.version = version
         self.reason = reason
-        super().__init__(f"{path}: {reason} (schema {version!r})")
+        if version is NO_SCHEMA_FIELD:
+            suffix = " (no schema field)"
+        elif version is None:
+            suffix = ""
+        else:
+            suffix = f" (schema {version!r})"
+        super().__init__(f"{path}: {reason}{suffix}")
 
 
 class SignatureError(SbcBenchError):

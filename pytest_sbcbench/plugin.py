@@ -243,9 +243,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if session is None or not session.results:
         return
     from .report import terminal
+    from .report.trace import summary_line
 
     extra = terminal.extra_lines(session.findings, session.results, session.unavailable,
                                  session.real_clock, session.notes)
+    extra += summary_line(session.settings.trace_dir, session.trace_files)
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
                            session.results, extra, session.settings.results)
 

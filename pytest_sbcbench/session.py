@@ -11,6 +11,7 @@ import dataclasses
 import datetime as _dt
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import pytest
@@ -62,6 +63,7 @@ class Session:
         self.unavailable: dict[str, str] = {}
         self.real_clock: dict[str, list[ClockReading]] = {}
         self.notes: list[str] = []
+        self.trace_files: list[Path] = []
         self.baseline: Baseline | None = None
         self.governor: GovernorGuard | None = None
         self.system_checks: SystemChecks | None = None
@@ -278,9 +280,9 @@ class Session:
             handle.settle(final)
             self.results.append(final)
             publish(final)
-        self.findings += [(nodeid, f) for f in found]
-        if found and pending and not self.settings.strict:
-            warn_findings(found)
+        if pending:  # a skipped or errored test measured nothing: its findings judge nothing
+            # one summary line each (report/terminal.py), not also a warning with a source line
+            self.findings += [(nodeid, f) for f in found]
         return "\n".join(failures) or None
 
     def _write_trace(self, nodeid: str, trace: Trace) -> None:
@@ -290,8 +292,9 @@ class Session:
         from .report import trace as trace_out
 
         name = trace_out.safe_name(nodeid)
-        trace_out.write_csv(trace, folder / f"{name}.csv")
-        trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+        self.trace_files.append(trace_out.write_csv(trace, folder / f"{name}.csv"))
+        png = trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+        self.trace_files += [png] if png is not None else []
 
     # -- at the end ---------------------------------------------------------------------------
 
@@ -357,19 +360,6 @@ def _placeholder() -> Verdict:
     from .model import Verdict
 
     return Verdict("no-baseline", "not judged yet")
-
-
-def warn_findings(found: Sequence[Finding]) -> None:
-    """Findings are warnings, even under ``filterwarnings = error``: ``--sbc-strict`` is the
-    switch that makes them fail a test."""
-    import warnings
-
-    from .errors import SbcBenchWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("default", SbcBenchWarning)
-        for f in found:
-            warnings.warn(SbcBenchWarning(f"{f.kind}: {f.detail}"), stacklevel=1)
 
 
 SESSION_KEY = pytest.StashKey[Session]()

@@ -146,7 +146,7 @@ def test_cli_keygen_sign_compare(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["compare", str(path), str(results_file([10.0e6, 10.1e6]))]) == 1
     out = capsys.readouterr().out
     assert "regression   benchmarks/test_crypto.py::test_cipher[aes-128-gcm]" in out
-    assert "1 results, 1 regression(s)" in out
+    assert "1 results: 1 regression; exit 1: regression" in out
     (tmp_path / "bad.json").write_text("{")
     assert main(["compare", str(tmp_path / "bad.json"), str(results_file([1.0]))]) == 2
     assert main(["compare", str(path), str(tmp_path / "bad.json")]) == 2

@@ -104,7 +104,87 @@ def test_compare_uses_the_same_judge_as_pytest(tmp_path: Path,
     assert main(["compare", str(baseline), str(results([40e6, 40.1e6], "U74"))]) == 1
     assert "implausible  benchmarks/test_storage.py::test_sequential: storage-read 40" in \
         capsys.readouterr().out
-    assert main(["compare", str(baseline), str(results([20e6, 20.05e6], "Cortex-A76"))]) == 0
+    assert main(["compare", str(baseline), str(results([20e6, 20.05e6], "Cortex-A76"))]) == 3
     out = capsys.readouterr().out
     assert "incomparable" in out and "measured on another machine (cpu_model: baseline 'U74'" \
         in out
+    assert "exit 3: not judged: 1 incomparable" in out
+
+
+def _speed_results(tmp_path: Path, name: str, samples: list[float], cpu: str,
+                   version: str = "3.0.19") -> Path:
+    """A results file of one aes-128-gcm result as the plugin writes it (figures from
+    tests/data/this_machine/openssl-3.0.19_mr_evp-aes-128-gcm_bytes16384.txt)."""
+    entry = {"test": "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]",
+             "metric": "aes-128-gcm", "unit": "B/s", "better": "higher",
+             "identity": {"tool": "openssl", "version": version, "algorithm": "aes-128-gcm",
+                          "block_bytes": 16384, "threads": 1, "seconds": 3},
+             "samples": samples, "telemetry": {}, "verdict": {"status": "no-baseline"}}
+    doc = {"schema": "sbcbench-results/1", "board": "generic-x86_64", "created": name,
+           "environment": {"arch": "x86_64", "cpu_model": cpu, "cpus": 2},
+           "results": [entry]}
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+AES = [4.6e9, 4.61e9, 4.59e9]
+
+
+def test_compare_accepts_a_results_file_as_the_baseline(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two results files: the first is the baseline (one session, its environment), judged
+    as pytest judges; a regression exits 1, the same numbers pass."""
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    same = _speed_results(tmp_path, "same", [4.605e9, 4.595e9, 4.6e9], "AMD EPYC")
+    slower = _speed_results(tmp_path, "slower", [3.1e9, 3.12e9, 3.09e9], "AMD EPYC")
+    assert main(["compare", str(before), str(same)]) == 0
+    assert "exit 0: no regression" in capsys.readouterr().out
+    assert main(["compare", str(before), str(slower)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("regression   benchmarks/test_crypto.py::test_cipher[aes-128-gcm]")
+
+
+def test_compare_refuses_another_cpu_from_a_results_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The other-machine check uses the reference results file's environment, as pytest
+    uses the baseline session's: another CPU is incomparable, so exit 3, not 0."""
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    other = _speed_results(tmp_path, "other", AES, "Intel Xeon")
+    assert main(["compare", str(before), str(other)]) == 3
+    out = capsys.readouterr().out
+    assert "another machine (cpu_model: baseline 'AMD EPYC', this run 'Intel Xeon')" in out
+    # allowed, it is still nothing judged: a gate that compared nothing passed nothing
+    assert main(["compare", "--allow-incomparable", str(before), str(other)]) == 3
+    assert "no result has a comparable baseline" in capsys.readouterr().out
+
+
+def test_compare_with_nothing_comparable_exits_3(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every result incomparable (another openssl), or none with a baseline: not a pass."""
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    upgraded = _speed_results(tmp_path, "upgraded", AES, "AMD EPYC", version="3.5.0")
+    assert main(["compare", str(before), str(upgraded)]) == 3
+    assert "version: baseline '3.0.19', this run '3.5.0'" in capsys.readouterr().out
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"schema": "sbcbench-baseline/1", "board": "generic-x86_64",
+                                 "entries": []}))
+    assert main(["compare", str(empty), str(before)]) == 3
+    assert "no result has a comparable baseline" in capsys.readouterr().out
+
+
+def test_compare_names_both_schemas_for_an_unknown_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"schema": "something/9"}))
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    assert main(["compare", str(odd), str(before)]) == 2
+    err = capsys.readouterr().err
+    assert "neither a baseline (sbcbench-baseline/1) nor a results file" in err
+
+
+def test_compare_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    out = capsys.readouterr().out
+    assert "2 unusable input" in out and "3 not judged" in out

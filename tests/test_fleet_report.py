@@ -96,8 +96,11 @@ def test_identities_are_never_mixed(entries: list[fleet.Entry]) -> None:
     head = [g for k, g in keys.items() if k[0] == "build-time" and
             k[2].as_dict()["commit"] == "b0cfcd4"]
     assert sorted(len(g) for g in head) == [1, 2]  # the MacBook's 246 crates vs 243
-    rsa = [k for k in keys if k[0] == "rsa2048" and k[2].as_dict().get("source") == "seed-004"]
+    rsa = [k for k in keys if k[0] == "rsa2048" and k[2].as_dict().get("op") == "sign"]
     assert {k[2].as_dict()["threads"] for k in rsa} == {1, 4}  # -multi 4 apart from 1 thread
+    aesni = [k for k in keys if k[0] == "aes-128-cbc" and k[2].as_dict().get("block_bytes")
+             == 16384]
+    assert len(aesni) == 2  # AES-NI disabled is another measurement
 
 
 def test_markdown_and_json(entries: list[fleet.Entry]) -> None:
@@ -138,12 +141,46 @@ def test_sbc_report_puts_this_run_among_the_fleet(pytester: pytest.Pytester) -> 
         from pytest_sbcbench.model import Identity, Measurement
 
         def test_sha512(sbcbench):
-            ident = Identity.of(tool="published", workload="openssl speed -evp",
-                                algorithm="sha512", block_bytes=16384, threads=1)
+            ident = Identity.of(tool="openssl", version="3.0.19", algorithm="sha512",
+                                block_bytes=16384, threads=1, seconds=3)
             sbcbench.record(Measurement("sha512", "B/s", "higher", ident, (700e6, 710e6)))
     """)
     out = pytester.path / "report"
     result = pytester.runpytest_subprocess("--sbc-report", str(out))
     result.assert_outcomes(passed=1)
     text = (out / "report.md").read_text()
-    assert "| 1 | generic-" in text and "| 2 | nanopc-t6n | 376.1 MB/s" in text
+    assert "| 1 | generic-" in text and "| openssl 3.0.19 |" in text
+    assert "| 2 | nanopc-t6n | 376.1 MB/s | 1.87x | published |" in text
+
+
+def test_a_live_openssl_result_is_ranked_among_the_published(tmp_path: Path) -> None:
+    """A result measured by the project's own openssl path (a stand-in replaying this
+    machine's real ``openssl speed -mr -evp aes-128-gcm -bytes 16384`` output) is ranked with
+    the published aes-128-gcm figures at 16384 bytes, its tool and version shown."""
+    from pytest_sbcbench.judge.stats import summarize
+    from pytest_sbcbench.measure.openssl import measure_throughput, openssl_tool
+    from pytest_sbcbench.model import Result, Verdict
+    from pytest_sbcbench.report.results import document, write_json_atomic
+
+    capture = REPO / "tests/data/this_machine/openssl-3.0.19_mr_evp-aes-128-gcm_bytes16384.txt"
+    stand_in = tmp_path / "openssl"
+    stand_in.write_text("#!/bin/sh\nif [ \"$1\" = version ]; then\n"
+                        "  echo 'OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)'"
+                        f"\nelse\n  cat '{capture}'\nfi\n")
+    stand_in.chmod(0o755)
+    m = measure_throughput(openssl_tool(str(stand_in)), "aes-128-gcm", seconds=1, runs=1)
+    result = Result("benchmarks/test_crypto.py::test_cipher[aes-128-gcm]", m,
+                    summarize(m.samples), Verdict("no-baseline", ""), {})
+    live = tmp_path / "live.json"
+    write_json_atomic(live, document("generic-x86_64", "now", {"cpu_model": "AMD EPYC"},
+                                     [result]))
+    groups = fleet.groups(fleet.load_fleet([*PUBLISHED, live]))
+    ((_key, group),) = [(k, g) for k, g in groups.items() if k[0] == "aes-128-gcm"
+                       and k[2].as_dict().get("block_bytes") == 16384]
+    assert {e.board for e in group} == {"generic-x86_64", "macbookpro8-1", "nanopc-t6n",
+                                        "star64"}
+    ranks = {e.board: (rank, fleet.tool_label(e)) for rank, e, _ in fleet.ranking(group)}
+    assert ranks["generic-x86_64"] == (1, "openssl 3.0.19")  # 4.49 GB/s with AES-NI
+    text = render(fleet.load_fleet([*PUBLISHED, live]), PROFILES)
+    assert "| 1 | generic-x86_64 | 4,490.9 MB/s | 1.00x | openssl 3.0.19 |" in text
+    assert "| 4 | star64 | 21.70 MB/s |" in text

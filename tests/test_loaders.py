@@ -245,4 +245,4 @@ def test_compare_in_an_unreadable_directory_exits_2(locked_dir: Path) -> None:
             code = main(["compare", str(baseline), str(results)])
         return f"{code} {err.getvalue().strip()}"
     assert as_nobody(compare).startswith(f"2 sbcbench compare: {baseline}: unreadable "
-                                         "baseline: Permission denied")
+                                         "baseline or results file: Permission denied")

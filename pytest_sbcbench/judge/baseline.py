@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import BoardError, SchemaError, SignatureError
+from ..errors import BoardError, SchemaError, SignatureError, schema_field
 from ..fileio import clean_stale_temps, locked, write_json_atomic
 from ..jsonload import strict_json
 from ..model import Identity, Result
@@ -143,7 +143,7 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
     if not isinstance(data, dict):
         raise SchemaError(source, None, "a baseline must be a JSON object")
     if data.get("schema") != BASELINE_SCHEMA:
-        raise SchemaError(source, data.get("schema"),
+        raise SchemaError(source, schema_field(data),
                           f"unknown baseline schema; this sbcbench reads {BASELINE_SCHEMA}")
     try:
         if not isinstance(data["entries"], list):

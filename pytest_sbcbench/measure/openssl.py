@@ -40,6 +40,19 @@ def find_openssl(*, executor: Executor | None = None) -> str | None:
     return which("openssl", executor=executor)
 
 
+def env_problem(path: str) -> str | None:
+    """Why the openssl named by ``$SBCBENCH_OPENSSL`` cannot run, in one line naming the path
+    (no such file, a directory, not executable); None when it may run or was found on PATH."""
+    if os.environ.get(OPENSSL_ENV) != path:
+        return None
+    fix = f"point {OPENSSL_ENV} at an openssl binary, or unset it to use openssl on PATH"
+    if not os.path.exists(path):
+        return f"{OPENSSL_ENV}={path}: no such file; {fix}"
+    if os.path.isdir(path) or not os.access(path, os.X_OK):
+        return f"{OPENSSL_ENV}={path}: not an executable file; {fix}"
+    return None
+
+
 def parse_version(banner: str) -> str:
     """``OpenSSL 3.0.19 27 Jan 2026 (...)`` -> ``3.0.19``; LibreSSL keeps its prefix."""
     match = re.match(r"^\s*(OpenSSL|LibreSSL)\s+(\d+\.\d+\.\d+[a-z]*)", banner)

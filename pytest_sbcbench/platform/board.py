@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import BoardError, SchemaError
+from ..errors import BoardError, SchemaError, schema_field
 from ..jsonload import read_bytes, strict_json
 from .probe import Probe
 
@@ -98,7 +98,7 @@ def _cluster(data: Any) -> Cluster:
 def profile_from_dict(data: Mapping[str, Any], source: str) -> BoardProfile:
     """Build a profile from its JSON form; a malformed file is a :class:`SchemaError`."""
     if data.get("schema") != BOARD_SCHEMA:
-        raise SchemaError(source, data.get("schema"), f"expected schema {BOARD_SCHEMA!r}")
+        raise SchemaError(source, schema_field(data), f"expected schema {BOARD_SCHEMA!r}")
     try:
         match, facts, clusters = data.get("match", {}), data.get("facts", {}), data["clusters"]
         if not isinstance(match, dict) or not isinstance(facts, dict):

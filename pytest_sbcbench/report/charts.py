@@ -47,7 +47,8 @@ def write_charts(entries: Sequence[fleet.Entry], out: Path, vs: str | None = Non
             key=lambda item: item[0][0])):
         rows = fleet.ranking(group)
         fig, ax = plt.subplots(figsize=(8, 0.4 * len(rows) + 1.5))
-        ax.barh([e.board for _, e, _ in rows][::-1], [e.value for _, e, _ in rows][::-1])
+        ax.barh([f"{e.board} ({fleet.tool_label(e)})" for _, e, _ in rows][::-1],
+                [e.value for _, e, _ in rows][::-1])
         ax.set_xlabel("seconds (linear axis; lower is better)")
         ax.set_title(f"{metric}: fleet ranking")
         fig.tight_layout()
@@ -63,7 +64,8 @@ def write_charts(entries: Sequence[fleet.Entry], out: Path, vs: str | None = Non
         width = 0.8 / len(family)
         for j, (board, values) in enumerate(sorted(family.items())):
             ax.bar([k + j * width for k in range(len(metrics))],
-                   [values[m].value / 1e6 for m in metrics], width, label=board)
+                   [values[m].value / 1e6 for m in metrics], width,
+                   label=f"{board} ({fleet.tool_label(values[metrics[0]])})")
         ax.set_xticks([k + 0.4 - width / 2 for k in range(len(metrics))], metrics, rotation=30)
         ax.set_ylabel("MB/s (linear axis)")
         ax.legend(fontsize=7)

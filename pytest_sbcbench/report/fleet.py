@@ -1,8 +1,11 @@
 """Fleet comparison: where a board lands among others, and why.
 
-Results are ranked only within a group of identical identities (same workload, tree, block size,
-threads...); anything else is listed separately, never mixed.  Crypto gaps are split with a
-control metric that no board accelerates (sha512): gap = core factor x instruction-set factor."""
+Results are ranked only within a group of the same comparable identity (:func:`rank_identity`:
+workload, algorithm, block size, threads; for builds the tree's name, commit and fingerprint);
+anything else is listed separately, never mixed.  Who measured it (a live openssl 3.0.19, a
+published table) is not part of that key but is shown beside every number (:func:`tool_label`).
+Crypto gaps are split with a control metric that no board accelerates (sha512):
+gap = core factor x instruction-set factor."""
 
 from __future__ import annotations
 
@@ -39,9 +42,60 @@ def load_fleet(paths: Iterable[Path]) -> list[Entry]:
     return out
 
 
+# Who measured and for how long: shown beside the number, never a reason not to rank.
+# ``source`` tags which published document a figure came from; ``library``/``toolchain`` are
+# versions; ``tier``, ``lockfile`` and ``lock_sha256`` restate what commit and crates say.
+PROVENANCE_KEYS = frozenset({"tool", "version", "seconds", "source", "library", "toolchain",
+                             "tier", "lockfile", "lock_sha256", "repository"})
+SHORT_SHA = 7  # published build tables name commits by their 7-character short SHA
+
+
+def workload_name(values: dict[str, Any]) -> str:
+    """The workload a live identity measured, in the published tables' words: ``openssl speed
+    -evp`` for a throughput at a block size, ``openssl speed`` for sign/verify rates, the
+    tree's name for a build, else the tool (and its own workload label)."""
+    tool = str(values.get("tool"))
+    if "workload" in values:
+        given = str(values["workload"])
+        return given if tool == "published" else f"{tool} {given}"
+    if "repository" in values:
+        return str(values["repository"]).rstrip("/").rsplit("/", 1)[-1] \
+            .removeprefix("local:").removesuffix(".git")
+    if tool == "openssl" and "algorithm" in values:
+        return "openssl speed -evp" if "block_bytes" in values else "openssl speed"
+    return tool
+
+
+def rank_identity(identity: Identity) -> Identity:
+    """The keys that decide whether two numbers are the same measurement on different machines:
+    the workload, then everything but provenance (algorithm, op, block size, threads, commit,
+    files, loc, crates, build command...).  A commit is cut to its short SHA; the default job
+    count is dropped (the published tables ran cargo's default)."""
+    values = identity.as_dict()
+    out: dict[str, Any] = {k: v for k, v in values.items() if k not in PROVENANCE_KEYS}
+    out["workload"] = workload_name(values)
+    if isinstance(out.get("commit"), str):
+        out["commit"] = out["commit"][:SHORT_SHA]
+    if out.get("jobs") == "default":
+        del out["jobs"]
+    return Identity.from_mapping(out)
+
+
+def tool_label(entry: Entry) -> str:
+    """Who produced the number: ``openssl 3.0.19``; ``published (openssl 1.0.0i)``."""
+    values = entry.result.measurement.identity.as_dict()
+    tool = str(values.get("tool") or "unknown tool")
+    if tool == "published":
+        openssl = entry.environment.get("openssl")
+        return f"published (openssl {openssl})" if openssl and "openssl" in str(
+            values.get("workload")) else "published"
+    version = values.get("version") or values.get("toolchain")
+    return f"{tool} {version}" if version else tool
+
+
 def group_key(result: Result) -> tuple[str, str, Identity]:
     m = result.measurement
-    return (m.metric, m.unit, m.identity)
+    return (m.metric, m.unit, rank_identity(m.identity))
 
 
 def groups(entries: Sequence[Entry]) -> dict[tuple[str, str, Identity], list[Entry]]:
@@ -99,6 +153,7 @@ class CompileRow:
     mhz: float | None
     clock_source: str
     core_ghz_seconds: float | None
+    tool: str = ""
 
 
 def compile_rows(group: Sequence[Entry], profiles: dict[str, BoardProfile],
@@ -109,7 +164,7 @@ def compile_rows(group: Sequence[Entry], profiles: dict[str, BoardProfile],
         mhz, source = clock_mhz(e, profiles, measured_clock)
         core_s = e.value * n if n else None
         rows.append(CompileRow(rank, e.board, e.value, vs, n, core_s, mhz, source,
-                               core_s * mhz / 1000 if core_s and mhz else None))
+                               core_s * mhz / 1000 if core_s and mhz else None, tool_label(e)))
     return rows
 
 
@@ -126,7 +181,8 @@ def crypto_families(entries: Sequence[Entry]) -> dict[Identity, dict[str, dict[s
         m = e.result.measurement
         if m.unit != "B/s" or "algorithm" not in m.identity.as_dict():
             continue
-        out.setdefault(family_key(m.identity), {}).setdefault(e.board, {})[m.metric] = e
+        family = family_key(rank_identity(m.identity))
+        out.setdefault(family, {}).setdefault(e.board, {})[m.metric] = e
     return out
 
 

@@ -28,8 +28,8 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.Entry],
         rows = fleet.compile_rows(group, profiles, measured_clock)
         best_ghz = min((r.core_ghz_seconds for r in rows if r.core_ghz_seconds), default=None)
         lines += ["| # | board | time | vs best | cores | core-seconds | clock (GHz) | "
-                  "core-GHz-seconds | per core per GHz vs best |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "core-GHz-seconds | per core per GHz vs best | measured with |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             ghz = f"{r.mhz / 1000:.2f}" if r.mhz else "n/a"
             cgs = f"{r.core_ghz_seconds:.1f}" if r.core_ghz_seconds else "n/a"
@@ -37,13 +37,14 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.Entry],
                 else "n/a"
             lines.append(f"| {r.rank} | {r.board} | {r.seconds:.2f} s | {r.vs_best:.2f}x | "
                          f"{r.cores or 'n/a'} | {r.core_seconds or 0:.1f} | {ghz} | {cgs} | "
-                         f"{rel} |")
+                         f"{rel} | {r.tool} |")
         clocks = sorted({r.clock_source for r in rows})
         lines += ["", f"Clock used for per-GHz figures: {'; '.join(clocks)}."]
     else:
-        lines += ["| # | board | value | vs best |", "|---|---|---|---|"]
+        lines += ["| # | board | value | vs best | measured with |", "|---|---|---|---|---|"]
         for rank, e, vs in fleet.ranking(group):
-            lines.append(f"| {rank} | {e.board} | {_value(e.value, unit)} | {vs:.2f}x |")
+            lines.append(f"| {rank} | {e.board} | {_value(e.value, unit)} | {vs:.2f}x | "
+                         f"{fleet.tool_label(e)} |")
     return [*lines, ""]
 
 
@@ -89,7 +90,9 @@ def render(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
     single = {k: g for k, g in all_groups.items() if len(g) == 1}
     lines = ["# Fleet report", "",
              f"{len(entries)} results from {len({e.board for e in entries})} machines; "
-             "ranked only among identical identities.", "", "## Rankings", ""]
+             "ranked only among the same measurement (workload, algorithm, block size, threads; "
+             "for builds the tree, commit and fingerprint), whoever measured it.", "",
+             "## Rankings", ""]
     for key in sorted(ranked, key=lambda k: (k[0], describe(k[2]))):
         lines += ranked_section(key, ranked[key], profiles, measured_clock)
     families = fleet.crypto_families(entries)
@@ -100,7 +103,8 @@ def render(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
     lines += ["## Not ranked (no other machine with the same identity)", ""]
     for (metric, unit, identity), group in sorted(single.items(), key=lambda i: i[0][0]):
         e = group[0]
-        lines.append(f"- {e.board}: {metric} {_value(e.value, unit)} ({describe(identity)})")
+        lines.append(f"- {e.board}: {metric} {_value(e.value, unit)} ({describe(identity)}; "
+                     f"{fleet.tool_label(e)})")
     return "\n".join(lines) + "\n"
 
 
@@ -112,7 +116,9 @@ def as_json(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
             continue
         item: dict[str, Any] = {"metric": metric, "unit": unit, "identity": identity.as_dict(),
                                 "rows": [{"rank": r, "board": e.board, "value": e.value,
-                                          "vs_best": v} for r, e, v in fleet.ranking(group)]}
+                                          "vs_best": v, "tool": fleet.tool_label(e),
+                                          "identity": e.result.measurement.identity.as_dict()}
+                                         for r, e, v in fleet.ranking(group)]}
         if unit == "s":
             item["compile"] = [asdict(r) for r in fleet.compile_rows(group, profiles,
                                                                       measured_clock)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from ..errors import BoardError, SchemaError
+from ..errors import BoardError, SchemaError, schema_field
 from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import identity_of, samples_field, text_field
@@ -36,6 +36,7 @@ class ResultsFile:
     board: str
     environment: dict[str, Any]
     results: list[Result]
+    created: str = ""
 
 
 def load_results(path: Path) -> ResultsFile:
@@ -45,14 +46,22 @@ def load_results(path: Path) -> ResultsFile:
     booleans; the board is a valid board name, since it becomes part of file names)."""
     data = strict_json(read_bytes(path, "results file"), path, "results file")
     if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA:
-        version = data.get("schema") if isinstance(data, dict) else None
-        raise SchemaError(path, version, f"not a results file; expected {RESULTS_SCHEMA}")
+        raise SchemaError(path, schema_field(data), f"not a results file; expected "
+                                                    f"{RESULTS_SCHEMA}")
+    return results_document(data, path)
+
+
+def results_document(data: dict[str, Any], path: Path) -> ResultsFile:
+    """A parsed results document (its schema already checked) as a :class:`ResultsFile`."""
     try:
         environment = data.get("environment") or {}
         if not isinstance(environment, dict) or not isinstance(data["results"], list):
             raise ValueError("environment must be an object and results a list")
+        created = data.get("created", "")
+        if not isinstance(created, str):
+            raise ValueError(f"created must be a string, not {created!r}")
         return ResultsFile(check_board_name(data["board"]), environment,
-                           [_result(r, i) for i, r in enumerate(data["results"])])
+                           [_result(r, i) for i, r in enumerate(data["results"])], created)
     except (KeyError, TypeError, ValueError, BoardError) as exc:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
 

@@ -43,10 +43,13 @@ def table(results: Sequence[Result]) -> list[str]:
 def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Result],
                 unavailable: Mapping[str, str], real_clock: Mapping[str, Sequence[ClockReading]],
                 notes: Sequence[str]) -> list[str]:
-    """Findings, scaling efficiency, probes that could not run (once each), real-clock
-    readings, notes."""
+    """Findings (one line each, the only place they print), improvements with their re-baseline
+    hint, scaling efficiency, probes that could not run (once each), real-clock readings,
+    notes."""
     lines = [f"finding: {nodeid.rsplit('::', 1)[-1]}: {f.kind}: {f.detail}"
              for nodeid, f in findings]
+    lines += [f"improvement: {r.test.rsplit('::', 1)[-1]}: {r.verdict.detail}"
+              for r in results if r.verdict.status == "improvement"]
     lines += [f"scaling: {r.measurement.display_name}: {r.telemetry['speedup']:.2f}x over one "
               f"thread, efficiency {100 * r.telemetry['efficiency']:.0f}% "
               f"({r.telemetry.get('threads_are', '')})"

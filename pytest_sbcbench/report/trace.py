@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..judge.telemetry import under_load
 from ..measure.sampler import Trace
@@ -47,17 +49,22 @@ def _cells(values: tuple[float | None, ...]) -> list[str]:
     return [_cell(v) for v in values]
 
 
-def write_png(trace: Trace, path: Path, title: str) -> Path | None:
-    """Clock and temperature over time on linear axes, under-load spans shaded.
+def missing(trace: Trace) -> dict[str, str]:
+    """The panels this machine had nothing to draw in, with the label saying so (a VM without
+    cpufreq, a board without thermal zones): an empty panel must never look like a reading."""
+    out = {}
+    if not any(v is not None for s in trace.samples for v in s.mhz):
+        reason = trace.unavailable.get("cpufreq") or "no cpufreq on this machine"
+        out["clock"] = f"clock not available ({reason})"
+    if not any(s.temp_c is not None for s in trace.samples):
+        reason = trace.unavailable.get("thermal") or "no thermal sensor on this machine"
+        out["temperature"] = f"temperature not available ({reason})"
+    return out
 
-    Returns None when matplotlib is not installed (``pip install pytest-sbcbench[plot]``)."""
-    try:
-        import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
+def figure(plt: Any, trace: Trace, title: str) -> Any:
+    """The two-panel figure: clock per CPU, hottest sensor; under-load spans shaded; a panel
+    with no data carries a centred "not available" label."""
     times = [s.t for s in trace.samples]
     fig, (clock_ax, temp_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5))
     for i, cpu in enumerate(trace.cpus):
@@ -68,14 +75,53 @@ def write_png(trace: Trace, path: Path, title: str) -> Path | None:
         for j, loaded in enumerate(flags):
             if loaded and j > 0:
                 ax.axvspan(times[j - 1], times[j], color="0.85", zorder=0)
+    gone = missing(trace)
+    for name, ax in (("clock", clock_ax), ("temperature", temp_ax)):
+        if name in gone:
+            ax.text(0.5, 0.5, gone[name], transform=ax.transAxes, ha="center", va="center",
+                    fontsize=10, color="0.3")
     clock_ax.set_ylabel("clock (MHz)")
     temp_ax.set_ylabel("temperature (C)")
     temp_ax.set_xlabel("seconds (shaded: under load)")
     clock_ax.set_title(title, fontsize=9)
-    if trace.cpus:
+    if trace.cpus and "clock" not in gone:
         clock_ax.legend(fontsize=7, ncol=4)
     fig.tight_layout()
+    return fig
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend, or None without the ``plot`` extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+def write_png(trace: Trace, path: Path, title: str) -> Path | None:
+    """Clock and temperature over time on linear axes, under-load spans shaded.
+
+    Returns None when matplotlib is not installed (``pip install pytest-sbcbench[plot]``)."""
+    plt = pyplot()
+    if plt is None:
+        return None
+    fig = figure(plt, trace, title)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return path
+
+
+def summary_line(folder: Path | None, written: Sequence[Path]) -> list[str]:
+    """Where the traces went: one line, or none when no trace was asked for or written."""
+    if folder is None or not written:
+        return []
+    csvs = sum(p.suffix == ".csv" for p in written)
+    pngs = sum(p.suffix == ".png" for p in written)
+    charts = f", {pngs} PNG charts" if pngs else ", no PNG charts (pip install " \
+        "'pytest-sbcbench[plot]')"
+    return [f"traces: {folder} ({csvs} CSV{charts})"]

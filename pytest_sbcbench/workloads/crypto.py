@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import SbcBenchError
+from ..errors import SbcBenchError, ToolError
 from ..model import Identity
 from ..workload import BaseWorkload, Context, Plan, Sample
 
@@ -32,14 +32,27 @@ def find_tool(ctx: Context) -> OpensslTool | str:
         if path is None:
             ctx.shared[TOOL_KEY] = MISSING_OPENSSL.format(env=openssl.OPENSSL_ENV)
         else:
-            try:
-                ctx.shared[TOOL_KEY] = openssl.openssl_tool(path, executor=ctx.executor)
-            except SbcBenchError as exc:
-                ctx.shared[TOOL_KEY] = f"openssl at {path} is unusable: {exc}"
+            ctx.shared[TOOL_KEY] = openssl.env_problem(path) or _usable(path, ctx)
     found = ctx.shared[TOOL_KEY]
     if not isinstance(found, str):
         ctx.tools["openssl"] = found.version
     return found  # type: ignore[no-any-return]
+
+
+def _usable(path: str, ctx: Context) -> OpensslTool | str:
+    """The tool at ``path`` (run through the run's executor), or one line saying why it cannot
+    run (the reason, the command, the last line of its stderr): every openssl test skips with
+    that line."""
+    from ..measure import openssl
+
+    try:
+        return openssl.openssl_tool(path, executor=ctx.executor)
+    except ToolError as exc:
+        said = exc.stderr.strip().splitlines()[-1:] or ["no stderr"]
+        return (f"openssl at {path} is unusable: {exc.reason} (command: "
+                f"{' '.join(exc.argv)}; {said[0]})")
+    except SbcBenchError as exc:
+        return f"openssl at {path} is unusable: {' '.join(str(exc).split())}"
 
 
 def available_openssl(ctx: Context) -> str | None:
