@@ -20,9 +20,10 @@ from .measure.openssl_parse import parse_speed
 from .measure.sampler import Sample, Sampler
 from .measure.tools import run_tool
 from .platform.board import known_profiles
+from .platform.capture import capture_parser, run_capture
 from .platform.facts import platform_facts
 from .platform.sysroot import Sysroot
-from .report import text
+from .report import lava, text
 from .report.charts import write_charts
 from .report.compare import board_profile, compare, load_reference
 from .report.fleet import load_fleet
@@ -217,6 +218,19 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+def _capture(args: argparse.Namespace) -> int:
+    done = run_capture(args.lg_env, args.out, args.role, args.root)
+    print(f"wrote {done.path}: {done.files} files from {done.source} "
+          f"(extract it and pass the directory to --sbc-sysroot)")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    lines, recorded = lava.export(load_results(args.results).results)
+    print("\n".join(lines) if not recorded else f"recorded {len(lines)} LAVA test cases")
+    return 0
+
+
 def sysroot_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
                          help="read /proc and /sys from DIR (a captured board tree)")
@@ -300,6 +314,12 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("baseline", type=Path)
     g.add_argument("--key", type=Path, required=True, help="private key from 'sbcbench keygen'")
     g.set_defaults(run=_sign)
+    capture_parser(sub.add_parser("capture", help="the files the platform layer reads, as a "
+                                  "tarball for --sbc-sysroot")).set_defaults(run=_capture)
+    e = sub.add_parser("export", help="results in another system's format")
+    e.add_argument("format", choices=["lava"])
+    e.add_argument("results", type=Path)
+    e.set_defaults(run=_export)
     return top
 
 

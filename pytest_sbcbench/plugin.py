@@ -183,9 +183,14 @@ def _start_watch(item: pytest.Item, session: Session) -> Watch:
     return running
 
 
-def _publish(config: pytest.Config) -> Any:
+def _publish(item: pytest.Item) -> Any:
+    """Each judged result goes to the ``pytest_sbcbench_result`` hook and, as JUnit properties
+    (metric, unit, median, change %, tolerance %, verdict), into ``--junitxml``."""
     def publish(result: Result) -> None:
-        config.hook.pytest_sbcbench_result(config=config, result=result)
+        from .report.junit import junit_properties
+
+        item.user_properties.extend(junit_properties(result))
+        item.config.hook.pytest_sbcbench_result(config=item.config, result=result)
     return publish
 
 
@@ -196,7 +201,7 @@ def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool
 
     trace = running.stop(line_end_column(item.config))
     extra = [*session.session_findings, *([running.gate] if running.gate else [])]
-    message = session.finalize(item.nodeid, trace, extra, _publish(item.config))
+    message = session.finalize(item.nodeid, trace, extra, _publish(item))
     if message and not failed:
         pytest.fail(message, pytrace=False)
 
@@ -224,7 +229,7 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object
     finally:
         session = item.config.stash.get(SESSION_KEY, None)
         if session is not None and session.pending.get(item.nodeid):
-            session.finalize(item.nodeid, None, [], _publish(item.config))
+            session.finalize(item.nodeid, None, [], _publish(item))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

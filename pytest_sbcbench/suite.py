@@ -46,8 +46,10 @@ def list_registered(as_json: bool, sysroot: Path) -> int:
     ``conftest.py`` contribute their workloads), then the listing instead of tests."""
     import pytest
 
+    # no terminal plugin here, so neither plugins that need its options (labgrid's reads
+    # --verbose at start-up) nor any that write files
     args = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:benchmark",
-            "--capture=no",
+            "-p", "no:labgrid", "--capture=no",
             "--sbc-list", "json" if as_json else "text"]
     if sysroot != Path("/"):
         args += ["--sbc-sysroot", str(sysroot)]

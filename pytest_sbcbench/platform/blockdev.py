@@ -20,10 +20,11 @@ class Interface:
 
 
 def base_device(name: str) -> str:
-    """``mmcblk0p2`` -> ``mmcblk0``, ``sda3`` -> ``sda``, ``nvme0n1p1`` -> ``nvme0n1``."""
+    """``mmcblk0p2`` -> ``mmcblk0``, ``sda3`` -> ``sda``, ``nvme0n1p1`` -> ``nvme0n1``; a whole
+    disk (``mmcblk0``, ``nvme0n1``, ``sda``) is its own base."""
     name = name.rsplit("/", 1)[-1]
-    for pattern in (r"^(mmcblk\d+)p\d+$", r"^(nvme\d+n\d+)p\d+$", r"^([a-z]+)\d+$"):
-        match = re.match(pattern, name)
+    for pattern in (r"(mmcblk\d+)(?:p\d+)?", r"(nvme\d+n\d+)(?:p\d+)?", r"([a-z]+)\d+"):
+        match = re.fullmatch(pattern, name)
         if match:
             return match.group(1)
     return name

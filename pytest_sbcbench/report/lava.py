@@ -1,0 +1,110 @@
+"""``sbcbench export lava RESULTS``: one LAVA test case per measured metric.
+
+For labs that run the suite inside LAVA's test shell: each result becomes
+``lava-test-case NAME --result pass|fail --measurement MEDIAN --units UNIT``.  When
+``lava-test-case`` is on PATH it is called (LAVA records the case); otherwise the command lines
+are printed, so they can be checked or replayed.
+
+LAVA's dispatcher splits a test-case signal on whitespace and each ``KEY=VALUE`` on ``=``,
+turns ``/`` into ``_`` and refuses a duplicate case name in one run, so a name keeps only
+letters, digits, ``.``, ``_`` and ``-`` (other runs of characters become one ``_``), at most
+:data:`MAX_NAME` characters, and is made unique with a ``-2``, ``-3`` ... suffix.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..errors import SchemaError
+from ..measure.tools import run_tool
+from ..model import Result
+
+MAX_NAME = 100
+PASSING = frozenset({"pass", "improvement", "no-baseline", "inconclusive"})
+FAILING = frozenset({"regression", "implausible", "invalid", "incomparable"})
+_NAME_BAD = re.compile(r"[^A-Za-z0-9._-]+")
+_WORDS = re.compile(r"[a-z0-9]+")
+_UNIT_OK = re.compile(r"^[A-Za-z0-9/%._-]+$")
+
+
+@dataclass(frozen=True)
+class LavaCase:
+    """One ``lava-test-case`` call."""
+
+    name: str
+    result: str
+    measurement: str
+    units: str
+
+    def argv(self) -> list[str]:
+        return ["lava-test-case", self.name, "--result", self.result,
+                "--measurement", self.measurement, "--units", self.units]
+
+    def line(self) -> str:
+        return shlex.join(self.argv())
+
+
+def sanitise(text: str) -> str:
+    """A LAVA-safe test case name (letters, digits, ``.``, ``_``, ``-``)."""
+    name = _NAME_BAD.sub("_", text).strip("._-")
+    return name[:MAX_NAME].rstrip("._-") or "unnamed"
+
+
+def case_name(result: Result) -> str:
+    """The test's name without its file (``test_cipher_aes-128-gcm``), plus the metric when
+    the test name does not already say every word of it (``test_build.build_seconds``)."""
+    name = sanitise(result.test.rsplit("::", 1)[-1])
+    label = result.measurement.display_name
+    said = set(_WORDS.findall(name.lower()))
+    if set(_WORDS.findall(label.lower())) <= said:
+        return name
+    return sanitise(f"{name}.{label}")
+
+
+def verdict_result(result: Result) -> str:
+    status = result.verdict.status
+    if status in PASSING:
+        return "pass"
+    if status in FAILING:
+        return "fail"
+    raise SchemaError(result.test, status, f"unknown verdict status {status!r}")
+
+
+def _measurement(result: Result) -> str:
+    median = result.summary.median
+    if not math.isfinite(median):
+        raise SchemaError(result.test, None, f"median {median!r} is not a number LAVA can record")
+    return repr(float(median))
+
+
+def _units(unit: str) -> str:
+    return unit if _UNIT_OK.match(unit) else sanitise(unit)
+
+
+def lava_cases(results: Iterable[Result]) -> list[LavaCase]:
+    """One case per result, names made unique in order of appearance."""
+    seen: dict[str, int] = {}
+    out = []
+    for result in results:
+        base = case_name(result)
+        seen[base] = seen.get(base, 0) + 1
+        name = base if seen[base] == 1 else f"{base[:MAX_NAME - 4]}-{seen[base]}"
+        out.append(LavaCase(name, verdict_result(result), _measurement(result),
+                            _units(result.measurement.unit)))
+    return out
+
+
+def export(results: Iterable[Result], tool: str | None = None) -> tuple[list[str], bool]:
+    """Record every case with ``lava-test-case`` when it is found (``tool``: its path).
+    Returns the command lines and whether they were recorded (else the caller prints them)."""
+    cases = lava_cases(results)
+    found = tool if tool is not None else shutil.which("lava-test-case")
+    if found is not None:
+        for case in cases:
+            run_tool([found, *case.argv()[1:]], 60, "lava-test-case", expect_output=False)
+    return [case.line() for case in cases], found is not None

@@ -1,0 +1,106 @@
+"""``sbcbench export lava``: one LAVA test case per metric of a real results file."""
+
+from __future__ import annotations
+
+import dataclasses
+import decimal
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import DATA
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.errors import SchemaError
+from pytest_sbcbench.model import Verdict
+from pytest_sbcbench.report.lava import export, lava_cases, sanitise
+from pytest_sbcbench.report.results import load_results
+
+RESULTS = DATA / "this_machine" / "results_crypto-quick_generic-x86_64.json"
+# A stand-in for LAVA's lava-test-case shell helper: it checks the same arguments and logs them.
+STAND_IN = """#!/bin/sh
+name=$1; shift
+[ -n "$name" ] || exit 1
+while [ $# -gt 0 ]; do
+  case $1 in --result|--measurement|--units) shift 2 ;; *) echo "bad $1" >&2; exit 1 ;; esac
+done
+echo "$name" >> {log}
+"""
+
+
+def stand_in(folder: Path) -> tuple[Path, Path]:
+    folder.mkdir(exist_ok=True)
+    log = folder / "calls.log"
+    tool = folder / "lava-test-case"
+    tool.write_text(STAND_IN.format(log=log))
+    tool.chmod(0o755)
+    return tool, log
+
+
+def test_one_case_per_metric_of_a_real_results_file() -> None:
+    results = load_results(RESULTS).results
+    cases = lava_cases(results)
+    assert len(cases) == len(results) == 12
+    assert len({c.name for c in cases}) == 12
+    for case, result in zip(cases, results, strict=True):
+        assert re.fullmatch(r"[A-Za-z0-9._-]{1,100}", case.name)
+        assert case.result == "pass"  # every verdict in the file is no-baseline
+        assert decimal.Decimal(case.measurement) == decimal.Decimal(repr(result.summary.median))
+        assert case.units == result.measurement.unit
+    names = [c.name for c in cases]
+    assert "test_cipher_aes-128-gcm" in names and "test_asymmetric_rsa2048-sign" in names
+    assert cases[0].line().startswith("lava-test-case test_cipher_aes-128-gcm --result pass "
+                                      "--measurement ")
+
+
+def test_failing_verdicts_fail_and_unknown_ones_are_errors() -> None:
+    result = load_results(RESULTS).results[0]
+    for status, expected in (("regression", "fail"), ("implausible", "fail"),
+                             ("invalid", "fail"), ("incomparable", "fail"),
+                             ("improvement", "pass"), ("pass", "pass")):
+        judged = dataclasses.replace(result, verdict=Verdict(status, "x"))  # type: ignore[arg-type]
+        assert lava_cases([judged])[0].result == expected
+    odd = dataclasses.replace(result, verdict=Verdict("maybe", "x"))  # type: ignore[arg-type]
+    with pytest.raises(SchemaError, match="unknown verdict"):
+        lava_cases([odd])
+    nan = dataclasses.replace(result, summary=dataclasses.replace(result.summary,
+                                                                  median=math.nan))
+    with pytest.raises(SchemaError, match="not a number"):
+        lava_cases([nan])
+
+
+def test_duplicate_names_get_a_suffix() -> None:
+    result = load_results(RESULTS).results[0]
+    assert [c.name for c in lava_cases([result, result, result])] == [
+        "test_cipher_aes-128-gcm", "test_cipher_aes-128-gcm-2", "test_cipher_aes-128-gcm-3"]
+
+
+def test_sanitise() -> None:
+    assert sanitise("test_x[a b=c>d/e]") == "test_x_a_b_c_d_e"
+    assert sanitise("///") == "unnamed"
+    assert len(sanitise("x" * 300)) == 100
+
+
+def test_calls_lava_test_case_when_found(tmp_path: Path) -> None:
+    tool, log = stand_in(tmp_path / "bin")
+    lines, recorded = export(load_results(RESULTS).results, tool=str(tool))
+    assert recorded and len(lines) == 12
+    assert log.read_text().splitlines() == [line.split()[1] for line in lines]
+
+
+def test_command_prints_without_lava(capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no lava-test-case here
+    assert main(["export", "lava", str(RESULTS)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 12 and all(line.startswith("lava-test-case ") for line in out)
+
+
+def test_command_records_with_lava(capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    tool, log = stand_in(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tool.parent}:/usr/bin:/bin")
+    assert main(["export", "lava", str(RESULTS)]) == 0
+    assert capsys.readouterr().out.strip() == "recorded 12 LAVA test cases"
+    assert len(log.read_text().splitlines()) == 12
