@@ -8,7 +8,6 @@ raises with the command and the log's last 30 lines."""
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +18,7 @@ from ..errors import BuildError
 from ..platform.executor import Executor, default_executor
 from ..platform.host import ChildTimes, Host, default_host
 from .sanity import checked
-from .tools import run_tool
+from .tools import run_tool, which
 
 LOG_TAIL = 30
 BUILD_TIMEOUT_S = 6 * 3600.0  # a build that runs longer is stuck, not slow
@@ -30,7 +29,7 @@ class BuildRun:
     wall_s: float
     user_s: float
     sys_s: float
-    peak_tree_rss_bytes: int
+    peak_tree_rss_bytes: int | None  # None: the build ended before a sample saw it
     max_process_rss_bytes: int
 
     def as_dict(self) -> dict[str, float | int]:
@@ -40,11 +39,13 @@ class BuildRun:
 class PeakMemory:
     """Sample the summed RSS of this process's child processes until stopped.
 
-    The build is the only child while it runs, so this is the build tree's memory."""
+    The build is the only child while it runs, so this is the build tree's memory.  ``peak``
+    stays ``None`` when no sample saw the tree (a build shorter than the interval, or a
+    sampling thread that a loaded machine did not schedule in time): unknown, never 0."""
 
     def __init__(self, host: Host, interval: float = 0.1) -> None:
         self.host = host
-        self.peak = 0
+        self.peak: int | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="sbcbench-rss")
         self.interval = interval
@@ -52,7 +53,8 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             total = self.host.descendants_rss(self.host.self_pid())
-            self.peak = max(self.peak, total or 0)
+            if total:
+                self.peak = max(self.peak or 0, total)
             self._stop.wait(self.interval)
 
     def __enter__(self) -> PeakMemory:
@@ -126,7 +128,7 @@ def toolchain(build: Sequence[str], *, executor: Executor | None = None) -> str:
         [[os.environ.get("CC", "cc"), "--version"]]
     versions = []
     for argv in commands:
-        if shutil.which(argv[0]) is None:
+        if which(argv[0], executor=executor) is None:
             versions.append(f"{argv[0]}: not found")
             continue
         banner = run_tool(argv, 60, f"{argv[0]} version", executor=executor)

@@ -15,6 +15,7 @@ from ..workload import BaseWorkload, Context, Plan, Sample
 
 if TYPE_CHECKING:
     from ..measure.storage import Target
+    from ..platform.host import Host
     from ..settings import Settings
 
 MIB = 1024 * 1024
@@ -25,7 +26,7 @@ def size_bytes(quick: bool) -> int:
     return (256 if quick else 1024) * MIB
 
 
-def check_given_path(settings: Settings) -> None:
+def check_given_path(settings: Settings, host: Host | None = None) -> None:
     """An explicitly given ``--sbc-storage-path`` that cannot hold the test (a RAM filesystem,
     no room) is a :class:`SbcBenchError` at start-up (the plugin makes it a
     usage error, exit 4): a skip would keep CI green on a misconfiguration.  The default (the
@@ -38,7 +39,7 @@ def check_given_path(settings: Settings) -> None:
     if not given.is_dir():
         return  # said with the other output locations (fileio.validate_outputs)
     try:
-        storage.check(storage.target(given), size_bytes(settings.quick))
+        storage.check(storage.target(given, host=host), size_bytes(settings.quick))
     except SbcBenchError as exc:
         raise SbcBenchError(f"--sbc-storage-path {given}: {exc}") from exc
 
@@ -60,7 +61,8 @@ class Sequential(BaseWorkload):
         from ..measure import storage
 
         if "target" not in ctx.scratch:
-            ctx.scratch["target"] = storage.target(ctx.settings.storage_path or Path.cwd())
+            ctx.scratch["target"] = storage.target(ctx.settings.storage_path or Path.cwd(),
+                                                   host=ctx.host)
         found: Target = ctx.scratch["target"]
         return found
 
