@@ -177,7 +177,7 @@ def sbc_openssl(request: pytest.FixtureRequest) -> OpensslTool:
     from .workloads.crypto import find_tool
 
     session = get_session(request.config)
-    found = find_tool(Context(session.settings, session.executor, session.shared,
+    found = find_tool(Context(session.settings, session.executor, session.host, session.shared,
                               session.tools))
     if isinstance(found, str):
         pytest.skip(found)

@@ -88,9 +88,14 @@ def pytest_configure(config: pytest.Config) -> None:
         from . import workloads
 
         try:
-            return workloads.build([extra])
+            built = workloads.build([extra])
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from exc
+        registered = markers(extra)
+        for name, text in built.markers().items():  # a built-in module's own new marker
+            if name not in registered:
+                config.addinivalue_line("markers", f"{name}: {text}")
+        return built
     profiles: list[BoardProfile] | None = None
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
@@ -141,7 +146,8 @@ def pytest_collection(session: pytest.Session) -> bool | None:
         return None
     from . import suite
 
-    print(suite.render(suite.rows(run.registry, run.settings), fmt == "json"), flush=True)
+    table = suite.rows(run.registry, run.settings, run.executor, run.host)
+    print(suite.render(table, fmt == "json"), flush=True)
     return True
 
 
@@ -171,7 +177,7 @@ def _start_watch(item: pytest.Item, session: Session) -> Watch:
 
             session.terminal = open_terminal()
         terminal = session.terminal
-    running = watch.start(session.settings, item.name, terminal)
+    running = watch.start(session.settings, item.name, terminal, session.host, session.clock)
     for name, reason in running.sampler.unavailable.items():
         session.unavailable.setdefault(name, reason)
     return running

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -30,13 +31,19 @@ if TYPE_CHECKING:
     from .measure.syschecks import SystemChecks
     from .model import Measurement, Result, Verdict
     from .platform.board import BoardProfile
+    from .platform.executor import Executor
+    from .platform.host import Host
     from .platform.probe import Probe
     from .workloads import Registry
 
 class Session:
     """The run.  ``more_needed`` is the one place sequential sampling plugs in: after the
     planned runs, the loop asks it (with every metric's samples so far) whether to take one
-    more, up to ``max_runs``."""
+    more, up to ``max_runs``.
+
+    The session owns one :class:`Executor` (where commands run) and one :class:`Host` (process
+    and system CPU readings, mounts, affinity); every workload and every measurement of the
+    run goes through them.  ``clock`` times the sampler (a test scripts it with the host)."""
 
     def __init__(self, settings: Settings, hook_profiles: Callable[[], list[BoardProfile]],
                  registry: Callable[[], Registry]) -> None:
@@ -66,7 +73,9 @@ class Session:
         self._probe: Probe | None = None
         self._board: BoardProfile | None = None
         self._profiles: dict[str, BoardProfile] | None = None
-        self._executor: object | None = None
+        self._executor: Executor | None = None
+        self._host: Host | None = None
+        self.clock: Callable[[], float] = time.monotonic
 
     @property
     def registry(self) -> Registry:
@@ -107,15 +116,32 @@ class Session:
         return self._board
 
     @property
-    def executor(self) -> object | None:
-        """Where commands run (TODO-merge: ``LocalExecutor`` once the executor branch lands;
-        until then workloads run locally and this is ``None``)."""
+    def executor(self) -> Executor:
+        """Where the run's commands run: this machine unless one was given (a remote board)."""
         if self._executor is None:
-            from .platform import executor
+            from .platform.executor import default_executor
 
-            local = getattr(executor, "LocalExecutor", None)
-            self._executor = local() if local is not None else None
+            self._executor = default_executor()
         return self._executor
+
+    @executor.setter
+    def executor(self, executor: Executor) -> None:
+        self._executor = executor
+
+    @property
+    def host(self) -> Host:
+        """Process-tree and system CPU readings, mounts and affinity: through the sysroot when
+        ``--sbc-sysroot`` is a captured tree (it replays hermetically), else this machine."""
+        if self._host is None:
+            from .platform.host import SysrootHost, default_host
+
+            sysroot = self.settings.sysroot
+            self._host = default_host() if sysroot.is_host else SysrootHost(sysroot)
+        return self._host
+
+    @host.setter
+    def host(self, host: Host) -> None:
+        self._host = host
 
     def activate(self) -> None:
         """Resolve the board, load its baseline, take over the governors; once.  A mismatch or
@@ -168,7 +194,7 @@ class Session:
         from .judge.validity import Finding
         from .measure.syschecks import run_system_checks
 
-        self.system_checks = run_system_checks()
+        self.system_checks = run_system_checks(executor=self.executor)
         if self.system_checks.on_battery:
             self.session_findings.append(Finding("power-supply", "running on battery"))
         self.check_real_clock("before")
@@ -178,7 +204,8 @@ class Session:
         from .measure import realclock
 
         try:
-            readings = realclock.check_clusters(self.settings.sysroot, self.settings.cache_root)
+            readings = realclock.check_clusters(self.settings.sysroot, self.settings.cache_root,
+                                                executor=self.executor, host=self.host)
         except Exception as exc:  # a diagnostic: report why, keep benchmarking
             self.notes.append(f"real-clock check {when} unavailable: {exc}")
             return
@@ -192,7 +219,7 @@ class Session:
     # -- the run loop -------------------------------------------------------------------------
 
     def context(self, workload: Workload) -> Context:
-        return Context(self.settings, self.executor, self.shared, self.tools,
+        return Context(self.settings, self.executor, self.host, self.shared, self.tools,
                        plan=workload.plan(self.settings))
 
     def record(self, test: str, measurement: Measurement) -> Handle:
@@ -296,11 +323,11 @@ class Session:
             return self.tools["openssl"]
         from .measure import openssl
 
-        path = openssl.find_openssl()
+        path = openssl.find_openssl(executor=self.executor)
         if path is None:
             return None
         try:
-            return openssl.openssl_tool(path).version
+            return openssl.openssl_tool(path, executor=self.executor).version
         except Exception:  # the environment block is informative; the tests report tool errors
             return None
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .platform.sysroot import Sysroot
 from .settings import Settings
 from .workload import Context
 from .workloads import Registry
+
+if TYPE_CHECKING:
+    from .platform.executor import Executor
+    from .platform.host import Host
 
 PACKAGE = Path(__file__).parent
 SUITE = PACKAGE / "benchmarks"
@@ -62,14 +66,15 @@ def listing_settings(sysroot: Path, quick: bool) -> Settings:
                     report_dir=None)
 
 
-def rows(registry: Registry, settings: Settings) -> list[dict[str, Any]]:
-    """One row per workload: name, test, markers, availability (with the reason), expected
-    seconds quick and full (without the idle gate)."""
+def rows(registry: Registry, settings: Settings, executor: Executor,
+         host: Host) -> list[dict[str, Any]]:
+    """One row per workload: name, test, markers, availability where ``executor`` runs
+    commands (with the reason), expected seconds quick and full (without the idle gate)."""
     shared: dict[str, Any] = {}
     out = []
     for workload in registry:
         plan = workload.plan(settings)
-        ctx = Context(settings, None, shared, {}, plan=plan)
+        ctx = Context(settings, executor, host, shared, {}, plan=plan)
         try:
             reason = workload.available(ctx)
         except Exception as exc:  # a listing reports a broken probe, it does not crash

@@ -4,12 +4,14 @@ Imported only once a benchmark runs (it pulls in the sampler and psutil)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 from .judge.validity import Finding
 from .measure.idle import wait_for_idle
 from .measure.sampler import Sampler, Trace
+from .platform.host import Host
 from .report.progress import StatusLine
 from .settings import Settings
 
@@ -30,18 +32,20 @@ class Watch:
         return trace
 
 
-def idle_gate(settings: Settings) -> Finding | None:
-    """Wait (at most ``--sbc-idle-wait`` seconds) for background load to settle."""
+def idle_gate(settings: Settings, host: Host) -> Finding | None:
+    """Wait (at most ``--sbc-idle-wait`` seconds) for background load on ``host`` to settle."""
     if settings.idle_wait <= 0:
         return None
-    _, finding = wait_for_idle(settings.idle_wait)
+    _, finding = wait_for_idle(settings.idle_wait, host=host)
     return finding
 
 
-def start(settings: Settings, label: str, terminal: TextIO | None) -> Watch:
-    gate = idle_gate(settings)
+def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
+          clock: Callable[[], float]) -> Watch:
+    """The idle gate, then a sampler reading ``host`` (the session's) timed by ``clock``."""
+    gate = idle_gate(settings, host)
     status = StatusLine(terminal, label, live=True) if terminal is not None else None
     sampler = Sampler(settings.sysroot, settings.interval,
-                      on_sample=status.update if status else None)
+                      on_sample=status.update if status else None, host=host, clock=clock)
     sampler.start()
     return Watch(sampler, status, gate)

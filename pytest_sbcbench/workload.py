@@ -21,6 +21,8 @@ from .model import Better, Identity, IdentityValue, Measurement
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from .platform.executor import Executor
+    from .platform.host import Host
     from .platform.sysroot import Sysroot
     from .settings import Settings
 
@@ -93,14 +95,18 @@ class Sample:
 
 @dataclass
 class Context:
-    """What a workload sees of the run: settings, the sysroot, the executor, a cache.
+    """What a workload sees of the run: settings, the sysroot, the executor, the host, a cache.
 
+    Every command a workload runs goes through ``executor`` and every process or system CPU
+    reading, mount table and affinity through ``host``: pass both to each measure function
+    (they default to this machine, which would bypass a remote board or a captured tree).
     ``shared`` lives for the whole session (a tool found once); ``scratch`` for one test (what
     ``prepare`` resolved for ``sample``).  ``tools`` collects tool versions for the results
     environment."""
 
     settings: Settings
-    executor: Any = None  # platform.executor.Executor once the local one is merged
+    executor: Executor
+    host: Host
     shared: MutableMapping[str, Any] = field(default_factory=dict)
     tools: MutableMapping[str, str | None] = field(default_factory=dict)
     scratch: dict[str, Any] = field(default_factory=dict)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -12,15 +13,17 @@ from typing import Any
 
 import pytest
 
-from helpers import star64_tree
+from helpers import DATA, star64_tree, write_files
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
 from pytest_sbcbench.measure.sampler import Sample
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
+from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.progress import StatusLine
+from pytest_sbcbench.session import SESSION_KEY
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
                                    reason="openssl not on PATH (apt-get install openssl)")
@@ -28,23 +31,62 @@ SHA512 = ["benchmarks", "-m", "crypto", "-k", "sha512", "--sbc-quick", "--board"
           "--sbc-interval", "0.2", "--sbc-idle-wait", "0"]
 
 
+STAT_LINE = (DATA / "this_machine/proc-pid-stat_bash.txt").read_text().strip()
+
+
+class ScriptedLoad:
+    """The run's sampler clock, scripted: each reading advances ``interval`` seconds and, in the
+    captured tree, this process's ``stat`` (the session reads it through the tree's
+    :class:`SysrootHost`) by one busy CPU, and the tree's ``stat`` counters by the same
+    ticks, the other CPUs idle.  Every interval is then exactly under load, whatever else this
+    machine is doing, and nothing else runs beside it (no background load, no steal)."""
+
+    def __init__(self, tree: Path, interval: float = 0.2, cpus: int = 4) -> None:
+        self.tree = tree
+        self.interval = interval
+        self.cpus = cpus
+        self.now = 0.0
+        self.ticks = 0
+        self.write()
+
+    def clock(self) -> float:
+        self.now += self.interval
+        self.ticks += round(self.interval * USER_HZ)
+        self.write()
+        return self.now
+
+    def write(self) -> None:
+        head, _, tail = STAT_LINE.rpartition(")")  # the captured line, this process's pid
+        name = head.partition(" ")[2]
+        fields = tail.split()
+        fields[11:15] = [str(self.ticks), "0", "0", "0"]
+        fields[36] = "0"
+        write_files(self.tree / f"proc/{os.getpid()}",
+                    {"stat": f"{os.getpid()} {name}) {' '.join(fields)}"})
+        idle = (self.cpus - 1) * self.ticks
+        per_cpu = "".join(f"cpu{n} 0 0 0 0 0 0 0 0 0 0\n" for n in range(self.cpus))
+        (self.tree / "proc/stat").write_text(f"cpu  {self.ticks} 0 0 {idle} 0 0 0 0 0 0\n"
+                                             + per_cpu)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Hand the clock to the run's session (a plugin object of the pytester run)."""
+        run = session.config.stash[SESSION_KEY]
+        assert isinstance(run.host, SysrootHost) and run.host.sysroot.root == self.tree
+        run.clock = self.clock
+
+
 def run_star64(pytester: pytest.Pytester, tree: Path, *extra: str,
                subprocess: bool = False) -> tuple[pytest.RunResult, dict[str, Any]]:
+    """The real openssl under the plugin, the board a captured Star64 tree whose load is
+    scripted (in process; ``subprocess`` runs unscripted, for what needs no load)."""
     out = pytester.path / "r.json"
-    run = pytester.runpytest_subprocess if subprocess else pytester.runpytest
-    result = run(*SHA512, "--sbc-sysroot", str(tree), "--sbc-results", str(out), *extra)
+    args = (*SHA512, "--sbc-sysroot", str(tree), "--sbc-results", str(out), *extra)
+    if subprocess:
+        result = pytester.runpytest_subprocess(*args)
+    else:
+        result = pytester.runpytest(*args, plugins=[ScriptedLoad(tree)])
     entry: dict[str, Any] = json.loads(out.read_text())["results"][0]
     return result, entry
-
-
-def needs_load(entry: dict[str, Any]) -> None:
-    """Clock findings need samples under load: on a host so busy that the real openssl got less
-    than half a CPU in every interval there is nothing to judge, which is a skip, not a pass or
-    a failure (the under-load rule itself is tested with scripted samples)."""
-    telemetry = entry["telemetry"]
-    if not telemetry["under_load_samples"]:
-        busy = (telemetry.get("system_busy_cpus") or {}).get("median")
-        pytest.skip(f"openssl never got half a CPU here (system busy {busy} CPUs)")
 
 
 @needs_openssl
@@ -53,14 +95,12 @@ def test_star64_at_full_clock(pytester: pytest.Pytester, tmp_path: Path,
     copy_benchmarks()
     result, entry = run_star64(pytester, star64_tree(tmp_path / "t"))
     result.assert_outcomes(passed=1)
-    needs_load(entry)
     telemetry = entry["telemetry"]
-    assert telemetry["under_load_samples"] > 0
+    assert telemetry["under_load_samples"] == telemetry["samples"] - 1  # all but the first
     assert telemetry["at_max_clock_pct"] == 100.0
     assert telemetry["temperature_c"]["idle"] == 56.9
     assert telemetry["throttled"] is False
-    # a busy CI neighbour or host may add load or steal findings; nothing about clocks or heat
-    assert {f["kind"] for f in telemetry["findings"]} <= {"background-load", "steal-time"}
+    assert telemetry["findings"] == []
 
 
 @needs_openssl
@@ -70,12 +110,12 @@ def test_star64_held_at_1ghz(pytester: pytest.Pytester, tmp_path: Path,
     tree = star64_tree(tmp_path / "t", cur_khz=1000000)
     result, entry = run_star64(pytester, tree)
     result.assert_outcomes(passed=1)
-    needs_load(entry)
+    assert entry["telemetry"]["under_load_samples"] >= 1
     assert entry["telemetry"]["at_max_clock_pct"] == 0.0
     assert entry["telemetry"]["throttled"] is True
+    assert [f["kind"] for f in entry["telemetry"]["findings"]] == ["clock-below-max"]
     result.stdout.fnmatch_lines(["*finding: test_digest?sha512?: clock-below-max*"])
     strict, entry = run_star64(pytester, tree, "--sbc-strict")
-    needs_load(entry)
     strict.assert_outcomes(failed=1)
     strict.stdout.fnmatch_lines(["*invalid run (--sbc-strict): clock held below max*"])
     assert entry["verdict"]["status"] == "invalid"

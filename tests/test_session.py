@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +17,8 @@ from helpers import DATA, star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.model import Identity, Measurement
+from pytest_sbcbench.platform.executor import Completed, Executor
+from pytest_sbcbench.platform.executor import Handle as ExecHandle
 from pytest_sbcbench.report.progress import line_end_column
 from pytest_sbcbench.session import SESSION_KEY, Session
 from pytest_sbcbench.settings import Settings
@@ -61,16 +64,18 @@ def test_plugin_is_inert_in_an_unrelated_project(pytester: pytest.Pytester,
     (tools / "openssl").chmod(0o755)
     monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
     pytester.makepyfile(UNRELATED)
-    before = sorted(p.name for p in pytester.path.iterdir())
-    reprec = pytester.inline_run("-p", "no:cacheprovider")
+    before = sorted(p.name for p in pytester.path.rglob("*"))
+    # pytest's own cache and the optional pytest-benchmark (the ``benchmark`` extra, which
+    # makes ``.benchmarks/`` wherever it is installed) are not this plugin: both off
+    reprec = pytester.inline_run("-p", "no:cacheprovider", "-p", "no:benchmark")
     reprec.assertoutcome(passed=1)
     session = reprec.getcall("pytest_sessionfinish").session.config.stash[SESSION_KEY]
     assert not session.active and not session.started
     assert session.results == [] and session.governor is None and session.terminal is None
-    assert session._probe is None  # never read /proc: a host without it is fine
+    assert session._probe is None and session._executor is None and session._host is None
     assert not trace.exists() and not cache.exists()
-    created = {p.name for p in pytester.path.iterdir()} - set(before)
-    assert created <= {".benchmarks"}  # pytest-benchmark's own storage, not this plugin's
+    after = sorted(p.name for p in pytester.path.rglob("*") if "__pycache__" not in p.parts)
+    assert after == before  # not a file, not a directory
 
 
 class Scripted(BaseWorkload):
@@ -223,13 +228,14 @@ def sd_card_tree(root: Path, device: str) -> Path:
 
 def test_the_storage_workload_is_judged_against_its_interface(
         pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
-    """The real storage workload on this disk, its interface read from the sysroot: a read
-    beyond the SD bus fails as implausible inside pytest."""
-    from pytest_sbcbench.measure.storage import target
-    from pytest_sbcbench.platform.blockdev import base_device
-
-    device = base_device(target(pytester.path).device)
-    tree = sd_card_tree(tmp_path / "t", device)
+    """The real storage workload on this disk, its device and interface read from the captured
+    tree (its mount table puts the test directory on an SD card's partition): a read beyond
+    the SD bus fails as implausible inside pytest."""
+    tree = sd_card_tree(tmp_path / "t", "mmcblk1")
+    (tree / "proc/self").mkdir(parents=True)
+    (tree / "proc/self/mounts").write_text(
+        f"/dev/root / ext4 rw,relatime 0 0\n"
+        f"/dev/mmcblk1p2 {pytester.path.resolve()} ext4 rw,relatime 0 0\n")
     copy_benchmarks("test_storage.py")
     out = pytester.path / "r.json"
     result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(tree), "--sbc-quick",
@@ -248,3 +254,126 @@ def test_the_storage_workload_is_judged_against_its_interface(
     assert read["verdict"]["status"] == "implausible"
     result.stdout.fnmatch_lines(["*implausible: storage-read * MB/s beats physics*"
                                  "limit 24.75 MB/s: mmc1 sd high-speed*"])
+
+
+class Recording:
+    """An executor that runs every command on this machine (a real :class:`LocalExecutor`)
+    and records it; ``is_local=False`` makes the plugin treat it as a remote board's."""
+
+    def __init__(self, is_local: bool) -> None:
+        from pytest_sbcbench.platform.executor import LocalExecutor
+
+        self.inner = LocalExecutor()
+        self.name = "recording"
+        self.is_local = is_local
+        self.argvs: list[tuple[str, ...]] = []
+
+    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
+            cwd: str | None = None) -> Completed:
+        self.argvs.append(tuple(argv))
+        return self.inner.run(argv, timeout, env, cwd)
+
+    def read(self, path: str) -> bytes | None:
+        return self.inner.read(path)
+
+    def put(self, local: Path, remote: str) -> None:
+        self.inner.put(local, remote)
+
+    def get(self, remote: str, local: Path) -> None:
+        self.inner.get(remote, local)
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> ExecHandle:
+        self.argvs.append(tuple(argv))
+        return self.inner.spawn(argv, env)
+
+
+class UseExecutor:
+    """A plugin object that gives the run's session ``executor`` before any test runs."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        session.config.stash[SESSION_KEY].executor = self.executor
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
+def test_crypto_workloads_run_every_command_through_the_session_executor(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A workload that called a measure function without the context's executor would run
+    openssl behind the session's back (on the controller, not the board): every openssl
+    command, its lookup and the environment block's version go through the given one."""
+    monkeypatch.delenv("SBCBENCH_OPENSSL", raising=False)
+    recording = Recording(is_local=False)
+    assert isinstance(recording, Executor)
+    copy_benchmarks()
+    out = pytester.path / "r.json"
+    result = pytester.runpytest(
+        "benchmarks", "-m", "crypto", "-k", "test_digest and sha256", "--sbc-quick",
+        "--sbc-runs", "1", "--sbc-idle-wait", "0", "--board", "star64", "--sbc-sysroot",
+        str(star64_tree(tmp_path / "t")), "--sbc-results", str(out),
+        plugins=[UseExecutor(recording)])
+    result.assert_outcomes(passed=1)
+    path = shutil.which("openssl")
+    assert recording.argvs[0] == ("sh", "-c", 'command -v -- "$1"', "sh", "openssl")
+    assert (path, "version") in recording.argvs
+    speed = [a for a in recording.argvs if a[1:2] == ("speed",)]
+    assert len(speed) == 1 and speed[0][0] == path and "sha256" in speed[0]
+    doc = json.loads(out.read_text())
+    assert doc["results"][0]["identity"]["version"] == doc["environment"]["openssl"]
+
+
+def test_a_captured_tree_replays_through_its_own_host(tmp_path: Path) -> None:
+    """With ``--sbc-sysroot`` a captured tree, process and system readings come from the tree
+    (hermetic); on this machine they are live."""
+    from pytest_sbcbench.platform.host import LocalHost, SysrootHost
+
+    captured = session(tmp_path)
+    assert type(captured.host) is SysrootHost
+    assert captured.host.sysroot == captured.settings.sysroot
+    work = Scripted([1.0])
+    assert captured.context(work).host is captured.host
+    assert captured.context(work).executor is captured.executor
+    live = Session(listing_settings(Path("/"), False), list, lambda: Registry(()))
+    assert isinstance(live.host, LocalHost)
+
+
+def test_a_tool_is_looked_up_where_commands_run(tmp_path: Path) -> None:
+    """Locally the PATH of this process; elsewhere ``command -v`` with the name as an
+    argument, never as shell text."""
+    from pytest_sbcbench.measure.tools import which
+
+    remote = Recording(is_local=False)
+    assert which("sh", executor=remote) == shutil.which("sh")
+    hostile = f"x; touch {tmp_path / 'pwned'}"
+    assert which(hostile, executor=remote) is None
+    assert not (tmp_path / "pwned").exists()
+    assert which("no-such-tool-sbcbench", executor=remote) is None
+    local = Recording(is_local=True)
+    assert which("sh", executor=local) == shutil.which("sh") and local.argvs == []
+
+
+def test_a_built_in_module_brings_its_own_marker(pytester: pytest.Pytester,
+                                                 copy_benchmarks: Callable[..., None],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """One module plus its name in ``MODULES``: its new marker selects it under
+    ``--strict-markers`` with no second list to keep in step."""
+    import types
+
+    from pytest_sbcbench import workloads
+
+    class Tiny(Scripted):
+        name = "tiny"
+        markers = ("tinymark",)
+
+    module = types.ModuleType("pytest_sbcbench.workloads.tiny")
+    module.WORKLOADS = [Tiny([1.0])]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setattr(workloads, "MODULES", (*workloads.MODULES, "tiny"))
+    copy_benchmarks("test_registered.py")
+    result = pytester.runpytest("benchmarks", "-m", "tinymark", "--strict-markers",
+                                "--collect-only", "-q")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["benchmarks/test_registered.py::test_workload[[]tiny[]]",
+                                 "1 test collected*"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 
 from ..errors import ParseError, ToolError
@@ -12,7 +11,7 @@ from ..model import Identity, Measurement
 from ..platform.executor import Executor, default_executor
 from .openssl_parse import SpeedReport, parse_speed
 from .sanity import checked
-from .tools import run_tool
+from .tools import run_tool, which
 
 OPENSSL_ENV = "SBCBENCH_OPENSSL"
 THROUGHPUT_ALGORITHMS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "aes-192-cbc",
@@ -32,12 +31,13 @@ class OpensslTool:
     executor: Executor = field(default_factory=default_executor, compare=False, repr=False)
 
 
-def find_openssl() -> str | None:
-    """``$SBCBENCH_OPENSSL`` if set, else ``openssl`` on PATH."""
+def find_openssl(*, executor: Executor | None = None) -> str | None:
+    """``$SBCBENCH_OPENSSL`` if set, else ``openssl`` on the PATH where ``executor`` runs
+    commands (default: this machine)."""
     chosen = os.environ.get(OPENSSL_ENV)
     if chosen:
         return chosen
-    return shutil.which("openssl")
+    return which("openssl", executor=executor)
 
 
 def env_problem(path: str) -> str | None:

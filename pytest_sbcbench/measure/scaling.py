@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Sequence
 
 from ..errors import ToolError
@@ -12,7 +11,7 @@ from ..platform.executor import Executor
 from . import sysbench
 from .openssl import DEFAULT_BLOCK, OpensslTool, speed_argv, throughput_samples
 from .sanity import checked
-from .tools import run_tool
+from .tools import run_tool, which
 
 SCALING_ALGORITHM = "sha256"
 
@@ -50,7 +49,7 @@ def openssl_multi(tool: OpensslTool, threads: int, seconds: int, runs: int) -> M
 def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000, *,
                  executor: Executor | None = None) -> Measurement:
     """sysbench cpu with the syntax of the installed version (0.4 or 1.x)."""
-    path = shutil.which("sysbench")
+    path = which("sysbench", executor=executor)
     if path is None:
         raise FileNotFoundError("sysbench")
     version = sysbench.parse_version(run_tool([path, "--version"], 30, "sysbench --version",
@@ -75,7 +74,7 @@ def sysbench_cpu(threads: int, seconds: int, runs: int, max_prime: int = 20000, 
 def stress_ng_matrixprod(threads: int, seconds: int, runs: int, *,
                          executor: Executor | None = None) -> Measurement:
     """stress-ng --cpu N --cpu-method matrixprod: FP/SIMD work, bogo-ops per second."""
-    path = shutil.which("stress-ng")
+    path = which("stress-ng", executor=executor)
     if path is None:
         raise FileNotFoundError("stress-ng")
     argv = [path, "--cpu", str(threads), "--cpu-method", "matrixprod", "--metrics-brief",

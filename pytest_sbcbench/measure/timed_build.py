@@ -8,7 +8,6 @@ raises with the command and the log's last 30 lines."""
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +18,7 @@ from ..errors import BuildError
 from ..platform.executor import Executor, default_executor
 from ..platform.host import ChildTimes, Host, default_host
 from .sanity import checked
-from .tools import run_tool
+from .tools import run_tool, which
 
 LOG_TAIL = 30
 BUILD_TIMEOUT_S = 6 * 3600.0  # a build that runs longer is stuck, not slow
@@ -126,7 +125,7 @@ def toolchain(build: Sequence[str], *, executor: Executor | None = None) -> str:
         [[os.environ.get("CC", "cc"), "--version"]]
     versions = []
     for argv in commands:
-        if shutil.which(argv[0]) is None:
+        if which(argv[0], executor=executor) is None:
             versions.append(f"{argv[0]}: not found")
             continue
         banner = run_tool(argv, 60, f"{argv[0]} version", executor=executor)

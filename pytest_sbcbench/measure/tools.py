@@ -3,6 +3,7 @@ failure is loud."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -33,3 +34,22 @@ def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: b
     if expect_output and not output.strip():
         raise ToolError(argv, done.returncode, done.stderr, f"{what}: printed nothing")
     return output
+
+
+LOOKUP = ("sh", "-c", 'command -v -- "$1"', "sh")  # the name is an argument, never shell text
+
+
+def which(name: str, *, executor: Executor | None = None) -> str | None:
+    """The path of the executable ``name`` where ``executor`` runs commands, or ``None``.
+
+    This machine: :func:`shutil.which` (no subprocess, so looking a tool up costs nothing).
+    Another target: ``command -v`` in a fixed ``sh -c`` script that takes ``name`` as its
+    positional argument, so no part of ``name`` is ever parsed by the shell."""
+    runner = executor if executor is not None else default_executor()
+    if runner.is_local:
+        return shutil.which(name)
+    done = runner.run([*LOOKUP, name], 30)
+    found = done.stdout.strip().splitlines()
+    if done.timed_out or done.returncode != 0 or not found or not found[0].startswith("/"):
+        return None
+    return found[0]

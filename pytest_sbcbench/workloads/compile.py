@@ -29,6 +29,7 @@ from ..workload import BaseWorkload, Context, Plan, Sample, Unavailable
 if TYPE_CHECKING:
     from ..measure.checkout import Tree
     from ..measure.git import NetworkError
+    from ..platform.executor import Executor
     from ..settings import Settings
 
 BALLISTICS = "https://github.com/ajokela/ballistics-engine"
@@ -61,7 +62,9 @@ def network_reason(url: str, exc: NetworkError) -> str:
 
 
 def check_out(source: Source, cache: Path) -> Tree:
-    """The pinned tree, or :class:`Unavailable` when its remote cannot be reached."""
+    """The pinned tree, or :class:`Unavailable` when its remote cannot be reached.
+
+    The clone lives in this machine's cache, so git and cargo are looked up here."""
     from ..measure.checkout import checkout
     from ..measure.git import NetworkError
 
@@ -91,14 +94,16 @@ def _lock_digest(tree: Tree) -> str | None:
     return hashlib.sha256((tree.path / "Cargo.lock").read_bytes()).hexdigest()[:16]
 
 
-def tree_identity(tree: Tree, build: Sequence[str], jobs: int | None) -> Identity:
+def tree_identity(tree: Tree, build: Sequence[str], jobs: int | None, *,
+                  executor: Executor | None = None) -> Identity:
     from ..measure import timed_build as builds
 
     fp = tree.fingerprint
     return Identity.of(tool=Path(build[0]).name, repository=repository(tree.url),
                        commit=tree.sha, tier=tree.tier, files=fp.files, loc=fp.loc,
                        crates=fp.crates, lockfile=fp.lockfile, lock_sha256=_lock_digest(tree),
-                       toolchain=builds.toolchain(build), build=" ".join(build),
+                       toolchain=builds.toolchain(build, executor=executor),
+                       build=" ".join(build),
                        jobs=jobs if jobs is not None else "default")
 
 
@@ -137,9 +142,14 @@ class Build(BaseWorkload):
         return ""
 
     def available(self, ctx: Context) -> str | None:
+        from ..measure.tools import which
+
         tool = self.spec.build[0]
-        if shutil.which(tool) is None:
+        if which(tool, executor=ctx.executor) is None:
             return f"{tool} not found on PATH: install it to run this build"
+        if ctx.host.children_times() is None:
+            return ("this host cannot account a build's CPU time (--sbc-sysroot is a captured "
+                    "tree: builds need the live machine)")
         if self.source is not None and shutil.which("git") is None:
             return "git not found on PATH: install it (apt-get install git)"
         return None
@@ -162,9 +172,11 @@ class Build(BaseWorkload):
         log = ctx.cache / "logs" / f"{tree.path.name}-{tree.sha[:12]}-{stamp}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         for _ in range(self.spec.warmup):
-            builds.run_logged(argv, tree.path, log, self.spec.env, "warm-up build")
+            builds.run_logged(argv, tree.path, log, self.spec.env, "warm-up build",
+                              executor=ctx.executor, host=ctx.host)
         ctx.scratch.update(tree=tree, argv=argv, log=log, clean=builds.prepare_clean(
-            self.spec.clean, tree.path, log, self.spec.env, drop))
+            self.spec.clean, tree.path, log, self.spec.env, drop, executor=ctx.executor,
+            host=ctx.host))
 
     def source_or_fail(self) -> Source:
         if self.source is None:
@@ -172,7 +184,8 @@ class Build(BaseWorkload):
         return self.source
 
     def identity(self, ctx: Context) -> Identity:
-        return tree_identity(ctx.scratch["tree"], self.spec.build, self.spec.jobs)
+        return tree_identity(ctx.scratch["tree"], self.spec.build, self.spec.jobs,
+                             executor=ctx.executor)
 
     def reset(self, ctx: Context) -> None:
         ctx.scratch["clean"]()
@@ -183,7 +196,7 @@ class Build(BaseWorkload):
 
         tree: Tree = ctx.scratch["tree"]
         run = builds.run_logged(ctx.scratch["argv"], tree.path, ctx.scratch["log"],
-                                self.spec.env, "build")
+                                self.spec.env, "build", executor=ctx.executor, host=ctx.host)
         return Sample.of("build-time", "s", "lower", run.wall_s,
                          label=f"{repo_name(tree.url)}@{tree.sha[:7]} {tree.tier}",
                          details=run.as_dict())

@@ -23,28 +23,30 @@ TOOL_KEY = "openssl"
 
 
 def find_tool(ctx: Context) -> OpensslTool | str:
-    """The real ``openssl`` (found once per session), or why there is none."""
+    """The real ``openssl`` where the run's executor runs commands (found once per session),
+    or why there is none."""
     if TOOL_KEY not in ctx.shared:
         from ..measure import openssl
 
-        path = openssl.find_openssl()
+        path = openssl.find_openssl(executor=ctx.executor)
         if path is None:
             ctx.shared[TOOL_KEY] = MISSING_OPENSSL.format(env=openssl.OPENSSL_ENV)
         else:
-            ctx.shared[TOOL_KEY] = openssl.env_problem(path) or _usable(path)
+            ctx.shared[TOOL_KEY] = openssl.env_problem(path) or _usable(path, ctx)
     found = ctx.shared[TOOL_KEY]
     if not isinstance(found, str):
         ctx.tools["openssl"] = found.version
     return found  # type: ignore[no-any-return]
 
 
-def _usable(path: str) -> OpensslTool | str:
-    """The tool at ``path``, or one line saying why it cannot run (the reason, the command,
-    the last line of its stderr): every openssl test skips with that line."""
+def _usable(path: str, ctx: Context) -> OpensslTool | str:
+    """The tool at ``path`` (run through the run's executor), or one line saying why it cannot
+    run (the reason, the command, the last line of its stderr): every openssl test skips with
+    that line."""
     from ..measure import openssl
 
     try:
-        return openssl.openssl_tool(path)
+        return openssl.openssl_tool(path, executor=ctx.executor)
     except ToolError as exc:
         said = exc.stderr.strip().splitlines()[-1:] or ["no stderr"]
         return (f"openssl at {path} is unusable: {exc.reason} (command: "

@@ -42,7 +42,7 @@ class Stream(BaseWorkload):
 
         llc = last_level_cache(ctx.sysroot)
         ctx.scratch["spec"] = stream.plan(llc.size_bytes if llc else None)
-        ctx.scratch["binary"] = stream.build(ctx.cache)
+        ctx.scratch["binary"] = stream.build(ctx.cache, executor=ctx.executor)
 
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool="sbcbench-stream")
@@ -51,7 +51,7 @@ class Stream(BaseWorkload):
         from ..measure import stream
 
         readings = stream.measure(ctx.scratch["binary"], ctx.scratch["spec"],
-                                  passes=self.passes(ctx), runs=1)
+                                  passes=self.passes(ctx), runs=1, executor=ctx.executor)
         return Sample(tuple(readings))
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 import statistics
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -22,9 +21,15 @@ if TYPE_CHECKING:
 Measure = Callable[[Context, int], Measurement]
 
 
-def cpus() -> int:
-    """CPUs this process may run on (TODO-merge: through the executor)."""
-    return len(os.sched_getaffinity(0))
+def cpus(ctx: Context) -> int:
+    """CPUs the workload may run on: the host's affinity, else (a captured tree without a
+    status file) every processor its cpuinfo lists."""
+    allowed = ctx.host.affinity()
+    if allowed:
+        return len(allowed)
+    from ..platform.probe import probe
+
+    return max(1, probe(ctx.sysroot).cpus)
 
 
 class Scaling(BaseWorkload):
@@ -44,14 +49,18 @@ class Scaling(BaseWorkload):
     def available(self, ctx: Context) -> str | None:
         if self.tool == "openssl":
             return crypto.available_openssl(ctx)
-        if shutil.which(self.tool) is None:
+        from ..measure.tools import which
+
+        if which(self.tool, executor=ctx.executor) is None:
             return f"{self.tool} not installed (apt-get install {self.tool})"
         return None
 
     def plan(self, settings: Settings) -> Plan:
+        """Expected times for the listing, estimated from this machine's CPU count (the plan
+        does not see the run's host; the samples do)."""
         from ..measure.scaling import thread_counts
 
-        steps = len(thread_counts(cpus()))
+        steps = len(thread_counts(os.cpu_count() or 1))
         return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1, sample_s=3.0 * steps,
                     quick_sample_s=1.0 * steps)
 
@@ -61,7 +70,7 @@ class Scaling(BaseWorkload):
     def sample(self, ctx: Context) -> Sample:
         from ..measure.scaling import thread_counts
 
-        return Sample(tuple(self.measure(ctx, n) for n in thread_counts(cpus())))
+        return Sample(tuple(self.measure(ctx, n) for n in thread_counts(cpus(ctx))))
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         from ..measure.scaling import efficiency
@@ -85,13 +94,13 @@ def _openssl(ctx: Context, n: int) -> Measurement:
 def _sysbench(ctx: Context, n: int) -> Measurement:
     from ..measure.scaling import sysbench_cpu
 
-    return sysbench_cpu(n, ctx.seconds, 1)
+    return sysbench_cpu(n, ctx.seconds, 1, executor=ctx.executor)
 
 
 def _stress_ng(ctx: Context, n: int) -> Measurement:
     from ..measure.scaling import stress_ng_matrixprod
 
-    return stress_ng_matrixprod(n, ctx.seconds, 1)
+    return stress_ng_matrixprod(n, ctx.seconds, 1, executor=ctx.executor)
 
 
 WORKLOADS = [

@@ -37,7 +37,8 @@ class Sequential(BaseWorkload):
         from ..measure import storage
 
         if "target" not in ctx.scratch:
-            ctx.scratch["target"] = storage.target(ctx.settings.storage_path or Path.cwd())
+            ctx.scratch["target"] = storage.target(ctx.settings.storage_path or Path.cwd(),
+                                                   host=ctx.host)
         found: Target = ctx.scratch["target"]
         return found
 
