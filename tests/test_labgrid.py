@@ -11,9 +11,10 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from labgrid_lab import TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
+from labgrid_lab import PLACE, TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
 
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge.telemetry import summarize_trace
@@ -26,6 +27,7 @@ from pytest_sbcbench.platform.facts import platform_facts
 from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
     SshChannel,
+    env_digest,
     open_target,
     place_tags,
 )
@@ -215,3 +217,82 @@ def test_failed_transfer_is_a_tool_error(executor: LabgridExecutor, tmp_path: Pa
         executor.put(tmp_path / "does-not-exist", "/tmp/sbcbench-never")
     with pytest.raises(ToolError):
         executor.get("/nonexistent/sbcbench-file", tmp_path / "x")
+
+
+# -- the plugin over labgrid: an inner pytest --lg-env over the shipped crypto suite -----------
+
+REPO = Path(__file__).resolve().parents[1]
+SUITE = "benchmarks/test_crypto.py"
+
+
+def lab_profile(baselines: Path) -> None:
+    """The lab's own profile for its board (``board=lab-sshd``), as a lab adds one to
+    ``<baselines>/boards``: the sshd "board" is this machine, which no built-in profile names."""
+    folder = baselines / "boards"
+    folder.mkdir(parents=True)
+    (folder / f"{TAGS['board']}.json").write_text(json.dumps({
+        "schema": "sbcbench-board/1", "name": TAGS["board"], "title": "sshd lab board",
+        "soc": TAGS["soc"], "arch": os.uname().machine,
+        "clusters": [{"cores": os.cpu_count() or 1, "core": "lab core"}]}))
+
+
+def run_on_lab(lab: Lab, tmp: Path, name: str, *extra: str
+               ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """``pytest -p labgrid --lg-env ENV benchmarks/test_crypto.py --sbc-quick``: the openssl
+    sha256 digest and one in-process test (which must skip on a remote board)."""
+    results = tmp / f"{name}.json"
+    argv = [sys.executable, "-m", "pytest", "-p", "labgrid", "--lg-env", str(lab.env_file),
+            SUITE, "-k", "sha256 or (inprocess and chacha20)", "--sbc-quick", "--sbc-idle-wait", "0",
+            "-p", "no:cacheprovider",
+            "--sbc-baselines", str(tmp / "baselines"), "--sbc-results", str(results), "-rs",
+            *extra]
+    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=180,
+                          check=False, env=env)
+    doc = json.loads(results.read_text()) if results.exists() else {}
+    return done, doc
+
+
+def digest_result(doc: dict[str, Any]) -> dict[str, Any]:
+    [result] = [r for r in doc["results"] if r["test"] == f"{SUITE}::test_digest[sha256]"]
+    return result  # type: ignore[no-any-return]
+
+
+def test_suite_runs_on_the_lab_board_and_is_gated_by_the_place_tag(lab: Lab,
+                                                                    tmp_path: Path) -> None:
+    """One place, three runs: save a baseline, rerun judged against it, then a slowed
+    board-side openssl (every CPU feature hidden from it) fails the gate."""
+    lab_profile(tmp_path / "baselines")
+    before = len(board_openssl_calls(lab))
+    saved, doc = run_on_lab(lab, tmp_path, "save", "--sbc-save-baseline")
+    assert saved.returncode == 0, saved.stdout + saved.stderr
+    # (a) the openssl commands ran on the board: the board-only wrapper logged them
+    calls = board_openssl_calls(lab)[before:]
+    assert sum(" speed -mr " in c and c.endswith("-evp sha256 -bytes 16384") for c in calls) == 2
+    # in-process cryptography measures the controller's Python: skipped with the reason
+    assert "SKIPPED" in saved.stdout
+    assert "not run on a remote board yet (labgrid:main): in-process" in saved.stdout
+    # (b) the place's identity: the tag chose the board; kernel, boot id, env digest recorded
+    assert doc["board"] == TAGS["board"]
+    lab_env = doc["environment"]["lab"]
+    assert lab_env["place"] == PLACE and lab_env["tags"] == TAGS
+    assert lab_env["env_digest"] == env_digest(lab.env_file)
+    assert lab_env["kernel_release"] == os.uname().release
+    assert lab_env["boot_id"] == Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    # ... and the telemetry came from the board-side sampler
+    telemetry = digest_result(doc)["telemetry"]
+    assert telemetry["samples"] >= 2 and telemetry["memory_used_max_bytes"] > 0
+    assert telemetry["system_busy_cpus"]["max"] > 0
+    assert all("on the board" in why for why in telemetry["unavailable"].values())
+    assert (tmp_path / "baselines" / f"{TAGS['board']}.json").exists()
+    # (c) rerun: judged against the baseline the place's tag chose
+    again, doc = run_on_lab(lab, tmp_path, "again")
+    assert digest_result(doc)["verdict"]["status"] not in ("no-baseline", "incomparable"), \
+        again.stdout
+    lab.board_slow.touch()
+    try:
+        slowed, doc = run_on_lab(lab, tmp_path, "slowed")
+    finally:
+        lab.board_slow.unlink()
+    assert slowed.returncode == 1, slowed.stdout
+    assert digest_result(doc)["verdict"]["status"] == "regression", slowed.stdout
