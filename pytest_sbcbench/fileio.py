@@ -54,6 +54,9 @@ def resolve_target(path: Path) -> tuple[Path, os.stat_result | None]:
         st = os.stat(target)
     except FileNotFoundError:
         return target, None
+    except NotADirectoryError as exc:
+        blocker = _nearest_existing(target.parent)
+        raise OutputError(Path(path), f"{blocker} is not a directory") from exc
     except OSError as exc:
         raise OutputError(Path(path), f"cannot inspect: {exc.strerror}") from exc
     if not stat.S_ISREG(st.st_mode):
@@ -67,7 +70,7 @@ def resolve_target(path: Path) -> tuple[Path, os.stat_result | None]:
 
 def _nearest_existing(path: Path) -> Path:
     probe = path
-    while not probe.exists() and probe != probe.parent:
+    while not os.path.lexists(probe) and probe != probe.parent:
         probe = probe.parent
     return probe
 

@@ -16,6 +16,7 @@ from . import hookspecs, lab
 from .errors import SbcBenchError
 from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
 from .fixtures_compile import compile_bench, pinned_checkout
+from .interrupts import Interrupts
 from .session import SESSION_KEY, Session
 from .settings import add_options, from_config
 from .workload import Workload, check_workloads
@@ -108,10 +109,19 @@ def pytest_configure(config: pytest.Config) -> None:
     if extra:
         _ = session.registry  # contributed workloads: a clash is a usage error now
     if session.settings.explicit:
-        _activate(session)
+        _activate(session, config)
 
 
-def _activate(session: Session) -> None:
+INTERRUPTS_KEY = pytest.StashKey[Interrupts]()
+
+
+def _activate(session: Session, config: pytest.Config) -> None:
+    """Activate the run (output locations checked, board, baseline, governors); from now on
+    SIGTERM, SIGHUP and SIGQUIT take pytest's Ctrl-C path (see :mod:`.interrupts`)."""
+    if session.active:
+        return
+    interrupts = config.stash.setdefault(INTERRUPTS_KEY, Interrupts())
+    interrupts.install()
     try:
         session.activate()
     except SbcBenchError as exc:
@@ -163,7 +173,7 @@ def is_sampled(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     session = config.stash.get(SESSION_KEY, None)
     if session is not None and any(is_benchmark(item) for item in items):
-        _activate(session)
+        _activate(session, config)
 
 
 def _start_watch(item: pytest.Item, session: Session) -> Watch:
@@ -257,18 +267,34 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
                                  session.real_clock, session.notes)
     extra += summary_line(session.settings.trace_dir, session.trace_files)
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
-                           session.results, extra, session.settings.results)
+                           session.results, extra, session.settings.results, session.saved)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the run's files, then put the governors back (a failure shows in the summary).
+    An interrupt that arrived while finishing makes the run exit as interrupted."""
     run = session.config.stash.get(SESSION_KEY, None)
     if run is None:
         return
-    run.finish(bool(session.testscollected),
-               interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
+    try:
+        late = run.finish(bool(session.testscollected),
+                          interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
+    except KeyboardInterrupt:  # a second interrupt while a write was held: it was abandoned
+        run.notes.append("interrupted twice while finishing the run: the file being written "
+                         "was left as it was (writes are atomic)")
+        late = True
+    finally:
+        run.restore_governors()
+    if late:
+        session.exitstatus = pytest.ExitCode.INTERRUPTED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     session = config.stash.get(SESSION_KEY, None)
-    if session is not None:
-        session.close()
+    try:
+        if session is not None:
+            session.close()
+    finally:
+        interrupts = config.stash.get(INTERRUPTS_KEY, None)
+        if interrupts is not None:
+            interrupts.uninstall()

@@ -1,4 +1,5 @@
-"""The run's baseline: loaded when the run activates, this session saved into it at the end.
+"""The run's files: output locations checked at start-up, the baseline loaded when the run
+activates, this session saved into it at the end.
 
 Plain data in, plain data out: the session calls these with its settings and results."""
 
@@ -8,42 +9,54 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import SbcBenchError
-from .judge import signing
-from .judge.baseline import Baseline, baseline_path, load_baseline, with_session
+from .fileio import check_writable_target, clean_stale_temps, validate_outputs
+from .judge.baseline import Baseline, baseline_path, load_verified
+from .judge.saving import save_session
 from .model import Result
-from .report.results import write_json_atomic
 from .settings import Settings
 
-UNSAVED = ("invalid", "implausible")
+
+def check_outputs(settings: Settings) -> None:
+    """Every output location (results, report, baselines when saving, traces, storage) must
+    be usable before a benchmark runs: one :class:`SbcBenchError` listing every problem (the
+    plugin turns it into a usage error, exit 4), instead of a crash after minutes of work."""
+    problems = validate_outputs(settings.results, settings.report_dir,
+                                settings.baselines if settings.save_baseline else None,
+                                settings.trace_dir, settings.storage_path)
+    _raise(problems)
+
+
+def _raise(problems: Sequence[str]) -> None:
+    if problems:
+        raise SbcBenchError("unusable output location(s), nothing was run:\n  "
+                            + "\n  ".join(problems))
 
 
 def load_for_run(settings: Settings, board: str) -> Baseline | None:
     """The board's baseline, verified when --sbc-verify-key is given.
 
-    A corrupt, truncated, unknown-schema or wrongly signed file raises (the run stops, naming
-    it); the file is only read."""
+    Read once: the bytes verified are the bytes parsed.  A corrupt, truncated, unknown-schema
+    or wrongly signed file, an unreadable key, or (under a verify key) a board without a signed
+    baseline raises (the run stops, naming it); the file is only read.  When saving, the
+    baseline file must be writable and temporaries left by a killed save are removed."""
     if settings.verify_key is not None and settings.save_baseline:
         raise SbcBenchError("--sbc-save-baseline cannot write a signed baseline under "
                             "--sbc-verify-key: save into another --sbc-baselines directory, "
                             "review it, and sign it with 'sbcbench sign'")
     path = baseline_path(settings.baselines, board)
-    if settings.verify_key is not None and path.exists():
-        signing.verify(path, signing.public_key(settings.verify_key))
-    return load_baseline(path)
+    if settings.save_baseline:
+        problem = check_writable_target(path, "--sbc-save-baseline")
+        _raise([problem] if problem else [])
+        clean_stale_temps(settings.baselines)
+    return load_verified(path, settings.verify_key, board)
 
 
-def save(settings: Settings, baseline: Baseline | None, board: str, results: Sequence[Result],
-         created: str, environment: Mapping[str, Any], interrupted: bool) -> str:
-    """Append this session to the board's baseline, atomically; never after Ctrl-C.  Returns
-    the note saying what happened."""
+def save(settings: Settings, board: str, results: Sequence[Result], created: str,
+         environment: Mapping[str, Any], interrupted: bool) -> list[str]:
+    """Append this session's savable results to the board's baseline, under its lock and
+    atomically; never after an interruption.  Returns the summary lines saying what was and
+    was not saved."""
     path = baseline_path(settings.baselines, board)
     if interrupted:
-        return f"baseline NOT saved to {path}: the run was interrupted"
-    keep = [r for r in results if r.verdict.status not in UNSAVED]
-    if not keep:
-        return f"baseline NOT saved to {path}: no valid results to record"
-    updated = with_session(baseline, board, keep, created, environment)
-    write_json_atomic(path, updated.as_dict())
-    sessions = max(len(e.sessions) for e in updated.entries)
-    return (f"baseline saved: {path} ({len(keep)} results; up to {sessions} session(s) per "
-            "metric)")
+        return [f"baseline NOT saved to {path}: the run was interrupted"]
+    return save_session(path, board, results, settings.accept, created, environment)

@@ -64,6 +64,7 @@ class Session:
         self.unavailable: dict[str, str] = {}
         self.real_clock: dict[str, list[ClockReading]] = {}
         self.notes: list[str] = []
+        self.saved: list[str] | None = None  # what --sbc-save-baseline did (summary lines)
         self.trace_files: list[Path] = []
         self.baseline: Baseline | None = None
         self.governor: GovernorGuard | None = None
@@ -152,6 +153,9 @@ class Session:
         if self.active:
             return
         self.active = True
+        from . import run_baseline
+
+        run_baseline.check_outputs(self.settings)
         if self.lab is not None:
             try:
                 self._board = self.lab.attach(self)
@@ -165,7 +169,6 @@ class Session:
             if self.settings.board is not None or self.settings.sysroot_given:
                 raise
             return
-        from . import run_baseline
         from .measure.governor import GovernorGuard
 
         self.baseline = run_baseline.load_for_run(self.settings, board.name)
@@ -186,9 +189,36 @@ class Session:
                                 + "; ".join(guard.errors))
         self.notes += [f"--sbc-performance: {e}" for e in guard.errors]
 
+    def restore_governors(self) -> None:
+        """Put the governors back now (at the end of the run, so a failure shows in the
+        summary): a value that cannot be restored is a note and a warning, never silent (a
+        warning even under ``filterwarnings = error``: the run's results are already out)."""
+        if self.governor is None:
+            return
+        self.governor.restore()
+        failures, self.governor.restore_failures = self.governor.restore_failures, []
+        if not failures:
+            return
+        import warnings
+
+        from .errors import SbcBenchWarning
+
+        self.notes += failures
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", SbcBenchWarning)
+            for failure in failures:
+                warnings.warn(SbcBenchWarning(failure), stacklevel=1)
+
     def close(self) -> None:
+        """At unconfigure: the governors back (normally done already; a failure this late can
+        only go to stderr) and the live status terminal closed."""
         if self.governor is not None:
             self.governor.restore()
+            if self.governor.restore_failures:
+                import sys
+
+                print("\n".join(f"sbcbench: {f}" for f in self.governor.restore_failures),
+                      file=sys.stderr)
         if self.lab is not None:
             self.lab.close()
         if self.terminal is not None:
@@ -348,16 +378,39 @@ class Session:
         except Exception:  # the environment block is informative; the tests report tool errors
             return None
 
-    def finish(self, collected: bool, interrupted: bool) -> None:
-        """Results JSON, fleet report, baseline: only for an active run that has something."""
+    def finish(self, collected: bool, interrupted: bool) -> bool:
+        """Results JSON, fleet report, baseline: only for an active run that has something.
+
+        Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT under the plugin) during the real-clock check
+        after the run skips the rest of the check; during the writes it is held until they
+        are done.  Either way the results are written and the baseline is not saved (unless
+        the save had begun).  Returns True when such a late interrupt arrived: the run then
+        exits as interrupted."""
         if not self.active or not (self.results or collected):
-            return
-        if self.started and self.settings.sysroot.is_host:
-            self.check_real_clock("after")
+            return False
+        from .interrupts import deferred, signal_name
+
+        late: list[str] = []
+        if self.started and self.settings.sysroot.is_host and not interrupted:
+            try:
+                self.check_real_clock("after")
+            except KeyboardInterrupt as exc:
+                late.append(str(exc) or "SIGINT")
+        with deferred() as held:
+            doc = self._write_outputs()
+            if self.settings.save_baseline:
+                self._save(doc, interrupted or bool(late or held.received))
+        late += [signal_name(s) for s in held.received]
+        if late:
+            self.notes.append(f"interrupted ({', '.join(dict.fromkeys(late))}) while finishing "
+                              "the run: the results file was written")
+        return bool(late)
+
+    def _write_outputs(self) -> dict[str, Any]:
         from .report import results as results_io
 
-        doc = results_io.document(self.board.name, self.created, self.environment(),
-                                  self.results)
+        doc: dict[str, Any] = results_io.document(self.board.name, self.created,
+                                                  self.environment(), self.results)
         if self.settings.results is not None:
             results_io.write_json_atomic(self.settings.results, doc)
         if self.settings.report_dir is not None:
@@ -365,12 +418,13 @@ class Session:
 
             self.notes.append(run_in_fleet.write(self.settings.report_dir, doc,
                                                  self.settings.baselines, self.profiles()))
-        if self.settings.save_baseline:
-            from . import run_baseline
+        return doc
 
-            self.notes.append(run_baseline.save(
-                self.settings, self.baseline, self.board.name, self.results, self.created,
-                doc["environment"], interrupted))
+    def _save(self, doc: dict[str, Any], interrupted: bool) -> None:
+        from . import run_baseline
+
+        self.saved = run_baseline.save(self.settings, self.board.name, self.results,
+                                       self.created, doc["environment"], interrupted)
 
 
 def _placeholder() -> Verdict:

@@ -90,7 +90,11 @@ def add_options(parser: pytest.Parser) -> None:
     add("--sbc-baselines", type=Path, default=None, metavar="DIR",
         help="baseline directory (default: baselines/ in the rootdir)")
     add("--sbc-save-baseline", action="store_true",
-        help="record this run's results into the board's baseline")
+        help="record this run's results into the board's baseline (verdicts pass, "
+             "improvement and no-baseline; see --sbc-accept)")
+    add("--sbc-accept", action="append", default=None, metavar="TESTS",
+        help="with --sbc-save-baseline: also save these non-passing results (a node id or "
+             "any part of one, e.g. test_sequential; repeat for more)")
     add("--sbc-results", type=Path, default=None, metavar="PATH",
         help="write this run's results JSON to PATH")
     add("--sbc-sysroot", type=Path, default=None, metavar="DIR",
@@ -149,6 +153,7 @@ class Settings:
     storage_path: Path | None = None
     idle_wait_given: float | None = None
     explicit: bool = False
+    accept: tuple[str, ...] = ()
 
     @property
     def idle_wait(self) -> float:
@@ -178,9 +183,9 @@ class Settings:
         return quick if self.quick else default
 
 
-OPTIONS = ("--board", "--sbc-baselines", "--sbc-save-baseline", "--sbc-results",
-           "--sbc-sysroot", "--sbc-quick", "--sbc-runs", "--sbc-interval", "--sbc-idle-wait",
-           "--sbc-strict", "--sbc-performance", "--sbc-trace-dir", "--sbc-cache",
+OPTIONS = ("--board", "--sbc-baselines", "--sbc-save-baseline", "--sbc-accept",
+           "--sbc-results", "--sbc-sysroot", "--sbc-quick", "--sbc-runs", "--sbc-interval",
+           "--sbc-idle-wait", "--sbc-strict", "--sbc-performance", "--sbc-trace-dir", "--sbc-cache",
            "--sbc-drop-caches", "--sbc-allow-incomparable", "--sbc-verify-key", "--sbc-report",
            "--sbc-storage-path")
 
@@ -196,6 +201,13 @@ def from_config(config: pytest.Config) -> Settings:
     if sysroot_dir is not None and not sysroot_dir.is_dir():
         raise pytest.UsageError(f"--sbc-sysroot {sysroot_dir}: not a directory")
     baselines: Path | None = opt("--sbc-baselines")
+    accept = tuple(opt("--sbc-accept") or ())
+    if accept and not opt("--sbc-save-baseline"):
+        raise pytest.UsageError("--sbc-accept names results to save: it needs "
+                                "--sbc-save-baseline")
+    if any(not pattern.strip() for pattern in accept):
+        raise pytest.UsageError("--sbc-accept: an empty pattern would accept every result; "
+                                "name the tests")
     return Settings(
         board=opt("--board"),
         baselines=baselines if baselines is not None else config.rootpath / "baselines",
@@ -217,4 +229,5 @@ def from_config(config: pytest.Config) -> Settings:
         storage_path=opt("--sbc-storage-path"),
         idle_wait_given=opt("--sbc-idle-wait"),
         explicit=explicit(config),
+        accept=accept,
     )

@@ -6,8 +6,10 @@ Each case runs in its own temporary directory, snapshots every pre-existing file
 bytes, a symlink's target, a device node's type and number) before and after, and prints one
 table row: case, exit code (CLI) or outcome (module call), the message a user sees, whether the
 outcome is the expected refusal or success, and whether any pre-existing byte was lost.  Exit
-status 0 when every row is as expected and nothing was lost.  Takes a few seconds.
-(The pytest-run and signal cases need the plugin glue and are replayed separately.)
+status 0 when every row is as expected and nothing was lost.  The cases that need whole
+pytest runs (bad output paths, symlinks, concurrent saves, the verify key, a regressed save,
+every signal at three moments) are in ``hostile_pytest.py``; they run three at a time and take
+about a minute.
 """
 
 from __future__ import annotations
@@ -466,12 +468,25 @@ def names_become_paths(work: Path) -> Row:
                "no" if not any(work.iterdir()) else "YES: files written")
 
 
+def _run_one(root: Path, function: Callable[[Path], Row]) -> Row:
+    work = root / re.sub(r"[^A-Za-z0-9_.-]+", "_", function.__name__)
+    work.mkdir()
+    try:
+        return function(work)
+    except Exception as exc:  # a case that breaks is a row that says so, not a lost table
+        return Row(function.__name__, "crashed", f"{type(exc).__name__}: {exc}", False, "?")
+
+
 def run_all(root: Path) -> list[Row]:
-    rows = []
-    for function in CASES:
-        work = root / re.sub(r"[^A-Za-z0-9_.-]+", "_", function.__name__)
-        work.mkdir()
-        rows.append(function(work))
+    """The module's cases one by one (one forks, one races threads), then the pytest-run
+    cases three at a time (each waits mostly on its own pytest process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import hostile_pytest
+
+    rows = [_run_one(root, function) for function in CASES]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        rows += list(pool.map(lambda f: _run_one(root, f), hostile_pytest.CASES))
     return rows
 
 

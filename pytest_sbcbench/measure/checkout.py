@@ -10,6 +10,7 @@ import hashlib
 import os
 import re
 import shutil
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,18 +85,57 @@ def clone_dir(cache: Path, url: str) -> Path:
     return cache / "checkouts" / f"{slug}-{hashlib.sha256(url.encode()).hexdigest()[:10]}"
 
 
+PARTIAL = ".partial-"
+REMOVE_TRIES = 50
+
+
+def remove_tree(path: Path) -> None:
+    """Remove ``path`` entirely.  After an interrupt, git's killed helpers (same process group)
+    may still be exiting and finishing a last write: retry until the directory is gone."""
+    for _ in range(REMOVE_TRIES):
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            return
+        time.sleep(0.1)
+    shutil.rmtree(path)  # still there: fail loudly, naming it
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_partials(repo: Path) -> list[Path]:
+    """Remove ``<repo>.partial-<pid>`` directories left by clones whose process is gone (a
+    run killed with SIGKILL cannot clean up after itself).  Returns those removed."""
+    removed = []
+    for old in repo.parent.glob(repo.name + PARTIAL + "*"):
+        pid = old.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            remove_tree(old)
+            removed.append(old)
+    return removed
+
+
 def ensure_clone(source: str, repo: Path) -> None:
-    """Clone once into the cache (via a temporary name, so Ctrl-C leaves no half clone: the
-    executor kills git's whole process group, then the partial directory is removed)."""
+    """Clone once into the cache (via a temporary name, so an interrupt leaves no half clone:
+    the executor kills git's whole process group on Ctrl-C, or SIGTERM, SIGHUP or SIGQUIT
+    under the plugin, then the partial directory is removed)."""
     if (repo / ".git").is_dir():
         return
     repo.parent.mkdir(parents=True, exist_ok=True)
-    tmp = repo.with_name(repo.name + f".partial-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
+    remove_stale_partials(repo)
+    tmp = repo.with_name(repo.name + f"{PARTIAL}{os.getpid()}")
+    remove_tree(tmp)
     try:
         git(None, "clone", "--no-checkout", "--quiet", source, str(tmp), timeout=3600)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove_tree(tmp)
         raise
     os.replace(tmp, repo)
 

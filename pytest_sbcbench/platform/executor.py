@@ -15,7 +15,7 @@ import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,24 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
         pass
 
 
+def _start(args: tuple[str, ...], **options: Any) -> subprocess.Popen[str]:
+    """``Popen(args, start_new_session=True, **options)``, with no window where an interrupt
+    orphans the command: a signal that arrives while it starts (after the fork, before
+    ``Popen`` returns, when nobody yet holds its pid) is held, the started command's group
+    killed, and the signal then delivered as it would have been."""
+    from ..interrupts import deferred
+
+    with deferred() as held:
+        proc = subprocess.Popen(args, text=True, errors="replace", start_new_session=True,
+                                **options)
+    if held.received:
+        with proc:  # closes its pipes and reaps it
+            _kill_group(proc)
+        for signum in held.received:
+            signal.raise_signal(signum)
+    return proc
+
+
 def _environ(env: Mapping[str, str] | None) -> dict[str, str] | None:
     return None if env is None else {**os.environ, **env}
 
@@ -115,9 +133,8 @@ class LocalExecutor:
             cwd: str | None = None) -> Completed:
         """Run ``argv`` to completion; ``timed_out`` when it was killed after ``timeout``."""
         args = tuple(str(a) for a in argv)
-        with subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, errors="replace",
-                              env=_environ(env), cwd=cwd, start_new_session=True) as proc:
+        with _start(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, env=_environ(env), cwd=cwd) as proc:
             try:
                 out, err = proc.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -145,10 +162,9 @@ class LocalExecutor:
     def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> LocalHandle:
         """Start ``argv`` in its own process group; its stdout and stderr lines stream
         through :meth:`LocalHandle.lines`."""
-        proc = subprocess.Popen(tuple(str(a) for a in argv), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                errors="replace", bufsize=1, env=_environ(env),
-                                start_new_session=True)
+        proc = _start(tuple(str(a) for a in argv), stdin=subprocess.DEVNULL,
+                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1,
+                      env=_environ(env))
         return LocalHandle(proc)
 
 

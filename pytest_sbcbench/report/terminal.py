@@ -66,12 +66,14 @@ def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Resul
 
 
 def write_summary(reporter: Any, board: str, title: str, results: Sequence[Result],
-                  extra: Sequence[str], results_path: Path | None) -> None:
-    """The table, the extra lines and where the results went, through pytest's reporter."""
+                  extra: Sequence[str], results_path: Path | None,
+                  saved: Sequence[str] | None = None) -> None:
+    """The table, the extra lines, what ``--sbc-save-baseline`` did (``saved``: its lines, or
+    None when not saving) and where the results went, through pytest's reporter."""
     reporter.write_sep("=", f"sbcbench: {board} ({title})")
-    for line in [*table(results), *extra]:
+    for line in [*table(results), *extra, *(saved or ())]:
         reporter.write_line(line)
-    if any(r.verdict.status == "no-baseline" for r in results):
+    if saved is None and any(r.verdict.status == "no-baseline" for r in results):
         reporter.write_line(
             f"no baseline for {board} yet: rerun with --sbc-save-baseline to record one")
     if results_path is not None:
