@@ -131,7 +131,7 @@ class LabRun:
     def environment(self) -> dict[str, Any]:
         """The results environment's ``lab`` block."""
         from .platform.labgrid_executor import env_digest
-        from .platform.sysroot import PROC
+        from .platform.sysroot import PROC, SYS
 
         def board_file(rel: str) -> str | None:
             text = self.sysroot.read(rel, default="") if self.sysroot else ""
@@ -142,8 +142,8 @@ class LabRun:
             "tags": dict(self.tags),
             "env_file": str(self.env_file),
             "env_digest": env_digest(self.env_file),
-            "kernel_release": board_file(f"{PROC}/sys/kernel/osrelease"),
-            "boot_id": board_file(f"{PROC}/sys/kernel/random/boot_id"),
+            "kernel_release": board_file(f"{PROC}/{SYS}/kernel/osrelease"),
+            "boot_id": board_file(f"{PROC}/{SYS}/kernel/random/boot_id"),
         }
 
     def close(self) -> None:
