@@ -15,6 +15,7 @@ Nothing here imports labgrid unless its plugin is loaded and has an environment.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -41,10 +42,30 @@ def from_config(config: pytest.Config) -> LabRun | None:
     """The lab run when labgrid's pytest plugin is loaded and has an environment, else None."""
     if config.pluginmanager.get_plugin("labgrid") is None:
         return None
+    env = labgrid_environment(config)
+    return LabRun(env) if env is not None else None
+
+
+def labgrid_environment(config: pytest.Config) -> Any:
+    """The ``Environment`` labgrid's plugin made in its ``pytest_configure``.  Both plugins'
+    ``pytest_configure`` are ``trylast``, so when ours runs first the environment is made here
+    from the same sources (``--lg-env``, else ``LG_ENV``; ``--lg-coordinator``): a run given an
+    environment never silently measures the controller instead."""
     from labgrid.pytestplugin.hooks import LABGRID_ENV_KEY
 
     env = config.stash.get(LABGRID_ENV_KEY, None)
-    return LabRun(env) if env is not None else None
+    if env is not None:
+        return env
+    path = getattr(config.option, "lg_env", None) or os.environ.get("LG_ENV")
+    if not path:
+        return None
+    from labgrid import Environment
+
+    env = Environment(config_file=path)
+    coordinator = getattr(config.option, "lg_coordinator", None)
+    if coordinator:
+        env.config.set_option("coordinator_address", coordinator)
+    return env
 
 
 def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]

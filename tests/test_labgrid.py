@@ -251,7 +251,7 @@ class Run:
         return result  # type: ignore[no-any-return]
 
 
-def run_suite(tmp: Path, name: str, *extra: str) -> Run:
+def run_suite(tmp: Path, name: str, *extra: str, lg_env: Path | None = None) -> Run:
     """``pytest benchmarks/test_crypto.py --sbc-quick`` (inner, in the repository), plus
     ``extra``: the labgrid options for a run on the lab board."""
     results = tmp / f"{name}.json"
@@ -259,6 +259,7 @@ def run_suite(tmp: Path, name: str, *extra: str) -> Run:
             "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-rs",
             "--sbc-baselines", str(tmp / "baselines"), "--sbc-results", str(results), *extra]
     env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    env.update({"LG_ENV": str(lg_env)} if lg_env is not None else {})
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=180,
                           check=False, env=env)
     doc = json.loads(results.read_text()) if results.exists() else {}
@@ -287,7 +288,7 @@ def lab_runs(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> LabRuns:
     before = len(board_openssl_calls(lab))
     saved = on_lab(lab, tmp, "saved", "--sbc-save-baseline")
     calls = board_openssl_calls(lab)[before:]
-    again = on_lab(lab, tmp, "again")
+    again = run_suite(tmp, "again", "-p", "labgrid", lg_env=lab.env_file)  # LG_ENV, as in CI
     lab.board_slow.touch()
     try:
         slowed = on_lab(lab, tmp, "slowed")
@@ -332,8 +333,9 @@ def test_telemetry_comes_from_the_board_sampler(lab_runs: LabRuns) -> None:
 
 
 def test_the_place_tag_baseline_gates_the_run(lab_runs: LabRuns) -> None:
-    """Saved under the tag's board; the rerun is judged against it; the slowed openssl is a
-    regression that fails the test."""
+    """Saved under the tag's board; the rerun (given the environment through ``LG_ENV``) is
+    judged against it on the board; the slowed openssl is a regression that fails the test."""
+    assert lab_runs.again.doc["environment"]["lab"]["place"] == PLACE
     assert lab_runs.again.digest["verdict"]["status"] not in ("no-baseline", "incomparable")
     slowed = lab_runs.slowed
     assert slowed.out.returncode == 1, slowed.out.stdout
