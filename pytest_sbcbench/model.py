@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 Better = Literal["higher", "lower"]
 Status = Literal[
-    "pass", "regression", "improvement", "no-baseline", "incomparable", "implausible", "invalid"
+    "pass", "regression", "improvement", "inconclusive", "no-baseline", "incomparable",
+    "implausible", "invalid"
 ]
 IdentityValue = str | int | float | bool | None
 
@@ -64,12 +65,46 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """The numbers behind a baseline verdict (percentages as ratios, the metric's own sign):
+    the change and its confidence interval (``None``: unbounded), the tolerance and the drop
+    this run could detect at 80% power (both the bad way), delta (``min_effect_pct``), samples
+    used, baseline samples and boots, and what deciding would take when it was not decided."""
+
+    change_pct: float
+    ci_pct: tuple[float | None, float | None]
+    confidence_pct: float
+    tolerance_pct: float | None
+    detectable_pct: float | None
+    min_effect_pct: float
+    samples: int
+    baseline_samples: int
+    baseline_boots: int
+    runs_needed: int | None = None
+    boots_needed: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"change_pct": self.change_pct, "ci_pct": list(self.ci_pct),
+                "confidence_pct": self.confidence_pct, "tolerance_pct": self.tolerance_pct,
+                "detectable_pct": self.detectable_pct, "min_effect_pct": self.min_effect_pct,
+                "samples": self.samples, "baseline_samples": self.baseline_samples,
+                "baseline_boots": self.baseline_boots, "runs_needed": self.runs_needed,
+                "boots_needed": self.boots_needed}
+
+
+@dataclass(frozen=True)
 class Verdict:
+    """A status and the line that explains it; ``evidence`` when judged against a baseline."""
+
     status: Status
     detail: str
+    evidence: Evidence | None = None
 
-    def as_dict(self) -> dict[str, str]:
-        return {"status": self.status, "detail": self.detail}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "detail": self.detail}
+        if self.evidence is not None:
+            out.update(self.evidence.as_dict())
+        return out
 
 
 @dataclass(frozen=True)

@@ -174,6 +174,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     session = config.stash.get(SESSION_KEY, None)
     if session is not None and any(is_benchmark(item) for item in items):
         _activate(session, config)
+        session.plan_suite([item.nodeid for item in items if is_benchmark(item)])
 
 
 def _start_watch(item: pytest.Item, session: Session) -> Watch:

@@ -3,7 +3,7 @@ handle a recorded result is known by until its verdict is final."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .errors import SbcBenchError
@@ -12,14 +12,14 @@ from .workload import Context, Sample, Workload, combine
 if TYPE_CHECKING:
     from .model import Measurement, Result, Summary, Verdict
 
-MoreNeeded = Callable[[Workload, Mapping[str, Sequence[float]]], bool]
+MoreNeeded = Callable[[Workload, Sequence["Measurement"]], bool]
 Driver = Callable[[Callable[[], None], Callable[[], None], int], None]
 NOT_FINAL = ("{name}: the verdict is not final yet; it is given when the test's call phase "
              "ends (read it from the results JSON or the pytest_sbcbench_result hook)")
 
 
-def never_more(workload: Workload, series: Mapping[str, Sequence[float]]) -> bool:
-    """The default decision: the planned runs are enough."""
+def never_more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
+    """The planned runs are enough (no baseline to decide against)."""
     return False
 
 
@@ -57,8 +57,8 @@ class Handle:
 def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
                  max_runs: int | None, driver: Driver | None = None) -> list[Measurement]:
     """Prepare, take the planned samples (through ``driver`` when given), then one more while
-    ``more_needed`` says so and fewer than ``max_runs`` were taken; one measurement per
-    metric."""
+    ``more_needed`` says so (asked with every metric's measurement so far: the sequential
+    decision's look) and fewer than ``max_runs`` were taken; one measurement per metric."""
     runs = ctx.plan.runs_for(ctx.settings)
     workload.prepare(ctx)
     base = workload.identity(ctx)
@@ -76,16 +76,7 @@ def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
             reset()
             take()
     budget = max(runs, max_runs or runs)
-    while len(samples) < budget and more_needed(workload, series(samples)):
+    while len(samples) < budget and more_needed(workload, combine(workload.name, base, samples)):
         reset()
         take()
     return workload.finish(ctx, combine(workload.name, base, samples))
-
-
-def series(samples: Sequence[Sample]) -> dict[str, list[float]]:
-    """Every metric's samples so far, by display name (what :attr:`Session.more_needed` sees)."""
-    out: dict[str, list[float]] = {}
-    for sample in samples:
-        for reading in sample.readings:
-            out.setdefault(reading.display_name, []).extend(reading.samples)
-    return out

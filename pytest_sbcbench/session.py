@@ -23,6 +23,8 @@ from .workload import Context, Workload
 
 if TYPE_CHECKING:
     from .judge.baseline import Baseline
+    from .judge.boots import BootPrior
+    from .judge.sequential import Plan
     from .judge.validity import Finding
     from .judge.verdict import JudgeContext
     from .lab import LabRun
@@ -38,9 +40,12 @@ if TYPE_CHECKING:
     from .workloads import Registry
 
 class Session:
-    """The run.  ``more_needed`` is the one place sequential sampling plugs in: after the
-    planned runs, the loop asks it (with every metric's samples so far) whether to take one
-    more, up to ``max_runs``.
+    """The run.  Sequential sampling plugs in at :meth:`measure`: after the planned runs, the
+    loop asks the sequential decision (:func:`judge.verdict.wants_more`, with every metric's
+    samples so far) whether to take one more, up to the metric's budget.  ``more_needed`` and
+    ``max_runs`` override the decision and the budget (tests).  ``n_metrics`` and ``prior``
+    (the suite's size and the baseline's between-boot prior) are fixed by :meth:`plan_suite`
+    before the first test.
 
     The session owns one :class:`Executor` (where commands run) and one :class:`Host` (process
     and system CPU readings, mounts, affinity); every workload and every measurement of the
@@ -70,8 +75,10 @@ class Session:
         self.governor: GovernorGuard | None = None
         self.system_checks: SystemChecks | None = None
         self.terminal: TextIO | None = None
-        self.more_needed: MoreNeeded = never_more
+        self.more_needed: MoreNeeded | None = None
         self.max_runs: int | None = None
+        self.n_metrics = 1
+        self.prior: BootPrior | None = None
         self._probe: Probe | None = None
         self._board: BoardProfile | None = None
         self._profiles: dict[str, BoardProfile] | None = None
@@ -267,28 +274,77 @@ class Session:
         return Context(self.settings, self.executor, self.host, self.shared, self.tools,
                        plan=workload.plan(self.settings))
 
-    def record(self, test: str, measurement: Measurement) -> Handle:
-        """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends)."""
-        handle = Handle(test, measurement)
+    def plan_suite(self, tests: Sequence[str]) -> None:
+        """Before the first test: n, the metrics of the collected ``tests`` that have a
+        baseline (per-metric alpha 5% / n), and the baseline's between-boot prior."""
+        from .judge.verdict import boot_prior, count_metrics
+
+        self.n_metrics = count_metrics(self.baseline, tests)
+        self.prior = boot_prior(self.baseline)
+
+    def plan(self, min_runs: int, min_effect_pct: float | None = None) -> Plan:
+        """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
+        ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
+        from .judge.boots import ONE_BOOT_ALLOWANCE
+        from .judge.verdict import run_plan
+
+        effect = self.settings.min_effect_pct or min_effect_pct
+        budget = self.max_runs or self.settings.max_runs
+        return run_plan(min_runs, budget, effect, self.n_metrics, self.prior or ONE_BOOT_ALLOWANCE)
+
+    def _with_plan(self, measurement: Measurement, plan: Plan) -> Measurement:
+        from .judge.verdict import PLAN_KEY, plan_details
+
+        if PLAN_KEY in measurement.details:
+            return measurement
+        details = {**measurement.details, PLAN_KEY: plan_details(plan, self.n_metrics)}
+        return dataclasses.replace(measurement, details=details)
+
+    def record(self, test: str, measurement: Measurement, plan: Plan | None = None) -> Handle:
+        """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends), with
+        its plan (a custom measurement: its samples as a fixed count)."""
+        if plan is None:
+            n = max(1, len(measurement.samples))
+            plan = dataclasses.replace(self.plan(n), max_runs=n)
+        handle = Handle(test, self._with_plan(measurement, plan))
         self.pending.setdefault(test, []).append(handle)
         return handle
 
     def measure(self, test: str, workload: Workload, ctx: Context,
                 driver: Driver | None = None) -> list[Handle]:
         """Prepare ``workload``, take its planned samples (through ``driver`` when given, e.g.
-        pytest-benchmark), then more while :attr:`more_needed` asks and the budget allows;
+        pytest-benchmark), then more while the sequential decision asks and the budget allows;
         record one result per metric."""
-        measurements = take_samples(workload, ctx, self.more_needed, self.max_runs, driver)
-        return [self.record(test, m) for m in measurements]
+        plan = self.plan(ctx.plan.runs_for(ctx.settings), ctx.plan.min_effect_pct)
+        measurements = take_samples(workload, ctx, self._more(test, plan), plan.max_runs,
+                                    driver)
+        return [self.record(test, m, plan) for m in measurements]
+
+    def _more(self, test: str, plan: Plan) -> MoreNeeded:
+        """The loop's question: does any metric's decision still say ``continue``?"""
+        if self.more_needed is not None:
+            return self.more_needed
+        if self.baseline is None:
+            return never_more
+        from .judge.verdict import wants_more
+
+        baseline, machine = self.baseline, self.machine
+
+        def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
+            return any(wants_more(test, m, baseline, machine, plan) for m in measurements)
+        return more
+
+    @property
+    def machine(self) -> dict[str, Any]:
+        return {"cpu_model": self.probe.cpu_model, "cpus": self.probe.cpus}
 
     # -- after a test's call phase ------------------------------------------------------------
 
     def judge_context(self, found: Sequence[Finding]) -> JudgeContext:
         from .judge.verdict import JudgeContext
 
-        machine = {"cpu_model": self.probe.cpu_model, "cpus": self.probe.cpus}
-        return JudgeContext(self.board.name, self.board, self.baseline, machine, tuple(found),
-                            self.settings.strict)
+        return JudgeContext(self.board.name, self.board, self.baseline, self.machine,
+                            tuple(found), self.settings.strict, self.prior)
 
     def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
                  publish: Callable[[Result], None]) -> str | None:
@@ -318,7 +374,8 @@ class Session:
             result = Result(handle.test, handle.measurement, handle.summary,
                             _placeholder(), merged)
             verdict = judge_result(result, context)
-            message = failure_message(verdict, found, self.settings.allow_incomparable)
+            message = failure_message(verdict, found, self.settings.allow_incomparable,
+                                      self.settings.strict)
             if message:
                 failures.append(message)
             final = dataclasses.replace(result, verdict=verdict)
@@ -425,6 +482,16 @@ class Session:
 
         self.saved = run_baseline.save(self.settings, self.board.name, self.results,
                                        self.created, doc["environment"], interrupted)
+        if any(line.startswith("baseline saved") for line in self.saved):
+            self.saved.append(self._boots_note(doc["environment"]))
+
+    def _boots_note(self, environment: dict[str, Any]) -> str:
+        """How many boots the saved metrics' baselines now have (recommend three)."""
+        from .judge.saving import savable
+        from .judge.verdict import boots_note
+
+        saved, _ = savable(self.results, self.settings.accept)
+        return boots_note(self.baseline, saved, environment.get("boot_id"))
 
 
 def _placeholder() -> Verdict:

@@ -82,6 +82,33 @@ def seconds_or_zero(value: str) -> float:
     return _seconds(value, 0.0, MAX_DURATION, "number of seconds (0: no wait)", zero_ok=True)
 
 
+MIN_EFFECT_RANGE = (0.1, 50.0)
+MAX_RUNS_LIMIT = 1000
+
+
+def min_effect_pct(value: str) -> float:
+    """delta, the smallest change that matters: a percentage from 0.1 to 50."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    low, high = MIN_EFFECT_RANGE
+    if not (math.isfinite(number) and low <= number <= high):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a valid smallest effect: give a percentage from {low:g} to "
+            f"{high:g} (3 means a 3% regression matters)")
+    return number
+
+
+def max_runs(value: str) -> int:
+    """The run budget per metric: a whole number from 1 to MAX_RUNS_LIMIT."""
+    number = positive_int(value)
+    if number > MAX_RUNS_LIMIT:
+        raise argparse.ArgumentTypeError(f"{value!r} is too large a run budget (at most "
+                                         f"{MAX_RUNS_LIMIT})")
+    return number
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
     add = group.addoption
@@ -91,7 +118,7 @@ def add_options(parser: pytest.Parser) -> None:
         help="baseline directory (default: baselines/ in the rootdir)")
     add("--sbc-save-baseline", action="store_true",
         help="record this run's results into the board's baseline (verdicts pass, "
-             "improvement and no-baseline; see --sbc-accept)")
+             "improvement, inconclusive and no-baseline; see --sbc-accept)")
     add("--sbc-accept", action="append", default=None, metavar="TESTS",
         help="with --sbc-save-baseline: also save these non-passing results (a node id or "
              "any part of one, e.g. test_sequential; repeat for more)")
@@ -103,6 +130,12 @@ def add_options(parser: pytest.Parser) -> None:
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
         help="timed runs per workload (overrides the workload's default)")
+    add("--sbc-min-effect", type=min_effect_pct, default=None, metavar="PCT",
+        help="smallest change that matters, %% (default 3, or the workload's): 'pass' means no "
+             "regression of at least this much")
+    add("--sbc-max-runs", type=max_runs, default=None, metavar="N",
+        help="run budget per metric for sequential sampling (default 2x the planned runs; "
+             "at least the planned runs)")
     add("--sbc-interval", type=interval_seconds, default=None, metavar="SECONDS",
         help=f"sampler interval (default {DEFAULT_INTERVAL})")
     add("--sbc-idle-wait", type=seconds_or_zero, default=None, metavar="SECONDS",
@@ -154,6 +187,8 @@ class Settings:
     idle_wait_given: float | None = None
     explicit: bool = False
     accept: tuple[str, ...] = ()
+    min_effect_pct: float | None = None
+    max_runs: int | None = None
 
     @property
     def idle_wait(self) -> float:
@@ -187,7 +222,7 @@ OPTIONS = ("--board", "--sbc-baselines", "--sbc-save-baseline", "--sbc-accept",
            "--sbc-results", "--sbc-sysroot", "--sbc-quick", "--sbc-runs", "--sbc-interval",
            "--sbc-idle-wait", "--sbc-strict", "--sbc-performance", "--sbc-trace-dir", "--sbc-cache",
            "--sbc-drop-caches", "--sbc-allow-incomparable", "--sbc-verify-key", "--sbc-report",
-           "--sbc-storage-path")
+           "--sbc-storage-path", "--sbc-min-effect", "--sbc-max-runs")
 
 
 def explicit(config: pytest.Config) -> bool:
@@ -208,6 +243,10 @@ def from_config(config: pytest.Config) -> Settings:
     if any(not pattern.strip() for pattern in accept):
         raise pytest.UsageError("--sbc-accept: an empty pattern would accept every result; "
                                 "name the tests")
+    runs, budget = opt("--sbc-runs"), opt("--sbc-max-runs")
+    if runs is not None and budget is not None and budget < runs:
+        raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
+                                "budget must allow the planned runs")
     return Settings(
         board=opt("--board"),
         baselines=baselines if baselines is not None else config.rootpath / "baselines",
@@ -230,4 +269,6 @@ def from_config(config: pytest.Config) -> Settings:
         idle_wait_given=opt("--sbc-idle-wait"),
         explicit=explicit(config),
         accept=accept,
+        min_effect_pct=opt("--sbc-min-effect"),
+        max_runs=budget,
     )

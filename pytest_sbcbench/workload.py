@@ -43,7 +43,9 @@ class Plan:
     """Samples and durations a workload wants, full and with ``--sbc-quick``.
 
     ``sample_s`` is the expected wall time of one sample (``None``: ``seconds``); ``setup_s``
-    a one-off cost (a checkout, a helper build, a warm-up build): both feed ``sbcbench list``."""
+    a one-off cost (a checkout, a helper build, a warm-up build): both feed ``sbcbench list``.
+    ``min_effect_pct``: this workload's delta, the smallest change that matters (``None``: 3%;
+    ``--sbc-min-effect`` overrides it)."""
 
     runs: int = 3
     quick_runs: int = 2
@@ -53,6 +55,7 @@ class Plan:
     quick_sample_s: float | None = None
     setup_s: float = 0.0
     fixed: bool = False
+    min_effect_pct: float | None = None
 
     def runs_for(self, settings: Settings) -> int:
         """``runs`` when ``fixed`` (the test asked for a count), else ``--sbc-runs`` when

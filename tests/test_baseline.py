@@ -64,9 +64,19 @@ def test_sessions_accumulate_per_identity(tmp_path: Path) -> None:
 def test_verdicts(tmp_path: Path) -> None:
     baseline = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6)))
     machine = {"cpu_model": "sifive,u74-mc", "cpus": 4}
-    assert judge(result((21.75e6, 21.7e6, 21.8e6)), baseline, "star64", machine).status == "pass"
+    # one boot: drift cannot be separated from a change, so a steady run cannot pass
+    steady = judge(result((21.75e6, 21.7e6, 21.8e6)), baseline, "star64", machine)
+    assert steady.status == "inconclusive" and "one baseline boot" in steady.detail
     slow = judge(result((15.0e6, 15.1e6, 14.9e6)), baseline, "star64", machine)
     assert slow.status == "regression" and "change -30.88%" in slow.detail
+    assert slow.evidence is not None and slow.evidence.baseline_boots == 1
+    boots = {**machine, "boot_id": "b1"}
+    three = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6), (21.75e6, 21.65e6, 21.7e6),
+                                (21.8e6, 21.7e6, 21.75e6), env=boots))
+    assert three is not None
+    # same boot id for all three sessions: still one replicate
+    assert judge(result((21.75e6, 21.7e6, 21.8e6)), three, "star64", machine).status \
+        == "inconclusive"
     assert judge(result((21.7e6,)), None, "star64").status == "no-baseline"
 
 

@@ -9,19 +9,17 @@ from pathlib import Path
 import pytest
 
 from helpers import DATA, star64_tree
-from pytest_sbcbench.model import Verdict
+from pytest_sbcbench.model import Evidence, Status, Verdict
 from pytest_sbcbench.report.junit import junit_properties
 from pytest_sbcbench.report.results import load_results
 
 RESULTS = DATA / "this_machine" / "results_crypto-quick_generic-x86_64.json"
 
 
-@dataclasses.dataclass(frozen=True)
-class GatedVerdict(Verdict):
-    """The verdict shape of the verdicts issue: the change and the tolerance travel with it."""
-
-    change_pct: float | None = None
-    tolerance_pct: float | None = None
+def baseline_verdict(status: Status, change_pct: float, tolerance_pct: float | None) -> Verdict:
+    """A baseline verdict: the change and the tolerance travel with it in its evidence."""
+    return Verdict(status, "", Evidence(change_pct, (None, None), 99.0, tolerance_pct, None,
+                                        3.0, 3, 9, 3))
 
 
 def test_properties_of_a_real_result() -> None:
@@ -33,11 +31,11 @@ def test_properties_of_a_real_result() -> None:
 
 def test_change_and_tolerance_when_the_verdict_has_them() -> None:
     result = load_results(RESULTS).results[0]
-    gated = dataclasses.replace(result, verdict=GatedVerdict("regression", "slower", -7.456, 3.0))
+    gated = dataclasses.replace(result, verdict=baseline_verdict("regression", -7.456, 3.0))
     props = dict(junit_properties(gated))
     assert props["change_pct"] == "-7.46" and props["tolerance_pct"] == "3.00"
     assert props["verdict"] == "regression" and props["metric"] == "aes-128-gcm"
-    nan = dataclasses.replace(result, verdict=GatedVerdict("pass", "", float("nan"), None))
+    nan = dataclasses.replace(result, verdict=baseline_verdict("pass", float("nan"), None))
     assert "change_pct" not in dict(junit_properties(nan))
 
 

@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -119,9 +119,9 @@ def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
     assert [r["run"] for r in a.measurement.details["runs"]] == [1, 2, 3]
     asked: list[dict[str, list[float]]] = []
 
-    def more(workload: Workload, series: Mapping[str, Sequence[float]]) -> bool:
-        asked.append({k: list(v) for k, v in series.items()})
-        return len(series["a"]) < 5
+    def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
+        asked.append({m.display_name: list(m.samples) for m in measurements})
+        return len(asked[-1]["a"]) < 5
     run.more_needed = more
     run.max_runs = 10
     work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])

@@ -1,8 +1,10 @@
 """What ``--sbc-save-baseline`` records: only results a baseline should be judged against.
 
 A regressed run saved into the baseline makes the same regression pass next time, so a save
-keeps verdicts pass, improvement and no-baseline, plus what ``--sbc-accept`` names, and says
-what it did and did not record."""
+keeps verdicts pass, improvement, inconclusive and no-baseline, plus what ``--sbc-accept``
+names, and says what it did and did not record.  Inconclusive is kept: it is not a regression,
+and a baseline of one or two boots leaves most verdicts inconclusive, so refusing it would stop
+a baseline from ever reaching the three boots it needs."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 from ..model import Result
 from .baseline import append_session_locked
 
-SAVABLE = ("pass", "improvement", "no-baseline")
+SAVABLE = ("pass", "improvement", "inconclusive", "no-baseline")
 NEVER_SAVED = ("invalid", "implausible")
 
 
@@ -27,8 +29,8 @@ def savable(results: Sequence[Result], accept: Iterable[str] = ()
             ) -> tuple[list[Result], list[Result]]:
     """(kept, refused): a baseline records only what it should be judged against next time.
 
-    Kept: verdicts pass, improvement and no-baseline, plus results ``accept`` names (a
-    regression, an incomparable or inconclusive result the user confirms is the new normal).
+    Kept: verdicts pass, improvement, inconclusive and no-baseline, plus results ``accept``
+    names (a regression or an incomparable result the user confirms is the new normal).
     Invalid and implausible results are refused even when named: they are not measurements of
     the board."""
     patterns = [p for p in accept if p]

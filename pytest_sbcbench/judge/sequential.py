@@ -258,13 +258,14 @@ def _detail(status: Status, change: float, ci: tuple[float, float], shown: tuple
     tail = {
         "regression": "regression confirmed after re-measuring",
         "continue": "undecided: measuring again",
-        "improvement": "improvement beyond noise: re-baseline with --sbc-save-baseline",
+        "improvement": "faster than the baseline beyond noise: re-baseline with "
+                       "--sbc-save-baseline",
         "pass": f"pass: no regression of {plan.min_effect_pct:g}% or more "
                 f"({100 * (1 - PASS_ALPHA):.0f}% confidence)",
         "inconclusive": _inconclusive(plan, detectable, hints),
     }[status]
-    if k == 1:
-        tail += (f"; one baseline boot: boot-to-boot drift cannot be separated from the change "
+    if k == 1:  # before the verdict, so that the line ends with what it means
+        head += (f"; one baseline boot: boot-to-boot drift cannot be separated from the change "
                  f"(allowance {plan.boot_prior.sd_pct:.2f}%: {plan.boot_prior.source}); "
                  f"record at least 3 boots")
     return f"{head}; {tail}"
@@ -277,6 +278,10 @@ def _inconclusive(plan: Plan, detectable: float,
         how = f"{boots} baseline boots and about {runs} runs"
     elif boots is not None:
         how = f"{boots} baseline boots at {plan.max_runs} runs"
+    elif runs is not None and runs <= plan.max_runs:
+        # the variances, taken as exact, would allow it: what is missing is their precision
+        how = ("more baseline boots or runs: the noise is estimated with too few degrees of "
+               "freedom")
     elif runs is not None:
         how = f"about {runs} runs of this boot (--sbc-max-runs)"
     else:

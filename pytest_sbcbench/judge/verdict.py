@@ -1,26 +1,53 @@
 """Verdicts: the one judging pipeline (physics, validity, baseline) used by the plugin,
 ``sbcbench compare`` and ``sbcbench validate``.
 
+The baseline verdict is the sequential decision of :mod:`.sequential` (boots as replicates,
+suite-level alpha): the run loop asks :func:`wants_more` before each further sample, and
+:func:`judge` gives the final verdict with the same plan, which the result carries in its
+details (``details["sequential"]``), so a results file judged later gets the same decision.
+
 :func:`judge_result` judges a result as it is written to the results JSON: telemetry with the
 workload's details merged in (a storage read carries its interface ceiling), so a results file
 judged later gets the verdict the run gave."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import math
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from ..model import Result, Verdict
+from ..model import Evidence, Measurement, Result, Status, Verdict, display
 from ..platform.board import BoardProfile
 from . import physics
 from .baseline import Baseline, Entry, quick_mode_hint
-from .gate import gate
+from .boots import (
+    ONE_BOOT_ALLOWANCE,
+    BaselineSession,
+    BootPrior,
+    group_by_boot,
+    suite_boot_prior,
+)
+from .sequential import (
+    DEFAULT_MIN_EFFECT_PCT,
+    RUN_BUDGET_FACTOR,
+    Decision,
+    Plan,
+    decide,
+    suite_alpha,
+)
 from .validity import HOST_NOISE, Finding
 
 MACHINE_KEYS = ("cpu_model", "cpus")
 
 SAVE_HINT = "record one with --sbc-save-baseline"
+STATUS_OF: dict[str, Status] = {"regression": "regression", "pass": "pass",
+                                 "improvement": "improvement", "inconclusive": "inconclusive",
+                                 "continue": "inconclusive"}
+PLAN_KEY = "sequential"  # a result's plan, in its details
+DEFAULT_SUITE_METRICS = 25  # alpha for a result that carries no plan: the shipped suite's size
 
 
 def no_baseline(board: str) -> Verdict:
@@ -37,11 +64,12 @@ def other_machine(entry: Entry, machine: Mapping[str, Any] | None) -> str | None
     return "; ".join(diffs) or None
 
 
-def judge(result: Result, baseline: Baseline | None, board: str,
-          machine: Mapping[str, Any] | None = None) -> Verdict:
-    """pass / regression / improvement against the same identity; incomparable otherwise."""
-    m = result.measurement
-    slot = baseline.slot(result.test, m.metric) if baseline else []
+def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
+               machine: Mapping[str, Any] | None = None) -> Entry | Verdict:
+    """The baseline entry test ``test``'s measurement ``m`` is judged against, or the verdict
+    saying why there is none (``no-baseline``, ``incomparable``: another identity, machine or
+    direction)."""
+    slot = baseline.slot(test, m.metric) if baseline else []
     if not slot:
         return no_baseline(board)
     same = [e for e in slot if e.identity == m.identity]
@@ -62,11 +90,150 @@ def judge(result: Result, baseline: Baseline | None, board: str,
     if entry.better != m.better:
         return Verdict("incomparable", f"{m.display_name}: baseline says better={entry.better}, "
                                        f"this run better={m.better}")
-    outcome = gate([s.samples for s in entry.sessions], m.samples, m.better)
-    detail = outcome.line(m.display_name, m.unit)
-    if outcome.status == "improvement":
-        detail += "; faster than the baseline beyond noise: re-baseline with --sbc-save-baseline"
-    return Verdict(outcome.status, detail)
+    return entry
+
+
+def judge(result: Result, baseline: Baseline | None, board: str,
+          machine: Mapping[str, Any] | None = None, prior: BootPrior | None = None) -> Verdict:
+    """regression / pass / improvement / inconclusive against the same identity (the sequential
+    decision of :mod:`.sequential` at the run's plan, read from the result's details: see
+    :func:`plan_of`); incomparable or no-baseline otherwise.  ``prior``: the baseline's
+    between-boot prior (computed from ``baseline`` when not given)."""
+    m = result.measurement
+    found = comparable(result.test, m, baseline, board, machine)
+    if isinstance(found, Verdict):
+        return found
+    plan = plan_of(m, prior if prior is not None else boot_prior(baseline))
+    return verdict_of(final_decision(found, m, plan), m, found, plan)
+
+
+def baseline_sessions(entry: Entry) -> list[BaselineSession]:
+    """An entry's sessions with the boot each ran in (recorded ``boot_id``; None: unknown)."""
+    return [BaselineSession(s.samples, boot_of(s.environment)) for s in entry.sessions]
+
+
+def boot_of(environment: Mapping[str, Any]) -> str | None:
+    value = environment.get("boot_id")
+    return value if isinstance(value, str) and value else None
+
+
+def boot_prior(baseline: Baseline | None) -> BootPrior:
+    """The between-boot prior pooled over every entry of the baseline (before this run)."""
+    if baseline is None:
+        return ONE_BOOT_ALLOWANCE
+    return suite_boot_prior([baseline_sessions(e) for e in baseline.entries])
+
+
+def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
+    """n for the suite bound: the metrics of ``tests`` (node ids) that have a baseline entry
+    (a metric under several identities, quick and full, counts once), at least 1.  Only they
+    can fail against the baseline; a custom ``record()`` test counts once per metric it
+    recorded when its baseline was saved."""
+    if baseline is None:
+        return 1
+    wanted = set(tests)
+    return max(1, len({(e.test, e.metric) for e in baseline.entries if e.test in wanted}))
+
+
+def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
+             n_metrics: int, prior: BootPrior = ONE_BOOT_ALLOWANCE) -> Plan:
+    """A metric's plan in a run: ``max_runs`` (``--sbc-max-runs``) or RUN_BUDGET_FACTOR x
+    ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); per-metric
+    alpha 5% / n."""
+    budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
+    effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
+    return Plan(min_runs, max(min_runs, budget), effect, suite_alpha(n_metrics), prior)
+
+
+def plan_details(plan: Plan, n_metrics: int) -> dict[str, Any]:
+    """What a result carries of its plan (``details["sequential"]``), so a results file judged
+    later (``sbcbench compare``) gets the decision the run gave."""
+    return {"min_runs": plan.min_runs, "max_runs": plan.max_runs,
+            "min_effect_pct": plan.min_effect_pct, "alpha": plan.alpha, "n_metrics": n_metrics}
+
+
+def plan_of(m: Measurement, prior: BootPrior) -> Plan:
+    """The plan recorded in the measurement's details; without one (a results file written
+    before plans were stored), its samples as a fixed count, delta 3%, alpha for 25 metrics."""
+    raw = m.details.get(PLAN_KEY)
+    if isinstance(raw, Mapping):
+        try:
+            values = [raw["min_runs"], raw["max_runs"], raw["min_effect_pct"], raw["alpha"]]
+            if not any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
+                return Plan(int(values[0]), int(values[1]), float(values[2]), float(values[3]),
+                            prior)
+        except (KeyError, ValueError):
+            pass
+    n = len(m.samples)
+    return Plan(n, n, DEFAULT_MIN_EFFECT_PCT, suite_alpha(DEFAULT_SUITE_METRICS), prior)
+
+
+def decision(entry: Entry, m: Measurement, plan: Plan) -> Decision:
+    """One look of the sequential rule at ``m``'s samples so far."""
+    better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
+    return decide(baseline_sessions(entry), m.samples, better, plan)
+
+
+def final_decision(entry: Entry, m: Measurement, plan: Plan) -> Decision:
+    """The decision on the samples taken: a look that would still continue (the loop was cut
+    short, or a results file judged later) is judged as the last look."""
+    found = decision(entry, m, plan)
+    if found.status != "continue":
+        return found
+    n = len(m.samples)
+    return decision(entry, m, dataclasses.replace(plan, min_runs=min(plan.min_runs, n),
+                                                  max_runs=n))
+
+
+def wants_more(test: str, m: Measurement, baseline: Baseline | None,
+               machine: Mapping[str, Any] | None, plan: Plan) -> bool:
+    """True while the sequential rule says ``continue`` for a comparable baseline entry: what
+    the run loop asks before each further sample."""
+    found = comparable(test, m, baseline, "", machine)
+    return not isinstance(found, Verdict) and decision(found, m, plan).status == "continue"
+
+
+RECOMMENDED_BOOTS = 3
+
+
+def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
+    """What ``--sbc-save-baseline`` says about boots: how many the saved metrics' baselines now
+    have (this session included), recommending at least RECOMMENDED_BOOTS."""
+    counts = []
+    for r in saved:
+        m = r.measurement
+        entries = [e for e in baseline.slot(r.test, m.metric) if e.identity == m.identity] \
+            if baseline else []
+        sessions = baseline_sessions(entries[0]) if entries else []
+        counts.append(group_by_boot([*sessions, BaselineSession(m.samples, boot_id)]).k)
+    if not counts:
+        return "baseline boots: nothing saved"
+    low, high = min(counts), max(counts)
+    span = str(low) if low == high else f"{low} to {high}"
+    text = f"baseline boots: {span} per metric (this session's boot: {boot_id or 'unknown'})"
+    if low < RECOMMENDED_BOOTS:
+        text += (f"; record at least {RECOMMENDED_BOOTS} boots (reboot, then --sbc-save-baseline "
+                 "again): with fewer, boot-to-boot drift cannot be measured and verdicts stay "
+                 "inconclusive")
+    return text
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def verdict_of(d: Decision, m: Measurement, entry: Entry, plan: Plan) -> Verdict:
+    """The verdict of a final decision: its line (medians first) and its evidence."""
+    status: Status = STATUS_OF[d.status]
+    base_samples = [v for s in entry.sessions for v in s.samples]
+    base, shown = display(statistics.median(base_samples), m.unit)
+    now, _ = display(statistics.median(m.samples), m.unit)
+    detail = f"{m.display_name}: baseline median {base} {shown}, this run {now} {shown}, {d.detail}"
+    evidence = Evidence(d.change_pct, (_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
+                        100.0 * (1 - 2 * plan.alpha_look), _finite(d.tolerance_pct),
+                        _finite(d.detectable_pct), plan.min_effect_pct, d.samples_used,
+                        len(base_samples), d.baseline_boots, d.runs_needed, d.boots_needed)
+    return Verdict(status, detail, evidence)
 
 
 @dataclass(frozen=True)
@@ -82,6 +249,7 @@ class JudgeContext:
     machine: Mapping[str, Any] | None = None
     findings: Sequence[Finding] = field(default_factory=tuple)
     strict: bool = False
+    prior: BootPrior | None = None
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -97,12 +265,13 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
         return implausible
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
-    return judge(result, context.baseline, context.board_name, context.machine)
+    return judge(result, context.baseline, context.board_name, context.machine, context.prior)
 
 
 def failure_message(verdict: Verdict, found: Sequence[Finding],
-                    allow_incomparable: bool) -> str | None:
-    """The line a failing verdict fails its test with (``None``: the test passes)."""
+                    allow_incomparable: bool, strict: bool = False) -> str | None:
+    """The line a failing verdict fails its test with (``None``: the test passes);
+    ``inconclusive`` fails only under ``strict`` (``--sbc-strict``)."""
     if verdict.status == "implausible":
         return f"implausible: {verdict.detail}"
     if verdict.status == "invalid":
@@ -112,6 +281,8 @@ def failure_message(verdict: Verdict, found: Sequence[Finding],
         hint = (f" (this run had {', '.join(noisy)}: rerun on a quiet machine before "
                 "believing it)") if noisy else ""
         return f"regression: {verdict.detail}{hint}"
+    if verdict.status == "inconclusive" and strict:
+        return f"inconclusive (--sbc-strict): {verdict.detail}"
     if verdict.status == "incomparable" and not allow_incomparable:
         return f"incomparable (--sbc-allow-incomparable to pass): {verdict.detail}"
     return None

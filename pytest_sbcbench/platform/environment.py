@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import platform as _stdlib_platform
+from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
@@ -28,8 +30,24 @@ def memory_total(sysroot: Sysroot) -> int | None:
     return parse_meminfo(text).get("MemTotal")
 
 
+BOOT_ID_VARIABLE = "SBCBENCH_BOOT_ID"
+
+
+def boot(sysroot: Sysroot, variables: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The boot a session ran in: ``boot_id`` (sessions of one boot are one replicate of the
+    baseline), ``uptime_s`` and ``kernel_release``.
+
+    ``SBCBENCH_BOOT_ID`` replaces the recorded boot id: for testing and simulation only (the
+    stand-in openssl's simulated boots, scripts/suite_replay.py), never for real baselines."""
+    env = os.environ if variables is None else variables
+    override = env.get(BOOT_ID_VARIABLE, "").strip()
+    return {"boot_id": override or sysroot.boot_id(),
+            "boot_id_source": BOOT_ID_VARIABLE if override else "kernel",
+            "uptime_s": sysroot.uptime_s(), "kernel_release": sysroot.kernel_release() or None}
+
+
 def environment(sysroot: Sysroot, probe: Probe, **tools: str | None) -> dict[str, Any]:
-    """Arch, kernel, OS, CPU, governor, tool versions (``openssl=...``) and python."""
+    """Arch, kernel, OS, CPU, governor, the boot, tool versions (``openssl=...``) and python."""
     govs = governors(sysroot, probe.cpus)
     distinct = sorted(set(govs.values()))
     env: dict[str, Any] = {
@@ -45,5 +63,6 @@ def environment(sysroot: Sysroot, probe: Probe, **tools: str | None) -> dict[str
         "sbcbench": __version__,
         "sysroot": None if sysroot.is_host else str(sysroot.root),
     }
+    env.update(boot(sysroot))
     env.update(tools)
     return env

@@ -141,6 +141,18 @@ class Sysroot:
     def kernel_release(self) -> str:
         return self.read(f"{PROC}/sys/kernel/osrelease", default="").strip()
 
+    def boot_id(self) -> str | None:
+        """The kernel's random id of this boot (a new one every boot), or None when absent."""
+        return self.read(f"{PROC}/sys/kernel/random/boot_id", default="").strip() or None
+
+    def uptime_s(self) -> float | None:
+        """Seconds since boot (the first field of the uptime file), or None when unreadable."""
+        fields = self.read(f"{PROC}/uptime", default="").split()
+        try:
+            return float(fields[0]) if fields else None
+        except ValueError:
+            return None
+
     def os_release(self) -> str:
         text = self.read(f"{ETC}/os-release", default="")
         return text or self.read("usr/lib/os-release", default="")

@@ -25,7 +25,7 @@ from .results import RESULTS_SCHEMA, results_document
 
 EXIT_PASS, EXIT_REGRESSION, EXIT_UNUSABLE, EXIT_NOT_JUDGED = 0, 1, 2, 3
 FAILING = ("regression", "implausible")
-JUDGED = ("pass", "improvement", "regression", "implausible")
+JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible")
 
 
 def load_reference(path: Path) -> Baseline:

@@ -23,12 +23,15 @@ def _pct(value: object) -> str | None:
 
 def junit_properties(result: Result) -> list[tuple[str, str]]:
     """``metric, unit, median, change_pct, tolerance_pct, verdict`` of one result; the two
-    percentages only when the verdict has ``change_pct`` / ``tolerance_pct``."""
+    percentages only when the verdict's evidence has them (a baseline verdict)."""
     m = result.measurement
     props = [("metric", m.display_name), ("unit", m.unit),
              ("median", repr(float(result.summary.median)))]
-    for name in ("change_pct", "tolerance_pct"):
-        shown = _pct(getattr(result.verdict, name, None))
+    evidence = result.verdict.evidence
+    values = {"change_pct": evidence.change_pct if evidence else None,
+              "tolerance_pct": evidence.tolerance_pct if evidence else None}
+    for name, value in values.items():
+        shown = _pct(value)
         if shown is not None:
             props.append((name, shown.lstrip("+") if name == "tolerance_pct" else shown))
     props.append(("verdict", result.verdict.status))

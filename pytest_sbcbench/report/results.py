@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +13,7 @@ from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import identity_of, samples_field, text_field
 from ..judge.stats import summarize
-from ..model import Measurement, Result, Status, Verdict
+from ..model import Evidence, Measurement, Result, Status, Verdict
 from ..platform.board import check_board_name
 
 RESULTS_SCHEMA = "sbcbench-results/1"
@@ -104,5 +105,47 @@ def _result(data: Any, index: int) -> Result:
     status = verdict.get("status", "no-baseline")
     if status not in STATUSES:
         raise ValueError(f"{test}: unknown verdict {status!r}")
-    return Result(test, m, summarize(samples), Verdict(status, str(verdict.get("detail", ""))),
+    return Result(test, m, summarize(samples),
+                  Verdict(status, str(verdict.get("detail", "")), _evidence(verdict, test)),
                   telemetry)
+
+
+def _number(data: dict[str, Any], key: str, where: str, optional: bool = True
+            ) -> float | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{where}: verdict {key} must be a finite number, not {value!r}")
+    return float(value)
+
+
+def _count(data: dict[str, Any], key: str, where: str, optional: bool = True) -> int | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{where}: verdict {key} must be a whole number, not {value!r}")
+    return value
+
+
+def _evidence(verdict: dict[str, Any], where: str) -> Evidence | None:
+    """A verdict's evidence (change, interval, tolerance, samples, boots) when it has one:
+    files written before verdicts carried evidence have none."""
+    if "change_pct" not in verdict:
+        return None
+    ci = verdict.get("ci_pct")
+    if not isinstance(ci, list) or len(ci) != 2:
+        raise ValueError(f"{where}: verdict ci_pct must be a pair, not {ci!r}")
+    bounds = {"low": ci[0], "high": ci[1]}
+    low, high = _number(bounds, "low", where), _number(bounds, "high", where)
+    required = [_number(verdict, k, where, optional=False)
+                for k in ("change_pct", "confidence_pct", "min_effect_pct")]
+    counts = [_count(verdict, k, where, optional=False)
+              for k in ("samples", "baseline_samples", "baseline_boots")]
+    change, confidence, effect = (float(v or 0.0) for v in required)
+    samples, base_samples, boots = (int(v or 0) for v in counts)
+    return Evidence(change, (low, high), confidence, _number(verdict, "tolerance_pct", where),
+                    _number(verdict, "detectable_pct", where), effect, samples, base_samples,
+                    boots, _count(verdict, "runs_needed", where),
+                    _count(verdict, "boots_needed", where))

@@ -54,6 +54,7 @@ def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Resul
               f"thread, efficiency {100 * r.telemetry['efficiency']:.0f}% "
               f"({r.telemetry.get('threads_are', '')})"
               for r in results if "efficiency" in r.telemetry]
+    lines += verdict_lines(results)
     lines += [f"not sampled: {name}: {reason}" for name, reason in unavailable.items()]
     for when, readings in real_clock.items():
         for r in readings:
@@ -62,6 +63,22 @@ def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Resul
             lines.append(f"real clock {when}: cpu{r.cpu} {r.measured_mhz:.0f} MHz measured, "
                          f"{claim}")
     lines += [f"note: {n}" for n in notes]
+    return lines
+
+
+def verdict_lines(results: Sequence[Result]) -> list[str]:
+    """A line per inconclusive metric (what it could detect, what deciding would take) and
+    the suite-level bound of the metrics judged against the baseline."""
+    lines = [f"inconclusive: {r.test.rsplit('::', 1)[-1]}: {r.verdict.detail}"
+             for r in results if r.verdict.status == "inconclusive"]
+    judged = [r for r in results if r.verdict.evidence is not None]
+    plans = [r.measurement.details.get("sequential") for r in judged]
+    sizes = {p.get("n_metrics") for p in plans if isinstance(p, Mapping)}
+    if judged:
+        n = max((s for s in sizes if isinstance(s, int)), default=None)
+        per = f"5%/{n}" if n else "5%/25"
+        lines.append(f"suite: {len(judged)} metric(s) judged against the baseline at per-metric "
+                     f"alpha {per}: P(an unchanged run fails any metric) <= 5%")
     return lines
 
 
