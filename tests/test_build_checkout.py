@@ -198,7 +198,9 @@ def test_every_timed_run_is_clean(ctree: tuple[Path, str], tmp_path: Path) -> No
         prepare()
         runs.append(builds.run_logged(["make"], tree.path, log, None, "build"))
     assert log.read_text().count("cc -c a.c -o a.o") == 3  # warm-up + two full rebuilds
-    assert all(r.wall_s > 0 and r.user_s >= 0 and r.peak_tree_rss_bytes >= 0 for r in runs)
+    assert all(r.wall_s > 0 and r.user_s >= 0 and r.max_process_rss_bytes > 0 for r in runs)
+    # sampled every 0.1 s: a build that short may end unseen, which is unknown, not 0 bytes
+    assert all(r.peak_tree_rss_bytes is None or r.peak_tree_rss_bytes > 0 for r in runs)
 
 
 @needs_make
@@ -268,8 +270,10 @@ def test_compile_bench_end_to_end(pytester: pytest.Pytester, monkeypatch: pytest
     assert identity["toolchain"].startswith("rustc ") and "cargo " in identity["toolchain"]
     assert (identity["files"], identity["loc"], identity["crates"]) == (1, 3, 1)
     runs = entry["telemetry"]["runs"]
-    assert len(runs) == 2 and all(r["user_s"] >= 0 and r["peak_tree_rss_bytes"] > 0
+    assert len(runs) == 2 and all(r["user_s"] >= 0 and r["max_process_rss_bytes"] > 0
                                   for r in runs)
+    # sampled: a sub-interval build on a loaded machine may end unseen (None), never 0
+    assert all(r["peak_tree_rss_bytes"] is None or r["peak_tree_rss_bytes"] > 0 for r in runs)
     assert "swap_used_max_bytes" in entry["telemetry"]
     assert Path(entry["telemetry"]["log"]).exists()
 

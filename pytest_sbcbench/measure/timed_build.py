@@ -29,7 +29,7 @@ class BuildRun:
     wall_s: float
     user_s: float
     sys_s: float
-    peak_tree_rss_bytes: int
+    peak_tree_rss_bytes: int | None  # None: the build ended before a sample saw it
     max_process_rss_bytes: int
 
     def as_dict(self) -> dict[str, float | int]:
@@ -39,11 +39,13 @@ class BuildRun:
 class PeakMemory:
     """Sample the summed RSS of this process's child processes until stopped.
 
-    The build is the only child while it runs, so this is the build tree's memory."""
+    The build is the only child while it runs, so this is the build tree's memory.  ``peak``
+    stays ``None`` when no sample saw the tree (a build shorter than the interval, or a
+    sampling thread that a loaded machine did not schedule in time): unknown, never 0."""
 
     def __init__(self, host: Host, interval: float = 0.1) -> None:
         self.host = host
-        self.peak = 0
+        self.peak: int | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="sbcbench-rss")
         self.interval = interval
@@ -51,7 +53,8 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             total = self.host.descendants_rss(self.host.self_pid())
-            self.peak = max(self.peak, total or 0)
+            if total:
+                self.peak = max(self.peak or 0, total)
             self._stop.wait(self.interval)
 
     def __enter__(self) -> PeakMemory:
