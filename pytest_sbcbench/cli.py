@@ -391,6 +391,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("format", choices=["lava"])
     e.add_argument("results", type=Path)
     e.set_defaults(run=_export)
+    from .report.fleet_merge import add_parser as add_fleet
+
+    add_fleet(sub)
     return top
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from . import hookspecs
+from . import hookspecs, lab
 from .errors import SbcBenchError
 from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
 from .fixtures_compile import compile_bench, pinned_checkout
@@ -104,6 +104,7 @@ def pytest_configure(config: pytest.Config) -> None:
     def hook_profiles() -> list[BoardProfile]:
         return profiles if profiles is not None else _hook_profiles(config)
     session = Session(from_config(config), hook_profiles, registry)
+    session.lab = lab.from_config(config)  # labgrid's --lg-env: the run goes to that board
     config.stash[SESSION_KEY] = session
     if extra:
         _ = session.registry  # contributed workloads: a clash is a usage error now
@@ -188,7 +189,9 @@ def _start_watch(item: pytest.Item, session: Session) -> Watch:
 
             session.terminal = open_terminal()
         terminal = session.terminal
-    running = watch.start(session.settings, item.name, terminal, session.host, session.clock)
+    remote = None if session.executor.is_local else session.executor
+    running = watch.start(session.settings, item.name, terminal, session.host, session.clock,
+                          remote)
     for name, reason in running.sampler.unavailable.items():
         session.unavailable.setdefault(name, reason)
     return running

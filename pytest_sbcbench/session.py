@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .judge.sequential import Plan
     from .judge.validity import Finding
     from .judge.verdict import JudgeContext
+    from .lab import LabRun
     from .measure.governor import GovernorGuard
     from .measure.realclock import ClockReading
     from .measure.sampler import Trace
@@ -84,6 +85,7 @@ class Session:
         self._executor: Executor | None = None
         self._host: Host | None = None
         self.clock: Callable[[], float] = time.monotonic
+        self.lab: LabRun | None = None  # a labgrid board (--lg-env): attached on activation
 
     @property
     def registry(self) -> Registry:
@@ -162,7 +164,15 @@ class Session:
         from .workloads.storage import check_given_path
 
         run_baseline.check_outputs(self.settings)  # every unwritable output, at once
-        check_given_path(self.settings, self.host)
+        if self.lab is None:  # a path on a remote board is not checked from here
+            check_given_path(self.settings, self.host)
+        if self.lab is not None:
+            try:
+                self._board = self.lab.attach(self)
+            except SbcBenchError:
+                raise
+            except Exception as exc:  # labgrid's own errors (no such place, not acquired)
+                raise SbcBenchError(f"labgrid: {type(exc).__name__}: {exc}") from exc
         try:
             board = self.board
         except SysrootError:
@@ -177,6 +187,9 @@ class Session:
             self._set_performance(self.governor)
 
     def _set_performance(self, guard: GovernorGuard) -> None:
+        if self.lab is not None:
+            self.notes.append("--sbc-performance: not applied on a remote board yet")
+            return
         if not guard.recorded:
             self.notes.append("--sbc-performance: no cpufreq or devfreq governor to set here")
             return
@@ -216,6 +229,8 @@ class Session:
 
                 print("\n".join(f"sbcbench: {f}" for f in self.governor.restore_failures),
                       file=sys.stderr)
+        if self.lab is not None:
+            self.lab.close()
         if self.terminal is not None:
             self.terminal.close()
 
@@ -227,7 +242,8 @@ class Session:
             return
         self.started = True
         if not self.settings.sysroot.is_host:
-            self.notes.append("system checks and real-clock check skipped: --sbc-sysroot is a "
+            self.notes.append(self.lab.skipped_checks() if self.lab is not None else
+                              "system checks and real-clock check skipped: --sbc-sysroot is a "
                               "captured tree, not this machine")
             return
         from .judge.validity import Finding
@@ -405,6 +421,8 @@ class Session:
                              for when, readings in self.real_clock.items()}
         env["not_sampled"] = dict(self.unavailable)
         env["session_findings"] = [f.as_dict() for f in self.session_findings]
+        if self.lab is not None:
+            env["lab"] = self.lab.environment()
         return env
 
     def _openssl_version(self) -> str | None:

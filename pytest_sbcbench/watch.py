@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from .judge.validity import Finding
+from .measure.board_sampler import BoardSampler
 from .measure.idle import wait_for_idle
 from .measure.sampler import Sampler, Trace
+from .platform.executor import Executor
 from .platform.host import Host
 from .report.progress import StatusLine
 from .settings import Settings
@@ -20,7 +22,7 @@ from .settings import Settings
 class Watch:
     """The sampler and status line of one test, and the idle gate's finding."""
 
-    sampler: Sampler
+    sampler: Sampler | BoardSampler
     status: StatusLine | None
     gate: Finding | None
 
@@ -41,10 +43,15 @@ def idle_gate(settings: Settings, host: Host) -> Finding | None:
 
 
 def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
-          clock: Callable[[], float]) -> Watch:
-    """The idle gate, then a sampler reading ``host`` (the session's) timed by ``clock``."""
-    gate = idle_gate(settings, host)
+          clock: Callable[[], float], remote: Executor | None = None) -> Watch:
+    """The idle gate, then a sampler reading ``host`` (the session's) timed by ``clock``;
+    on a ``remote`` board the sh sampler runs there instead (no idle gate yet)."""
     status = StatusLine(terminal, label, live=True) if terminal is not None else None
+    if remote is not None:
+        board = BoardSampler(remote, settings.interval)
+        board.start()
+        return Watch(board, status, None)
+    gate = idle_gate(settings, host)
     sampler = Sampler(settings.sysroot, settings.interval,
                       on_sample=status.update if status else None, host=host, clock=clock)
     sampler.start()

@@ -93,8 +93,14 @@ def check_available() -> None:
 
 
 OPENSSL_WRAPPER = """#!/bin/sh
-# The board's openssl: logs each invocation, then runs the real one.
+# The board's openssl: logs each invocation, then runs the real one.  While {slow} exists it
+# runs with every CPU feature hidden from openssl (no SHA/AES instructions, no AVX, no NEON): a
+# real, much slower openssl, as on a board whose kernel or firmware hides a CPU feature.
 echo "$$ $*" >> {log}
+if [ -e {slow} ]; then
+  OPENSSL_ia32cap="~0xffffffffffffffff:~0xffffffffffffffff" OPENSSL_armcap=0
+  export OPENSSL_ia32cap OPENSSL_armcap
+fi
 exec {real} "$@"
 """
 
@@ -111,6 +117,7 @@ class Lab:
     sshd_port: int = 0
     board_bin: Path = Path()
     board_log: Path = Path()
+    board_slow: Path = Path()
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     token: str | None = None
     locked: bool = False
@@ -173,9 +180,11 @@ def _board_bin(lab: Lab) -> None:
     lab.board_bin = lab.root / "board-bin"
     lab.board_bin.mkdir()
     lab.board_log = lab.root / "board-openssl.log"
+    lab.board_slow = lab.root / "board-slow"
     real = shutil.which("openssl") or "/usr/bin/openssl"
     wrapper = lab.board_bin / "openssl"
-    wrapper.write_text(OPENSSL_WRAPPER.format(log=lab.board_log, real=real))
+    wrapper.write_text(OPENSSL_WRAPPER.format(log=lab.board_log, real=real,
+                                                slow=lab.board_slow))
     wrapper.chmod(0o755)
 
 

@@ -10,10 +10,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from labgrid_lab import TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
+from labgrid_lab import PLACE, TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
 
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge.telemetry import summarize_trace
@@ -26,6 +28,7 @@ from pytest_sbcbench.platform.facts import platform_facts
 from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
     SshChannel,
+    env_digest,
     open_target,
     place_tags,
 )
@@ -215,3 +218,153 @@ def test_failed_transfer_is_a_tool_error(executor: LabgridExecutor, tmp_path: Pa
         executor.put(tmp_path / "does-not-exist", "/tmp/sbcbench-never")
     with pytest.raises(ToolError):
         executor.get("/nonexistent/sbcbench-file", tmp_path / "x")
+
+
+# -- the plugin over labgrid: an inner pytest --lg-env over the shipped crypto suite -----------
+
+REPO = Path(__file__).resolve().parents[1]
+SUITE = "benchmarks/test_crypto.py"
+SELECT = "sha256 or (inprocess and chacha20)"  # one openssl test, one that must skip remotely
+DIGEST = f"{SUITE}::test_digest[sha256]"
+
+
+def lab_profile(baselines: Path) -> None:
+    """The lab's own profile for its board (``board=lab-sshd``), as a lab adds one to
+    ``<baselines>/boards``: the sshd "board" is this machine, which no built-in profile names."""
+    folder = baselines / "boards"
+    folder.mkdir(parents=True)
+    (folder / f"{TAGS['board']}.json").write_text(json.dumps({
+        "schema": "sbcbench-board/1", "name": TAGS["board"], "title": "sshd lab board",
+        "soc": TAGS["soc"], "arch": os.uname().machine,
+        "clusters": [{"cores": os.cpu_count() or 1, "core": "lab core"}]}))
+
+
+@dataclass
+class Run:
+    out: subprocess.CompletedProcess[str]
+    doc: dict[str, Any]
+    results: Path
+
+    @property
+    def digest(self) -> dict[str, Any]:
+        [result] = [r for r in self.doc["results"] if r["test"] == DIGEST]
+        return result  # type: ignore[no-any-return]
+
+
+def run_suite(tmp: Path, name: str, *extra: str, lg_env: Path | None = None) -> Run:
+    """``pytest benchmarks/test_crypto.py --sbc-quick`` (inner, in the repository), plus
+    ``extra``: the labgrid options for a run on the lab board."""
+    results = tmp / f"{name}.json"
+    argv = [sys.executable, "-m", "pytest", SUITE, "-k", SELECT, "--sbc-quick",
+            "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-rs",
+            "--sbc-baselines", str(tmp / "baselines"), "--sbc-results", str(results), *extra]
+    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    env.update({"LG_ENV": str(lg_env)} if lg_env is not None else {})
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=180,
+                          check=False, env=env)
+    doc = json.loads(results.read_text()) if results.exists() else {}
+    return Run(done, doc, results)
+
+
+def on_lab(lab: Lab, tmp: Path, name: str, *extra: str) -> Run:
+    return run_suite(tmp, name, "-p", "labgrid", "--lg-env", str(lab.env_file), *extra)
+
+
+@dataclass
+class LabRuns:
+    calls: list[str]
+    saved: Run
+    again: Run
+    slowed: Run
+    local: Run
+
+
+@pytest.fixture(scope="module")
+def lab_runs(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> LabRuns:
+    """One place, three runs: save a baseline, rerun judged against it, then with the board's
+    openssl slowed (every CPU feature hidden from it); and the same suite run locally."""
+    tmp = tmp_path_factory.mktemp("lab-runs")
+    lab_profile(tmp / "baselines")
+    before = len(board_openssl_calls(lab))
+    saved = on_lab(lab, tmp, "saved", "--sbc-save-baseline")
+    calls = board_openssl_calls(lab)[before:]
+    again = run_suite(tmp, "again", "-p", "labgrid", lg_env=lab.env_file)  # LG_ENV, as in CI
+    lab.board_slow.touch()
+    try:
+        slowed = on_lab(lab, tmp, "slowed")
+    finally:
+        lab.board_slow.unlink()
+    local = run_suite(tmp, "local", "-p", "no:labgrid")
+    return LabRuns(calls, saved, again, slowed, local)
+
+
+def test_suite_commands_ran_on_the_board(lab_runs: LabRuns) -> None:
+    """The board-only openssl wrapper logged both quick samples; the in-process test (the
+    controller's Python) skipped with the reason."""
+    saved = lab_runs.saved.out
+    assert saved.returncode == 0, saved.stdout + saved.stderr
+    speed = [c for c in lab_runs.calls if c.endswith(" speed -mr -seconds 1 -evp sha256 "
+                                                     "-bytes 16384")]
+    assert len(speed) == 2
+    assert "not run on a remote board yet (labgrid:main): in-process" in saved.stdout
+    assert "1 passed, 1 skipped" in saved.stdout
+
+
+def test_results_carry_the_place_identity(lab: Lab, lab_runs: LabRuns) -> None:
+    """The place's board tag chose the profile; the board's kernel and boot id, the place and
+    the env file's digest are in the environment."""
+    doc = lab_runs.saved.doc
+    assert doc["board"] == TAGS["board"]
+    lab_env = doc["environment"]["lab"]
+    assert lab_env["place"] == PLACE and lab_env["tags"] == TAGS
+    assert lab_env["env_digest"] == env_digest(lab.env_file)
+    assert lab_env["kernel_release"] == os.uname().release  # the "board" is this machine
+    assert lab_env["boot_id"] == Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    assert "the board is remote (labgrid:main)" in lab_runs.saved.out.stdout
+
+
+def test_telemetry_comes_from_the_board_sampler(lab_runs: LabRuns) -> None:
+    """Several samples of the board's live /proc (a captured tree would never change), and the
+    sampler's own words for what the board lacks."""
+    telemetry = lab_runs.saved.digest["telemetry"]
+    assert telemetry["samples"] >= 2 and telemetry["memory_used_max_bytes"] > 0
+    assert telemetry["system_busy_cpus"]["max"] > 0
+    assert all("on the board" in why for why in telemetry["unavailable"].values())
+
+
+def test_the_place_tag_baseline_gates_the_run(lab_runs: LabRuns) -> None:
+    """Saved under the tag's board; the rerun (given the environment through ``LG_ENV``) is
+    judged against it on the board; the slowed openssl is a regression that fails the test."""
+    assert lab_runs.again.doc["environment"]["lab"]["place"] == PLACE
+    assert lab_runs.again.digest["verdict"]["status"] not in ("no-baseline", "incomparable")
+    slowed = lab_runs.slowed
+    assert slowed.out.returncode == 1, slowed.out.stdout
+    assert slowed.digest["verdict"]["status"] == "regression", slowed.out.stdout
+    assert "regression: sha256: baseline median" in slowed.out.stdout
+
+
+def test_lab_numbers_match_a_local_run(lab_runs: LabRuns) -> None:
+    """The sshd "board" is this machine: openssl's sha256 over labgrid equals the local run's
+    within noise (openssl speed divides by its own CPU time, so load barely moves it)."""
+    lab_median = lab_runs.saved.digest["summary"]["median"]
+    local_median = lab_runs.local.digest["summary"]["median"]
+    assert lab_runs.local.doc["environment"].get("lab") is None
+    assert abs(lab_median / local_median - 1) < 0.25
+
+
+def test_fleet_merge_of_the_lab_run(lab_runs: LabRuns, tmp_path: Path) -> None:
+    """``sbcbench fleet merge`` over the place's results and the local run: one places table,
+    sha256 ranked across both; the same place twice is refused."""
+    cli = [sys.executable, "-m", "pytest_sbcbench.cli", "fleet", "merge"]
+    baselines = str(lab_runs.saved.results.parent / "baselines")
+    done = subprocess.run([*cli, str(lab_runs.saved.results), str(lab_runs.local.results),
+                           "--baselines", baselines, "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"| {PLACE} | {TAGS['board']} | board=lab-sshd soc=none |" in done.stdout
+    assert (tmp_path / "report.md").read_text() == done.stdout
+    ranked = done.stdout.split("## Rankings", 1)[1].split("## Crypto gaps", 1)[0]
+    assert "sha256" in ranked and TAGS["board"] in ranked
+    twice = subprocess.run([*cli, str(lab_runs.saved.results), str(lab_runs.again.results)],
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert twice.returncode == 2 and f"place {PLACE} is in both" in twice.stderr

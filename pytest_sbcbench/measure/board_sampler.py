@@ -302,6 +302,7 @@ class BoardSampler:
         self.interval = interval
         self.cpu_s: float | None = None
         self.lines: list[str] = []
+        self.unavailable: dict[str, str] = {}  # what the board cannot sample, known at start
         self._handle: Handle | None = None
         self._thread: threading.Thread | None = None
 
@@ -316,6 +317,8 @@ class BoardSampler:
             raise ToolError([*argv[:2], "<sampler script>"], None, "",
                             f"{self.executor.name}: the board sampler printed nothing")
         self.lines.append(first)
+        raw = parse_line(first)
+        self.unavailable = _unavailable(raw, layout(raw))
         self._thread = threading.Thread(target=lambda: self.lines.extend(stream),
                                         name="sbcbench-board-sampler", daemon=True)
         self._thread.start()

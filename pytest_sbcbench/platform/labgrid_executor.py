@@ -328,3 +328,11 @@ def place_tags(target: Any) -> dict[str, str]:
         if type(resource).__name__ == "RemotePlace":
             return {str(k): str(v) for k, v in (getattr(resource, "tags", None) or {}).items()}
     return {}
+
+
+def place_name(target: Any) -> str | None:
+    """The name of the target's ``RemotePlace`` (the lab place), else None."""
+    for resource in getattr(target, "resources", []):
+        if type(resource).__name__ == "RemotePlace":
+            return str(resource.name)
+    return None

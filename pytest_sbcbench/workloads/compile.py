@@ -143,6 +143,12 @@ class Build(BaseWorkload):
 
     def available(self, ctx: Context) -> str | None:
         from ..measure.tools import which
+        from .remote import not_remote
+
+        remote = not_remote(ctx, "the pinned tree is not transferred to the board and "
+                                 "fingerprinted there yet")
+        if remote is not None:
+            return remote
 
         tool = self.spec.build[0]
         if which(tool, executor=ctx.executor) is None:

@@ -31,6 +31,12 @@ class Aead(BaseWorkload):
         return self.algorithm
 
     def available(self, ctx: Context) -> str | None:
+        from .remote import not_remote
+
+        remote = not_remote(ctx, "in-process cryptography measures the controller's Python, "
+                                 "not the board")
+        if remote is not None:
+            return remote
         if importlib.util.find_spec("cryptography") is None:
             return "the cryptography package is not installed (pip install cryptography)"
         return None

@@ -24,6 +24,12 @@ class Stream(BaseWorkload):
 
     def available(self, ctx: Context) -> str | None:
         from ..measure.c_helpers import compiler
+        from .remote import not_remote
+
+        remote = not_remote(ctx, "the memory kernel is built with the controller's C compiler "
+                                 "and is not built on the board yet")
+        if remote is not None:
+            return remote
 
         if compiler() is None:
             return "no C compiler for the memory kernel (apt-get install gcc, or set CC)"

@@ -47,6 +47,12 @@ class Scaling(BaseWorkload):
         return ""
 
     def available(self, ctx: Context) -> str | None:
+        from .remote import not_remote
+
+        remote = not_remote(ctx, "its CPU list comes from the controller-side host, not the "
+                                 "board's affinity")
+        if remote is not None:
+            return remote
         if self.tool == "openssl":
             return crypto.available_openssl(ctx)
         from ..measure.tools import which

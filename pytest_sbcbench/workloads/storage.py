@@ -68,6 +68,12 @@ class Sequential(BaseWorkload):
 
     def available(self, ctx: Context) -> str | None:
         from ..measure import storage
+        from .remote import not_remote
+
+        remote = not_remote(ctx, "the storage workload writes its file from the controller "
+                                 "and does not run on the board yet")
+        if remote is not None:
+            return remote
 
         try:
             storage.check(self.where(ctx), self.size(ctx))

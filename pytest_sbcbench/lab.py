@@ -1,0 +1,177 @@
+"""Runs on a lab board through labgrid: the ``--lg-env`` branch of the session.
+
+When labgrid's own pytest plugin holds an environment (``--lg-env env.yaml`` or ``LG_ENV``),
+the run's commands go to that environment's target ``main`` through a
+:class:`~.platform.labgrid_executor.LabgridExecutor`.  At activation the board's ``/proc`` and
+``/sys`` are captured over the executor (``sh`` + ``tar`` on the board) and extracted into a
+temporary directory: that tree is the run's sysroot and host, so probe, board detection, facts
+and physics limits read the board, not the controller.  The place's ``board`` tag names the
+board profile (and so the baseline) unless ``--board`` is given; the results environment
+records the place, its tags, the board's kernel release and boot id and the env file's digest.
+
+Nothing here imports labgrid unless its plugin is loaded and has an environment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import BoardError, SbcBenchError
+
+if TYPE_CHECKING:
+    import pytest
+
+    from .platform.board import BoardProfile
+    from .platform.labgrid_executor import LabgridExecutor
+    from .platform.probe import Probe
+    from .platform.sysroot import Sysroot
+    from .session import Session
+
+ROLE = "main"
+SKIPPED_CHECKS = ("system checks and real-clock check skipped: the board is remote ({name}); "
+                  "they read the controller, not the board")
+
+
+def from_config(config: pytest.Config) -> LabRun | None:
+    """The lab run when labgrid's pytest plugin is loaded and has an environment, else None."""
+    if config.pluginmanager.get_plugin("labgrid") is None:
+        return None
+    env = labgrid_environment(config)
+    return LabRun(env) if env is not None else None
+
+
+def labgrid_environment(config: pytest.Config) -> Any:
+    """The ``Environment`` labgrid's plugin made in its ``pytest_configure``.  Both plugins'
+    ``pytest_configure`` are ``trylast``, so when ours runs first the environment is made here
+    from the same sources (``--lg-env``, else ``LG_ENV``; ``--lg-coordinator``): a run given an
+    environment never silently measures the controller instead."""
+    from labgrid.pytestplugin.hooks import LABGRID_ENV_KEY
+
+    env = config.stash.get(LABGRID_ENV_KEY, None)
+    if env is not None:
+        return env
+    path = getattr(config.option, "lg_env", None) or os.environ.get("LG_ENV")
+    if not path:
+        return None
+    from labgrid import Environment
+
+    env = Environment(config_file=path)
+    coordinator = getattr(config.option, "lg_coordinator", None)
+    if coordinator:
+        env.config.set_option("coordinator_address", coordinator)
+    return env
+
+
+def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
+                    ) -> BoardProfile:
+    """The profile the place's ``board`` tag names.  The board's own identity (device tree,
+    DMI) must not contradict it; an unrecognised board (generic) takes the lab's word."""
+    from .platform.board import describe, detect
+
+    detected = detect(probe, profiles)
+    if detected.name == tag:
+        return detected
+    if tag not in profiles:
+        raise BoardError(f"the labgrid place's tag board={tag} names no board profile; known: "
+                         f"{', '.join(sorted(profiles))} (add <baselines>/boards/{tag}.json)")
+    if not detected.generic:
+        raise BoardError(f"the labgrid place's tag board={tag} contradicts the board itself: "
+                         f"it identifies as {detected.name!r} ({describe(probe)})")
+    return profiles[tag]
+
+
+class LabRun:
+    """The labgrid environment of this run; :meth:`attach` connects and captures, once."""
+
+    def __init__(self, env: Any, role: str = ROLE) -> None:
+        self.env = env
+        self.role = role
+        self.target: Any = None
+        self.executor: LabgridExecutor | None = None
+        self.tags: dict[str, str] = {}
+        self.place: str | None = None
+        self.sysroot: Sysroot | None = None
+        self._tmp: Path | None = None
+
+    @property
+    def env_file(self) -> Path:
+        return Path(self.env.config_file)
+
+    def connect(self) -> LabgridExecutor:
+        """The target's executor (labgrid activates SSHDriver on first use)."""
+        from .platform.labgrid_executor import LabgridExecutor, place_name, place_tags
+
+        self.target = self.env.get_target(self.role)
+        if self.target is None:
+            raise SbcBenchError(f"labgrid environment {self.env_file} has no target "
+                                f"{self.role!r}")
+        self.tags = place_tags(self.target)
+        self.place = place_name(self.target)
+        self.executor = LabgridExecutor(self.target)
+        return self.executor
+
+    def capture_board(self, executor: LabgridExecutor) -> Sysroot:
+        """The board's files, captured over the executor and extracted into a temp dir."""
+        from .platform.capture import capture, extract
+        from .platform.sysroot import Sysroot
+
+        self._tmp = Path(tempfile.mkdtemp(prefix="sbcbench-board-"))
+        done = capture(executor, self._tmp / "board.tar.gz")
+        self.sysroot = Sysroot(extract(done.path, self._tmp / "root"))
+        return self.sysroot
+
+    def attach(self, session: Session) -> BoardProfile | None:
+        """Point ``session`` at the board: executor, captured sysroot and host.  Returns the
+        profile the place's tag chose (None: ``--board`` given or no tag; the session resolves
+        as usual against the captured tree)."""
+        from .platform.host import SysrootHost
+
+        executor = self.connect()
+        sysroot = self.capture_board(executor)
+        session.settings = dataclasses.replace(session.settings, sysroot=sysroot,
+                                               sysroot_given=True)
+        session.executor = executor
+        session.host = SysrootHost(sysroot)
+        tags = " ".join(f"{k}={v}" for k, v in sorted(self.tags.items())) or "none"
+        session.notes.append(f"labgrid: place {self.place or '?'} (tags {tags}) through "
+                             f"{executor.name}; /proc and /sys captured on the board")
+        tag = self.tags.get("board")
+        if session.settings.board is not None or tag is None:
+            return None
+        return board_for_place(tag, session.probe, session.profiles())
+
+    def skipped_checks(self) -> str:
+        return SKIPPED_CHECKS.format(name=self.executor.name if self.executor else self.role)
+
+    def environment(self) -> dict[str, Any]:
+        """The results environment's ``lab`` block."""
+        from .platform.labgrid_executor import env_digest
+        from .platform.sysroot import PROC, SYS
+
+        def board_file(rel: str) -> str | None:
+            text = self.sysroot.read(rel, default="") if self.sysroot else ""
+            return text.strip() or None
+        return {
+            "executor": self.executor.name if self.executor else None,
+            "place": self.place,
+            "tags": dict(self.tags),
+            "env_file": str(self.env_file),
+            "env_digest": env_digest(self.env_file),
+            "kernel_release": board_file(f"{PROC}/{SYS}/kernel/osrelease"),
+            "boot_id": board_file(f"{PROC}/{SYS}/kernel/random/boot_id"),
+        }
+
+    def close(self) -> None:
+        """Release the target's drivers and remove the captured tree."""
+        try:
+            if self.target is not None:
+                self.target.cleanup()
+        finally:
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
