@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .errors import BoardError, SbcBenchError, SchemaError, ToolError
+from .errors import BoardError, ParseError, SbcBenchError, SchemaError, ToolError
 from .judge import physics, signing
 from .judge.baseline import load_baseline
 from .judge.telemetry import summarize_trace
 from .judge.validity import findings, throttling
 from .judge.verdict import JudgeContext, judge_result
 from .measure.openssl import env_problem, find_openssl
-from .measure.openssl_parse import parse_speed
-from .measure.sampler import Sample, Sampler
+from .measure.openssl_parse import SpeedReport, detect_version, mr_rate_unit, parse_speed
+from .measure.sampler import Sample, Sampler, Trace
+from .measure.sanity import problem
 from .measure.tools import run_tool
 from .platform.board import known_profiles
 from .platform.capture import capture_parser, run_capture
@@ -28,7 +30,7 @@ from .report.charts import write_charts
 from .report.compare import board_profile, compare, load_reference
 from .report.fleet import load_fleet
 from .report.markdown import as_json, render
-from .report.results import load_results
+from .report.results import INTERRUPTED_NOTE, load_results
 from .settings import board_name, duration_seconds, interval_seconds
 
 
@@ -79,12 +81,7 @@ def _monitor(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"sampling every {args.interval:g} s for {args.duration:g} s (Ctrl-C ends early); "
               "summary at the end", file=sys.stderr, flush=True)
-    sampler.start()
-    try:
-        time.sleep(args.duration)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints
-    trace = sampler.stop()
+    trace = sample_for(sampler, args.duration)
     telemetry = summarize_trace(trace)
     found = findings(trace, telemetry)
     telemetry.update(throttling(found))
@@ -93,12 +90,34 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
+def sample_for(sampler: Sampler, duration: float,
+               sleep: Callable[[float], None] = time.sleep) -> Trace:
+    """Sample at the start, after every ``sampler.interval`` and at the end of ``duration``
+    seconds (Ctrl-C ends early; what was sampled is kept).  ``sleep`` is the wait (a test
+    passes one that advances a scripted clock): the samples a duration gives are fixed, not a
+    race between a thread and the wall clock."""
+    sampler.start(background=False)
+    steps = max(1, math.ceil(duration / sampler.interval - 1e-9))
+    try:
+        for _ in range(steps - 1):
+            sleep(sampler.interval)
+            sampler.sample()
+        sleep(duration - (steps - 1) * sampler.interval)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints
+    return sampler.stop()
+
+
 def _compare(args: argparse.Namespace) -> int:
     """The same judge as pytest (:func:`judge_result`: physics, the other-machine check, the
     baseline gate).  Exit 0 no regression, 1 a regression or an implausible number, 2 unusable
     input, 3 not judged (incomparable, or nothing had a baseline)."""
     reference = load_reference(args.baseline)
     loaded = load_results(args.results)
+    for path, interrupted in ((args.baseline, _interrupted(args.baseline)),
+                              (args.results, loaded.interrupted)):
+        if interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}")
     if loaded.board != reference.board:
         print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
     profiles = known_profiles(args.baselines or args.baseline.parent)
@@ -108,6 +127,14 @@ def _compare(args: argparse.Namespace) -> int:
         print(f"{verdict.status:12} {result.test}: {verdict.detail}")
     print(done.summary)
     return done.code
+
+
+def _interrupted(path: Path) -> bool:
+    """True for a results file of an interrupted run (a baseline file is never one)."""
+    try:
+        return load_results(path).interrupted
+    except SbcBenchError:
+        return False
 
 
 def _keygen(args: argparse.Namespace) -> int:
@@ -124,30 +151,70 @@ def _sign(args: argparse.Namespace) -> int:
 
 def _parse(args: argparse.Namespace) -> int:
     """Print the results of one ``openssl speed`` log (of a ``-multi`` log: the parent's
-    totals); notes (damaged child echoes, records left out) go to stderr and into the JSON."""
+    totals); notes (damaged child echoes, records left out) go to stderr and into the JSON.
+
+    Every figure passes the sanity check (:mod:`.measure.sanity`): NaN, a negative or an
+    absurd number is unparseable input (exit 2, naming it), never a printed result.  A cell
+    of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
+    it is left out and said in a note."""
     try:
         text = args.file.read_text(errors="replace")
     except OSError as exc:
         raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
     report = parse_speed(text, args.openssl_version)
-    rows: list[dict[str, object]] = [
-        {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
-         "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})}
-        for c in report.throughput]
-    rows += [{"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second}
-             for r in report.rates]
-    for note in report.notes:
+    rows, not_run = _checked_rows(report, args.file)
+    notes = [*report.notes]
+    if not_run:
+        notes.append(f"left out, printed as 0 (not run or not built into this openssl): "
+                     f"{', '.join(not_run)}")
+    for note in notes:
         print(f"sbcbench parse: note: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"version": report.version, "results": rows,
-                          "notes": list(report.notes)}, indent=2))
+        print(json.dumps({"version": report.version, "results": rows, "notes": notes},
+                         indent=2))
     else:
         print(f"version: {report.version or 'unknown'}")
         for row in rows:
             value = row.get("bytes_per_second", row.get("per_second"))
             where = row.get("block_bytes", row.get("op"))
-            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.2f}")
+            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.6g}")
     return 0
+
+
+def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, object]], list[str]]:
+    """The report's figures as rows, each sanity-checked; the names of those printed as 0."""
+    rows: list[dict[str, object]] = []
+    not_run: list[str] = []
+    cells: list[tuple[str, object, float, str, dict[str, object]]] = [
+        (c.algorithm, c.block_bytes, c.bytes_per_second, "B/s",
+         {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
+          "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})})
+        for c in report.throughput]
+    cells += [(r.algorithm, r.op, r.per_second, "op/s",
+               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second})
+              for r in report.rates]
+    for algorithm, where, value, unit, row in cells:
+        if value == 0:
+            if algorithm not in not_run:
+                not_run.append(algorithm)
+            continue
+        reason = problem(value, unit)
+        if reason is not None:
+            raise ParseError(f"openssl speed output {path}",
+                             f"{algorithm} {where}: {reason}: a broken tool or log, not a result")
+        rows.append(row)
+    return rows, not_run
+
+
+def openssl_version(value: str) -> str:
+    """``--openssl-version``: ``1.1.1w``, ``LibreSSL 2.8.3`` or the banner ``openssl version``
+    prints (``OpenSSL 1.1.1w  11 Sep 2023``); anything naming no version is a usage error."""
+    version = detect_version(value) or value.strip()
+    if mr_rate_unit(version) is None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} names no OpenSSL version: give e.g. 1.1.1w, 3.0.19, "
+            "'OpenSSL 1.1.1w  11 Sep 2023' (what 'openssl version' prints) or 'LibreSSL 2.8.3'")
+    return version
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -183,6 +250,9 @@ def _list(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)
+    for path in args.results:
+        if load_results(path).interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
     if args.format == "json":
         text = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
     else:
@@ -260,9 +330,10 @@ def parser() -> argparse.ArgumentParser:
     o = sub.add_parser("parse", help="parse a tool's output")
     o.add_argument("tool", choices=["openssl"])
     o.add_argument("file", type=Path)
-    o.add_argument("--openssl-version", default=None, metavar="VERSION",
-                   help="the version that wrote FILE (e.g. 1.1.1w), for logs without a banner:"
-                        " asymmetric -mr records are op/s from 1.1.1 on, s/op before")
+    o.add_argument("--openssl-version", type=openssl_version, default=None, metavar="VERSION",
+                   help="the version that wrote FILE (e.g. 1.1.1w, or the banner 'openssl "
+                        "version' prints), for logs without a banner: asymmetric -mr records "
+                        "are op/s from 1.1.1 on, s/op before")
     o.add_argument("--json", action="store_true", help="print JSON")
     o.set_defaults(run=_parse)
     v = sub.add_parser("validate", help="the physics gate on a results file")

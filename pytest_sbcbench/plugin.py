@@ -237,13 +237,25 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object]:
-    """Results recorded outside a sampled call phase are published without telemetry."""
+    """Results recorded outside a sampled call phase (a fixture's teardown, an unsampled test)
+    are published without telemetry, and a failing verdict fails the test here, in teardown:
+    an implausible number recorded after ``yield`` is never a green test."""
     try:
-        return (yield)
-    finally:
-        session = item.config.stash.get(SESSION_KEY, None)
-        if session is not None and session.pending.get(item.nodeid):
-            session.finalize(item.nodeid, None, [], _publish(item))
+        outcome = yield
+    except BaseException:
+        _finalize_unsampled(item)  # published; the teardown's own error is what is reported
+        raise
+    message = _finalize_unsampled(item)
+    if message:
+        pytest.fail(message, pytrace=False)
+    return outcome
+
+
+def _finalize_unsampled(item: pytest.Item) -> str | None:
+    session = item.config.stash.get(SESSION_KEY, None)
+    if session is None or not session.pending.get(item.nodeid):
+        return None
+    return session.finalize(item.nodeid, None, [], _publish(item))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

@@ -161,8 +161,11 @@ class Session:
             return
         self.active = True
         from . import run_baseline
+        from .workloads.storage import check_given_path
 
-        run_baseline.check_outputs(self.settings)
+        run_baseline.check_outputs(self.settings)  # every unwritable output, at once
+        if self.lab is None:  # a path on a remote board is not checked from here
+            check_given_path(self.settings, self.host)
         if self.lab is not None:
             try:
                 self._board = self.lab.attach(self)
@@ -454,7 +457,7 @@ class Session:
             except KeyboardInterrupt as exc:
                 late.append(str(exc) or "SIGINT")
         with deferred() as held:
-            doc = self._write_outputs()
+            doc = self._write_outputs(interrupted)
             if self.settings.save_baseline:
                 self._save(doc, interrupted or bool(late or held.received))
         late += [signal_name(s) for s in held.received]
@@ -463,11 +466,13 @@ class Session:
                               "the run: the results file was written")
         return bool(late)
 
-    def _write_outputs(self) -> dict[str, Any]:
+    def _write_outputs(self, interrupted: bool) -> dict[str, Any]:
+        """Results JSON (``interrupted``: workloads are missing) and fleet report."""
         from .report import results as results_io
 
         doc: dict[str, Any] = results_io.document(self.board.name, self.created,
-                                                  self.environment(), self.results)
+                                                  self.environment(), self.results,
+                                                  interrupted)
         if self.settings.results is not None:
             results_io.write_json_atomic(self.settings.results, doc)
         if self.settings.report_dir is not None:

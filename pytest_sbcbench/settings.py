@@ -26,13 +26,25 @@ def board_name(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def positive_int(value: str) -> int:
+MAX_RUNS = 1000  # timed runs per workload: beyond this a typo, not a plan (days of runs)
+
+
+def whole_number(value: str) -> int:
+    """A whole number from 1 up."""
     try:
         number = int(value)
     except ValueError:
         number = 0
     if number < 1:
         raise argparse.ArgumentTypeError(f"{value!r} is not a positive whole number (1, 2, 3...)")
+    return number
+
+
+def positive_int(value: str) -> int:
+    """A number of runs (``--sbc-runs``): a whole number from 1 to :data:`MAX_RUNS`."""
+    number = whole_number(value)
+    if number > MAX_RUNS:
+        raise argparse.ArgumentTypeError(f"{value!r} is too many runs: at most {MAX_RUNS}")
     return number
 
 
@@ -102,7 +114,7 @@ def min_effect_pct(value: str) -> float:
 
 def max_runs(value: str) -> int:
     """The run budget per metric: a whole number from 1 to MAX_RUNS_LIMIT."""
-    number = positive_int(value)
+    number = whole_number(value)
     if number > MAX_RUNS_LIMIT:
         raise argparse.ArgumentTypeError(f"{value!r} is too large a run budget (at most "
                                          f"{MAX_RUNS_LIMIT})")
@@ -129,7 +141,7 @@ def add_options(parser: pytest.Parser) -> None:
     add("--sbc-quick", action="store_true",
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",
-        help="timed runs per workload (overrides the workload's default)")
+        help=f"timed runs per workload, 1 to {MAX_RUNS} (overrides the workload's default)")
     add("--sbc-min-effect", type=min_effect_pct, default=None, metavar="PCT",
         help="smallest change that matters, %% (default 3, or the workload's): 'pass' means no "
              "regression of at least this much")

@@ -42,18 +42,19 @@ def run(args: Sequence[str]) -> int:
 
 
 def list_registered(as_json: bool, sysroot: Path) -> int:
-    """``sbcbench list``: pytest's own start-up in this directory (so plugins and the rootdir
-    ``conftest.py`` contribute their workloads), then the listing instead of tests."""
+    """``sbcbench list``: exactly what ``sbcbench run`` would run from this directory (the
+    start-up of :func:`run_argv`: built-in workloads and installed plugins', not this
+    directory's ``conftest.py``, which ``sbcbench run`` never loads), then the listing instead
+    of tests.  ``pytest --sbc-list`` lists a project's own (its conftest included)."""
     import pytest
 
     # no terminal plugin here, so neither plugins that need its options (labgrid's reads
     # --verbose at start-up) nor any that write files
-    args = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:benchmark",
-            "-p", "no:labgrid", "--capture=no",
+    args = ["-p", "no:terminal", "-p", "no:benchmark", "-p", "no:labgrid", "--capture=no",
             "--sbc-list", "json" if as_json else "text"]
     if sysroot != Path("/"):
         args += ["--sbc-sysroot", str(sysroot)]
-    code = pytest.main(args)
+    code = pytest.main(run_argv(args, Path.cwd()))
     return 0 if code in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) else int(code)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -113,18 +115,28 @@ def test_a_registered_workload_brings_its_marker_sampling_and_gate(
     assert entry["verdict"]["status"] == "no-baseline"
 
 
-def test_sbcbench_list_shows_this_projects_workloads(
+def test_sbcbench_list_shows_what_sbcbench_run_runs(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
+    """``sbcbench run`` (rootdir: the package) never loads this directory's ``conftest.py``,
+    so ``sbcbench list`` does not either: a workload registered there is listed and run by
+    ``pytest`` in the project (``pytest --sbc-list``), not by ``sbcbench run``."""
     pytester.makeconftest(SEVEN_ZIP.replace("{name}", "7zip"))
     monkeypatch.chdir(pytester.path)
     capsys.readouterr()
     assert main(["list", "--json"]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
-    assert rows["7zip"] == {"name": "7zip", "test": "test_workload[7zip]",
-                            "markers": ["compression"], "available": True, "reason": None,
-                            "expected_s": {"quick": 0.0, "full": 0.0}}
-    assert "openssl-sha256" in rows
+    assert "7zip" not in rows and "openssl-sha256" in rows
+    ran = subprocess.run([sys.executable, "-m", "pytest_sbcbench.cli", "run", "--co", "-q"],
+                         cwd=pytester.path, capture_output=True, text=True, timeout=300)
+    assert "benchmarks/test_registered.py::test_workload[none]" in ran.stdout
+    assert "7zip" not in ran.stdout
+    project = pytester.runpytest("-p", "no:terminal", "-p", "no:labgrid", "--capture=no",
+                                 "--sbc-list", "json")
+    listed = {r["name"]: r for r in json.loads(project.stdout.str())}
+    assert listed["7zip"] == {"name": "7zip", "test": "test_workload[7zip]",
+                              "markers": ["compression"], "available": True, "reason": None,
+                              "expected_s": {"quick": 0.0, "full": 0.0}}
 
 
 def test_a_duplicate_workload_name_is_a_usage_error(

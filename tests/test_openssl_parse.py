@@ -341,11 +341,11 @@ def test_cli_reads_a_log_with_a_damaged_child_echo(capsys: pytest.CaptureFixture
 
 @pytest.mark.parametrize(("name", "expected"), [
     ("openssl-3.0.19_multi2-merged-stderr_rsa2048.txt",
-     [["rsa2048", "sign", "2644.50"], ["rsa2048", "verify", "63414.00"]]),
+     [["rsa2048", "sign", "2644.5"], ["rsa2048", "verify", "63414"]]),
     ("openssl-3.0.19_multi2-merged-stderr_evp-sha256.txt",
-     [["sha256", "16384", "1159872510.00"]]),
+     [["sha256", "16384", "1.15987e+09"]]),
     ("openssl-3.3.0_mr-multi2_hetzner-cax11-ampere-altra-arm64.txt",
-     [["aes-256-cbc", "16384", "3347409578.67"]]),
+     [["aes-256-cbc", "16384", "3.34741e+09"]]),
 ])
 def test_cli_reads_merged_stderr_multi_logs(name: str, expected: list[list[str]],
                                             capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from helpers import DATA, star64_tree, write_files
-from pytest_sbcbench.cli import main
+from pytest_sbcbench.cli import main, sample_for
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
-from pytest_sbcbench.measure.sampler import Sample
+from pytest_sbcbench.measure.sampler import Sample, Sampler
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
 from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
@@ -169,12 +169,29 @@ def test_trace_dir_gets_csv_and_png(pytester: pytest.Pytester, tmp_path: Path,
 
 
 def test_monitor_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One interval as long as the duration: a sample at the start and one at the end, however
+    slowly this machine runs."""
     tree = star64_tree(tmp_path / "t")
-    assert main(["monitor", "--sysroot", str(tree), "--interval", "0.2", "--duration", "1",
+    assert main(["monitor", "--sysroot", str(tree), "--interval", "0.05", "--duration", "0.05",
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["samples"] >= 5 and data["max_mhz"] == [1500.0] * 4
+    assert data["samples"] == 2 and data["max_mhz"] == [1500.0] * 4
     assert data["temperature_c"]["idle"] == 56.9
+
+
+def test_monitor_samples_every_interval_of_the_duration(tmp_path: Path) -> None:
+    """The monitor's wait is injected: a scripted clock, advanced by each wait, gives a sample
+    at 0, every 0.2 s and at the end of 1 s (no thread racing the wall clock)."""
+    now = [0.0]
+
+    def wait(seconds: float) -> None:
+        now[0] += seconds
+
+    sampler = Sampler(Sysroot(star64_tree(tmp_path / "t")), 0.2, load_source="system",
+                      clock=lambda: now[0])
+    trace = sample_for(sampler, 1.0, sleep=wait)
+    assert [round(s.t, 6) for s in trace.samples] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert all(s.mhz == (1500.0,) * 4 for s in trace.samples)
 
 
 def test_monitor_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,8 +7,11 @@ Crypto results get ceilings per metric class that hold on any board (see :data:`
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
+from ..errors import SbcBenchError
 from ..model import Result, Verdict, display
 from ..platform.board import BoardProfile
 
@@ -128,12 +131,26 @@ def crypto_limits(result: Result) -> list[Limit]:
 
 def measured_limits(result: Result) -> list[Limit]:
     """Storage results carry the ceiling of the interface they were measured through."""
-    ceiling = result.telemetry.get("interface_limit_bytes_per_s")
     metric = result.measurement.metric
+    ceiling = _positive(result.telemetry.get("interface_limit_bytes_per_s"),
+                        f"{result.test}: interface_limit_bytes_per_s")
     if not ceiling or not metric.startswith("storage-"):
         return []
     source = str(result.telemetry.get("interface", "the storage interface"))
-    return [Limit(metric, float(ceiling), "B/s", source)]
+    return [Limit(metric, ceiling, "B/s", source)]
+
+
+def _positive(value: Any, what: str, *, zero_ok: bool = False) -> float | None:
+    """A limit or reading the gate compares against: None when absent, else a finite number
+    above 0 (or 0 with ``zero_ok``); anything else (a string, a list, NaN, a negative) is
+    refused, never compared."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+        raise SbcBenchError(f"{what} is {value!r}, not a finite number above 0: the physics "
+                            "gate cannot judge against it")
+    return float(value)
 
 
 def check(result: Result, board: BoardProfile) -> Verdict | None:
@@ -148,7 +165,9 @@ def check(result: Result, board: BoardProfile) -> Verdict | None:
             found.append(f"{limit.metric} {shown} {unit} {PHYSICS} (limit {top} {unit}: "
                          f"{limit.source})")
         if limit.metric == "clock":
-            clock = (result.telemetry.get("clock_mhz") or {}).get("max")
+            clocks = result.telemetry.get("clock_mhz") or {}
+            clock = _positive(clocks.get("max"), f"{result.test}: clock_mhz max", zero_ok=True) \
+                if isinstance(clocks, dict) else None
             if clock is not None and clock > limit.value:
                 found.append(f"sampled clock {clock:.0f} MHz {PHYSICS} ({limit.source})")
     return Verdict("implausible", "; ".join(found)) if found else None

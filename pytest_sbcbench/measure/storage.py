@@ -12,14 +12,16 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import SbcBenchError
+from ..errors import SbcBenchError, ToolError
 from ..platform.host import Host, default_host
 from .sanity import per_second
 
+Writer = Callable[[int, memoryview], int]
+Reader = Callable[[int, Sequence[memoryview], int], int]
 RAM_FILESYSTEMS = ("tmpfs", "ramfs", "devtmpfs")
 BLOCK = 1024 * 1024
 SPARE = 64 * 1024 * 1024
@@ -83,6 +85,34 @@ def _buffers() -> list[mmap.mmap]:
     return out
 
 
+def write_block(fd: int, buf: mmap.mmap, argv: Sequence[str], write: Writer = os.write
+                ) -> None:
+    """Write all of ``buf``: a short write is continued where it stopped (an uncounted one
+    would inflate B/s); a write that makes no progress is a :class:`ToolError`."""
+    with memoryview(buf) as view:
+        done = 0
+        while done < len(view):
+            count = write(fd, view[done:])
+            if count <= 0:
+                raise ToolError(argv, None, "", f"storage write stalled after {done} of "
+                                                f"{len(view)} bytes of a block")
+            done += count
+
+
+def read_block(fd: int, buf: mmap.mmap, offset: int, argv: Sequence[str],
+               read: Reader = os.preadv) -> None:
+    """Fill ``buf`` from ``offset``: a short read is continued; the file ending early (the
+    bytes were never read back) is a :class:`ToolError`, never a faster rate."""
+    with memoryview(buf) as view:
+        done = 0
+        while done < len(view):
+            count = read(fd, [view[done:]], offset + done)
+            if count <= 0:
+                raise ToolError(argv, None, "", f"storage read ended at byte {offset + done}: "
+                                                f"the test file is shorter than was written")
+            done += count
+
+
 def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | None = None,
                     clock: Callable[[], float] = time.perf_counter) -> Throughput:
     """Write ``size`` bytes sequentially, fsync, evict, read them back; always remove the file.
@@ -95,7 +125,7 @@ def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | 
         try:
             start = clock()
             for i in range(blocks):
-                os.write(fd, buffers[i % len(buffers)])
+                write_block(fd, buffers[i % len(buffers)], ("sbcbench-storage", "write", str(path)))
             os.fsync(fd)
             write_s = clock() - start
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
@@ -109,7 +139,7 @@ def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | 
                 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
             start = clock()
             for i in range(blocks):
-                os.preadv(fd, [buffers[0]], i * BLOCK)
+                read_block(fd, buffers[0], i * BLOCK, ("sbcbench-storage", "read", str(path)))
             read_s = clock() - start
         finally:
             os.close(fd)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -18,18 +18,27 @@ from ..platform.board import check_board_name
 
 RESULTS_SCHEMA = "sbcbench-results/1"
 STATUSES: tuple[str, ...] = get_args(Status)
+# numbers in details and telemetry that a judge reads back (the physics gate, the fleet
+# report): a limit must be a finite number above 0, a sampled clock finite and not negative
+LIMIT_FIELDS = ("interface_limit_bytes_per_s",)
+CLOCK_KEYS = ("min", "median", "max")
 
 
 def document(board: str, created: str, environment: dict[str, Any],
-             results: Sequence[Result]) -> dict[str, Any]:
-    """The whole results document of one run (plain data in)."""
+             results: Sequence[Result], interrupted: bool = False) -> dict[str, Any]:
+    """The whole results document of one run (plain data in).  ``interrupted`` (Ctrl-C, or
+    pytest's exit status INTERRUPTED): the results are only those measured before it."""
     return {
         "schema": RESULTS_SCHEMA,
         "board": board,
         "created": created,
+        "interrupted": interrupted,
         "environment": environment,
         "results": [r.as_dict() for r in results],
     }
+
+
+INTERRUPTED_NOTE = "is from an interrupted run: the workloads after the interruption are missing"
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,7 @@ class ResultsFile:
     environment: dict[str, Any]
     results: list[Result]
     created: str = ""
+    interrupted: bool = False
 
 
 def load_results(path: Path) -> ResultsFile:
@@ -61,8 +71,12 @@ def results_document(data: dict[str, Any], path: Path) -> ResultsFile:
         created = data.get("created", "")
         if not isinstance(created, str):
             raise ValueError(f"created must be a string, not {created!r}")
+        interrupted = data.get("interrupted", False)  # absent in files written before it
+        if not isinstance(interrupted, bool):
+            raise ValueError(f"interrupted must be true or false, not {interrupted!r}")
         return ResultsFile(check_board_name(data["board"]), environment,
-                           [_result(r, i) for i, r in enumerate(data["results"])], created)
+                           [_result(r, i) for i, r in enumerate(data["results"])], created,
+                           interrupted)
     except (KeyError, TypeError, ValueError, BoardError) as exc:
         raise SchemaError(path, RESULTS_SCHEMA, f"malformed result: {exc}") from exc
 
@@ -102,12 +116,38 @@ def _result(data: Any, index: int) -> Result:
     telemetry = data.get("telemetry", {})
     if not isinstance(verdict, dict) or not isinstance(telemetry, dict):
         raise ValueError(f"{test}: verdict and telemetry must be objects")
+    _check_numbers(test, m.details, telemetry)
     status = verdict.get("status", "no-baseline")
     if status not in STATUSES:
         raise ValueError(f"{test}: unknown verdict {status!r}")
     return Result(test, m, summarize(samples),
                   Verdict(status, str(verdict.get("detail", "")), _evidence(verdict, test)),
                   telemetry)
+
+
+def _finite(value: Any, where: str, *, zero_ok: bool) -> None:
+    """``value`` is null (absent) or a finite number above 0 (or 0 with ``zero_ok``)."""
+    if value is None:
+        return
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not (number and math.isfinite(value) and (value > 0 or (zero_ok and value == 0))):
+        raise ValueError(f"{where} must be a finite number {'>= 0' if zero_ok else 'above 0'}, "
+                         f"not {value!r}")
+
+
+def _check_numbers(test: str, details: Mapping[str, Any], telemetry: Mapping[str, Any]) -> None:
+    """The known numeric fields a judge reads back; a string, a list, NaN or a negative
+    ceiling would otherwise crash the physics gate or print a negative limit."""
+    for block, name in ((details, "details"), (telemetry, "telemetry")):
+        for field in LIMIT_FIELDS:
+            _finite(block.get(field), f"{test}: {name} {field}", zero_ok=False)
+    clock = telemetry.get("clock_mhz")
+    if clock is None:
+        return
+    if not isinstance(clock, dict):
+        raise ValueError(f"{test}: telemetry clock_mhz must be an object, not {clock!r}")
+    for key in CLOCK_KEYS:
+        _finite(clock.get(key), f"{test}: telemetry clock_mhz {key}", zero_ok=True)
 
 
 def _number(data: dict[str, Any], key: str, where: str, optional: bool = True

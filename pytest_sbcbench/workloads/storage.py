@@ -15,9 +15,33 @@ from ..workload import BaseWorkload, Context, Plan, Sample
 
 if TYPE_CHECKING:
     from ..measure.storage import Target
+    from ..platform.host import Host
     from ..settings import Settings
 
 MIB = 1024 * 1024
+
+
+def size_bytes(quick: bool) -> int:
+    """The test file: 256 MiB with ``--sbc-quick``, else 1 GiB."""
+    return (256 if quick else 1024) * MIB
+
+
+def check_given_path(settings: Settings, host: Host | None = None) -> None:
+    """An explicitly given ``--sbc-storage-path`` that cannot hold the test (a RAM filesystem,
+    no room) is a :class:`SbcBenchError` at start-up (the plugin makes it a
+    usage error, exit 4): a skip would keep CI green on a misconfiguration.  The default (the
+    current directory) is not checked here: there the storage test skips with the reason."""
+    given = settings.storage_path
+    if given is None:
+        return
+    from ..measure import storage
+
+    if not given.is_dir():
+        return  # said with the other output locations (fileio.validate_outputs)
+    try:
+        storage.check(storage.target(given, host=host), size_bytes(settings.quick))
+    except SbcBenchError as exc:
+        raise SbcBenchError(f"--sbc-storage-path {given}: {exc}") from exc
 
 
 class Sequential(BaseWorkload):
@@ -31,7 +55,7 @@ class Sequential(BaseWorkload):
         return ""
 
     def size(self, ctx: Context) -> int:
-        return (256 if ctx.quick else 1024) * MIB
+        return size_bytes(ctx.quick)
 
     def where(self, ctx: Context) -> Target:
         from ..measure import storage
