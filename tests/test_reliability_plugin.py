@@ -326,6 +326,22 @@ def wait_for(path: Path, proc: subprocess.Popen[bytes], log: Path) -> None:
         time.sleep(0.02)
 
 
+def wait_blocked_on_lock(proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Until ``proc`` waits for an flock: the kernel lists a blocked request as ``->`` with the
+    waiter's pid in /proc/locks (the moment a signal hits a save held on the lock)."""
+    deadline = time.monotonic() + WAIT_S
+    while not any("->" in line and f" {proc.pid} " in line
+                  for line in Path("/proc/locks").read_text().splitlines()):
+        if proc.poll() is not None:
+            raise AssertionError(f"pytest ended (rc {proc.returncode}) before its save waited "
+                                 "for the lock:\n" + log.read_text())
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("the save never waited for the baseline lock:\n"
+                                 + log.read_text())
+        time.sleep(0.02)
+
+
 @contextmanager
 def pytest_process(cwd: Path, argv: list[str], env: dict[str, str]
                    ) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
@@ -455,6 +471,7 @@ def test_a_signal_during_a_save(pytester: pytest.Pytester,
         fcntl.flock(lock, fcntl.LOCK_EX)  # taken before the run starts: its save must wait
         with pytest_process(pytester.path, argv, {"WIDGET_SAMPLES": "102,103"}) as (proc, log):
             wait_for(pytester.path / "r.json", proc, log)  # written just before the save
+            wait_blocked_on_lock(proc, log)  # the save itself has begun and waits
             os.kill(proc.pid, signum)
             if signum == signal.SIGKILL:
                 proc.wait(timeout=WAIT_S)
