@@ -25,9 +25,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import math
+import queue
 import shlex
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,6 +178,19 @@ class SshHandle:
         self.stderr = ""  # what the ssh channel printed on stderr, after stop()
         self.remote_pid = self._read_pid()
         self._stopped = False
+        # One reader owns standard output to its end (then closes it): lines() takes from its
+        # queue, and stop() waits for it, so the last line (a sampler's final sample) is kept.
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read_all, name="sbcbench-ssh-reader",
+                                        daemon=True)
+        self._reader.start()
+
+    def _read_all(self) -> None:
+        assert self._proc.stdout is not None
+        with self._proc.stdout:
+            for line in self._proc.stdout:
+                self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
 
     def _read_pid(self) -> int:
         assert self._proc.stdout is not None
@@ -188,9 +203,9 @@ class SshHandle:
         return int(first[len(PID_PREFIX):])
 
     def lines(self) -> Iterator[str]:
-        assert self._proc.stdout is not None
-        for line in self._proc.stdout:
-            yield line.rstrip("\n")
+        while (line := self._queue.get()) is not None:
+            yield line
+        self._queue.put(None)  # a second iteration ends at once too
 
     def stop(self) -> None:
         """TERM the board-side process (a sampler prints its last sample), then close ssh."""
@@ -200,10 +215,14 @@ class SshHandle:
         if self._proc.poll() is None:
             self._executor.run(["kill", "-TERM", str(self.remote_pid)], timeout=30)
         try:
-            _, self.stderr = self._proc.communicate(timeout=30)
+            self._proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self._proc.kill()
-            _, self.stderr = self._proc.communicate()
+            self._proc.wait()
+        self._reader.join(timeout=30)
+        if self._proc.stderr is not None:
+            with self._proc.stderr:
+                self.stderr = self._proc.stderr.read()
 
 
 class LabgridExecutor:
