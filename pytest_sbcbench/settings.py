@@ -1,4 +1,4 @@
-"""Command-line options of DESIGN section 3: declared, validated when pytest starts."""
+"""The plugin's command-line options: declared, validated when pytest starts."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from pytest_sbcbench.measure.openssl_parse import detect_version, mr_rate_unit, 
 SPEED = DATA / "openssl_speed"
 K = 1000.0
 
-# (file, algorithm, block bytes, value in 1000s of bytes/s) from shared/captures/INDEX.md
+# (file, algorithm, block bytes, value in 1000s of bytes/s) as the captures' sources state them
 THROUGHPUT_CELLS = [
     ("openssl-1.0.1e_rpi1-armv6_raspbian_full-speed.txt", "aes-256-cbc", 1024, 11969.50),
     ("openssl-1.0.1e_rpi1-armv6_raspbian_full-speed.txt", "sha256", 8192, 19586.83),

@@ -25,7 +25,7 @@ from pytest_sbcbench.platform.sysroot import Sysroot
 
 PACKAGE = REPO / "pytest_sbcbench"
 
-# file stem prefix -> (arch, cpus, model substring) from shared/captures/INDEX.md
+# file stem prefix -> (arch, cpus, model substring) as the captures' sources state them
 CPUINFO_FACTS = {
     "riscv64_starfive-jh7110_u74_kernel6.5": ("riscv64", 4, "sifive,u74-mc"),
     "riscv64_starfive-jh7110_u74_vendor": ("riscv64", 4, None),

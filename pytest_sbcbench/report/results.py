@@ -1,4 +1,4 @@
-"""The results JSON of DESIGN section 4 (schema ``sbcbench-results/1``)."""
+"""The results JSON written by ``--sbc-results`` (schema ``sbcbench-results/1``)."""
 
 from __future__ import annotations
 
