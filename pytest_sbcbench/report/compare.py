@@ -3,9 +3,9 @@
 The reference may be a baseline file or another results file (its results become one baseline
 session, with its environment, so the other-machine check applies as it does in pytest).  The
 outcome maps to the exit codes in ``sbcbench compare --help``: 0 nothing regressed, 1 a
-regression or an implausible number, 2 unusable input (raised as an error by the loaders), and 3 when the gate
-could not judge: a result is incomparable (pytest fails it too unless allowed) or no result
-had a baseline at all."""
+regression or an implausible number, 2 unusable input (raised as an error by the loaders),
+and 3 when the gate could not judge: a result is incomparable (pytest fails it too unless
+allowed) or no result had a baseline at all."""
 
 from __future__ import annotations
 
