@@ -89,12 +89,15 @@ def rows(registry: Registry, settings: Settings, executor: Executor,
 
 
 def render(table: list[dict[str, Any]], as_json: bool) -> str:
+    """The listing as JSON, or as a text table whose columns are as wide as their widest cell
+    (a third party's workload may have a long name or several markers)."""
     if as_json:
         return json.dumps(table, indent=2)
-    lines = [f"{'workload':32} {'markers':9} {'quick':>7} {'full':>7}  available"]
-    for row in table:
-        times = row["expected_s"]
-        state = "yes" if row["available"] else f"no: {row['reason']}"
-        lines.append(f"{row['name']:32} {','.join(row['markers']):9} {times['quick']:>6.0f}s "
-                     f"{times['full']:>6.0f}s  {state}")
-    return "\n".join(lines)
+    header = ("workload", "markers", "quick", "full", "available")
+    cells = [header] + [
+        (row["name"], ",".join(row["markers"]), f"{row['expected_s']['quick']:.0f}s",
+         f"{row['expected_s']['full']:.0f}s",
+         "yes" if row["available"] else f"no: {row['reason']}") for row in table]
+    widths = [max(len(line[i]) for line in cells) for i in range(4)]
+    return "\n".join(f"{line[0]:{widths[0]}}  {line[1]:{widths[1]}}  {line[2]:>{widths[2]}}  "
+                     f"{line[3]:>{widths[3]}}  {line[4]}".rstrip() for line in cells)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_sbcbench.cli import main
+from pytest_sbcbench.suite import render
 
 
 def test_probe_json_on_this_machine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,6 +65,27 @@ def test_list_names_every_workload_with_availability(
     assert rows["cryptography-aes-128-gcm"]["available"]
     times = rows["openssl-rsa2048-sign"]["expected_s"]
     assert times == {"quick": 4.0, "full": 18.0}  # sign and verify phases, 2 or 3 runs
+
+
+def test_list_text_columns_fit_their_widest_cell(capsys: pytest.CaptureFixture[str]) -> None:
+    """The real listing plus a third party's workload with a long name and markers longer than
+    the built-in ones: every column of every line starts where its header does."""
+    assert main(["list", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    table.append({"name": "7zip-compress-and-decompress-a-large-corpus", "test": "t",
+                  "markers": ["compression", "long-running"], "available": False,
+                  "reason": "7z not installed", "expected_s": {"quick": 1234.0, "full": 5.0}})
+    header, *lines = render(table, as_json=False).splitlines()
+    assert len(lines) == len(table)
+    markers, quick, full = header.index("markers"), header.index("quick"), header.index("full")
+    available = header.index("available")
+    for row, line in zip(table, lines, strict=True):
+        assert line.startswith(row["name"] + " ")
+        assert line[markers:].startswith(",".join(row["markers"]) + " "), line
+        times = row["expected_s"]
+        assert line[:quick + len("quick")].endswith(f" {times['quick']:.0f}s"), line
+        assert line[:full + len("full")].endswith(f" {times['full']:.0f}s"), line
+        assert line[available:].startswith("yes" if row["available"] else "no: "), line
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
