@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import signal
 import socket
 import stat
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from nobody import as_nobody, reachable_dir
 
 from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.fileio import (
@@ -26,8 +25,6 @@ from pytest_sbcbench.fileio import (
     write_json_atomic,
 )
 from pytest_sbcbench.jsonload import strict_json
-
-NOBODY = 65534
 
 
 @pytest.fixture
@@ -161,35 +158,13 @@ def test_stale_temporaries_are_cleaned_live_ones_kept(tmp_path: Path) -> None:
 
 @pytest.fixture
 def shared_dir() -> Iterator[Path]:
-    """A directory an unprivileged user can reach (pytest's tmp_path is private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="sbcbench-fileio-"))
-    path.chmod(0o755)
-    yield path
-    for child in path.rglob("*"):
-        if child.is_dir():
-            child.chmod(0o755)
-    shutil.rmtree(path)
+    with reachable_dir("sbcbench-fileio-") as path:
+        yield path
 
 
 def unprivileged(call: Callable[[], list[str]]) -> list[str]:
-    """``call()`` as a user without root's override of permission bits (forked and setuid to
-    nobody when the tests run as root), so read-only really is read-only."""
-    if os.geteuid() != 0:
-        return call()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.close(read)
-        os.setgid(NOBODY)
-        os.setuid(NOBODY)
-        os.write(write, "\n".join(call()).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as handle:
-        out = handle.read().decode()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return out.splitlines()
+    """``call()``'s lines, computed as ``nobody``, so read-only really is read-only."""
+    return as_nobody(lambda: "\n".join(call())).splitlines()
 
 
 def test_output_locations_are_validated_up_front(shared_dir: Path) -> None:

@@ -6,14 +6,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from nobody import as_nobody, reachable_dir
 
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError
@@ -166,32 +164,8 @@ def test_nan_in_a_profile_names_the_file(tmp_path: Path) -> None:
 
 @pytest.fixture
 def locked_dir() -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix="sbcbench-loaders-"))
-    path.chmod(0o755)
-    yield path
-    for child in path.rglob("*"):
-        if child.is_dir():
-            child.chmod(0o755)
-    shutil.rmtree(path)
-
-
-def as_nobody(call: Callable[[], str]) -> str:
-    """``call()`` without root's override of permission bits (see test_fileio.unprivileged)."""
-    if os.geteuid() != 0:
-        return call()
-    read, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.close(read)
-        os.setgid(65534)
-        os.setuid(65534)
-        os.write(write_end, call().encode())
-        os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read, "rb") as handle:
-        out = handle.read().decode()
-    os.waitpid(pid, 0)
-    return out
+    with reachable_dir("sbcbench-loaders-") as path:
+        yield path
 
 
 def _error_of(call: Callable[[], object]) -> Callable[[], str]:
