@@ -3,12 +3,11 @@
 Each test reproduces a failure of the report: a results file on a device node, symlinked and
 0664 files replaced, concurrent saves losing a session, a verify key bypassed, a regression
 saved into the baseline, output paths failing after the run, and signals (real ones, sent to a
-real pytest process at a moment the test synchronises on through files its stand-in tools
-write) losing results or leaving children and governors behind."""
+real pytest process at a moment the test synchronises on through events its stand-in tools
+send, see ``interrupting.py``) losing results or leaving children and governors behind."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
@@ -16,13 +15,20 @@ import signal
 import stat
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from interrupting import (
+    MEET,
+    concurrent_runs,
+    interrupted_during_save,
+    interrupted_when_started,
+    stand_in,
+    survivors,
+    watch,
+)
 
 from helpers import star64_tree
 from pytest_sbcbench.interrupts import Interrupts, deferred
@@ -35,23 +41,17 @@ needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="open
 
 WIDGET = """
 import os
-import time
 from pathlib import Path
 from pytest_sbcbench.model import Identity, Measurement
+""" + MEET + """
 
 def test_widget(sbcbench):
     Path("ran-" + os.environ.get("WIDGET_NAME", "widget")).touch()
-    barrier = os.environ.get("WIDGET_BARRIER")
-    if barrier:  # concurrent runs: both have loaded the baseline before either saves
-        Path(barrier, os.environ["WIDGET_NAME"]).touch()
-        deadline = time.monotonic() + 120
-        while len(list(Path(barrier).iterdir())) < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
+    meet()  # concurrent runs: both have loaded the baseline before either saves
     samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
     sbcbench.record(Measurement("widget", "op/s", "higher", Identity.of(tool="widget"),
                                 samples))
 """
-WAIT_S = 120.0
 
 
 @pytest.fixture
@@ -139,21 +139,15 @@ def test_two_concurrent_saves_keep_both_sessions(pytester: pytest.Pytester,
                                                  widget: Callable[..., pytest.RunResult]) -> None:
     """Both runs load the baseline, then both save: before the lock, one session was lost."""
     widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
-    barrier = pytester.path / "barrier"
-    barrier.mkdir()
-    runs = []
-    for name, samples in (("a", "102,103"), ("b", "104,105")):
-        env = {**os.environ, "WIDGET_SAMPLES": samples, "WIDGET_NAME": name,
-               "WIDGET_BARRIER": str(barrier)}
-        log = (pytester.path / f"{name}.log").open("w")
-        runs.append((subprocess.Popen(
-            pytest_argv("test_widget.py", "--sbc-baselines", str(pytester.path / "bl"),
-                        "--sbc-idle-wait", "0", "--sbc-save-baseline"),
-            cwd=pytester.path, env=env, stdout=log, stderr=subprocess.STDOUT), log))
-    for proc, log in runs:
-        assert proc.wait(timeout=300) == 0, Path(log.name).read_text()
-        log.close()
-        assert "baseline saved:" in Path(log.name).read_text()
+    argv = pytest_argv("test_widget.py", "--sbc-baselines", str(pytester.path / "bl"),
+                       "--sbc-idle-wait", "0", "--sbc-save-baseline")
+    done = concurrent_runs([(pytester.path, argv,
+                             {"WIDGET_SAMPLES": samples, "WIDGET_NAME": name},
+                             pytester.path / f"{name}.log")
+                            for name, samples in (("a", "102,103"), ("b", "104,105"))])
+    for code, output in done:
+        assert code == 0, output
+        assert "baseline saved:" in output
     assert sorted(sessions(baseline_file(pytester))) == [[100, 101, 99.5], [102, 103],
                                                          [104, 105]]
 
@@ -290,95 +284,10 @@ def test_a_stale_temporary_of_a_killed_save_is_removed(
 
 # -- 6. signals ----------------------------------------------------------------------------------
 
-def alive(pid: int) -> bool:
-    """``pid`` exists and is not a zombie (this container's init does not reap orphans)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True,
-                           text=True, check=False).stdout.strip()
-    return bool(state) and not state.startswith("Z")
-
-
-def gone(*pid_files: Path) -> bool:
-    """Every process named in ``pid_files`` has ended (SIGKILL takes effect asynchronously:
-    wait for it, bounded)."""
-    pids = [int(p.read_text()) for p in pid_files]
-    deadline = time.monotonic() + 30
-    while any(alive(pid) for pid in pids):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def wait_for(path: Path, proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Until the stand-in tool has written ``path`` (the moment to signal)."""
-    deadline = time.monotonic() + WAIT_S
-    while not path.exists():
-        if proc.poll() is not None:
-            raise AssertionError(f"pytest ended (rc {proc.returncode}) before {path.name}:\n"
-                                 + log.read_text())
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise AssertionError(f"{path.name} never appeared:\n" + log.read_text())
-        time.sleep(0.02)
-
-
-def wait_blocked_on_lock(proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Until ``proc`` waits for an flock: the kernel lists a blocked request as ``->`` with the
-    waiter's pid in /proc/locks (the moment a signal hits a save held on the lock)."""
-    deadline = time.monotonic() + WAIT_S
-    while not any("->" in line and f" {proc.pid} " in line
-                  for line in Path("/proc/locks").read_text().splitlines()):
-        if proc.poll() is not None:
-            raise AssertionError(f"pytest ended (rc {proc.returncode}) before its save waited "
-                                 "for the lock:\n" + log.read_text())
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise AssertionError("the save never waited for the baseline lock:\n"
-                                 + log.read_text())
-        time.sleep(0.02)
-
-
-@contextmanager
-def pytest_process(cwd: Path, argv: list[str], env: dict[str, str]
-                   ) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
-    log = cwd / "run.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(pytest_argv(*argv), cwd=cwd, env={**os.environ, **env},
-                                stdout=out, stderr=subprocess.STDOUT)
-        try:
-            yield proc, log
-            proc.wait(timeout=WAIT_S)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-
-
-BLOCKING_TOOL = """#!/bin/sh
-# A stand-in that blocks like a long benchmark: records its pid and its child's, then waits.
-# More output than a pipe holds first, so "started" appears only once the caller is reading
-# (its Popen has returned and its clean-up is armed).
-echo $$ > "{dir}/tool.pid"
-sleep 600 &
-echo $! > "{dir}/grandchild.pid"
-yes sbcbench | head -c 200000
-touch "{dir}/started"
-wait
-"""
-
-
 def stand_in_openssl(folder: Path) -> Path:
-    """The real openssl for ``version``; ``speed`` blocks (see BLOCKING_TOOL)."""
+    """The real openssl for ``version``; ``speed`` blocks (see ``interrupting.BLOCKING_TOOL``)."""
     real = shutil.which("openssl")
-    path = folder / "openssl"
-    path.write_text(f'#!/bin/sh\nif [ "$1" != speed ]; then exec {real} "$@"; fi\n'
-                    + BLOCKING_TOOL.split("\n", 1)[1].format(dir=folder))
-    path.chmod(0o755)
-    return path
+    return stand_in(folder, "openssl", before=f'[ "$1" != speed ] && exec {real} "$@"\n')
 
 
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT]
@@ -395,35 +304,32 @@ def test_a_signal_during_a_workload(pytester: pytest.Pytester, copy_benchmarks: 
     tree = star64_tree(tmp_path / "t", governor="ondemand")
     governor = tree / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
     tools = tmp_path / "tools"
-    tools.mkdir()
-    argv = ["test_aaa_widget.py", "benchmarks", "-k", "widget or sha512", "--board", "star64",
-            "--sbc-sysroot", str(tree), "--sbc-quick", "--sbc-idle-wait", "0",
-            "--sbc-interval", "0.2", "--sbc-performance", "--sbc-results", "r.json",
-            "--sbc-baselines", "bl", "--sbc-save-baseline"]
+    argv = pytest_argv("test_aaa_widget.py", "benchmarks", "-k", "widget or sha512", "--board",
+                       "star64", "--sbc-sysroot", str(tree), "--sbc-quick", "--sbc-idle-wait",
+                       "0", "--sbc-interval", "0.2", "--sbc-performance", "--sbc-results",
+                       "r.json", "--sbc-baselines", "bl", "--sbc-save-baseline")
     env = {"SBCBENCH_OPENSSL": str(stand_in_openssl(tools)), "WIDGET_SAMPLES": "100,101"}
-    with pytest_process(pytester.path, argv, env) as (proc, log):
-        wait_for(tools / "started", proc, log)
+
+    def at_performance() -> None:
         assert governor.read_text() == "performance"
-        os.kill(proc.pid, signum)
-        assert proc.wait(timeout=WAIT_S) == pytest.ExitCode.INTERRUPTED, log.read_text()
+    done = interrupted_when_started(pytester.path, argv, env, tools, signum, at_performance)
+    assert done.code == pytest.ExitCode.INTERRUPTED, done.output
     results = json.loads((pytester.path / "r.json").read_text())["results"]
     assert [r["samples"] for r in results] == [[100, 101]]
     assert not list((pytester.path / "bl").glob("*.json"))  # an interrupted run saves nothing
     assert governor.read_text().strip() == "ondemand"
-    assert gone(tools / "tool.pid", tools / "grandchild.pid")
-    assert "Traceback" not in log.read_text()
+    assert done.survivors == []
+    assert "Traceback" not in done.output
 
 
 def stand_in_compiler(folder: Path) -> Path:
     """A ``cc`` whose 'binary' is the real-clock stand-in: before the widget test has run (the
     check before the first workload) it prints a reading; after (the check at the end of the
     run) it blocks."""
-    program = ('#!/bin/sh\nif [ ! -e ran-widget ]; then echo "100000000 0.3 0"; exit 0; fi\n'
-               + BLOCKING_TOOL.split("\n", 1)[1]).format(dir=folder)
-    (folder / "realclock.sh").write_text(program)
+    program = stand_in(folder, "realclock.sh", unless="ran-widget", reading="100000000 0.3 0")
     cc = folder / "cc"
     cc.write_text(f'#!/bin/sh\n[ "$1" = --version ] && {{ echo "stand-in cc 1"; exit 0; }}\n'
-                  f'cp "{folder}/realclock.sh" "$3" && chmod 755 "$3"\n')
+                  f'cp "{program}" "$3" && chmod 755 "$3"\n')
     cc.chmod(0o755)
     return cc
 
@@ -435,58 +341,43 @@ def test_a_signal_during_the_real_clock_check_after_the_run(
     """Ctrl-C during the ~0.3 s real-clock check at the end lost results.json."""
     pytester.makepyfile(test_widget=WIDGET)
     tools = tmp_path / "tools"
-    tools.mkdir()
-    argv = ["test_widget.py", "--sbc-idle-wait", "0", "--sbc-cache", str(tmp_path / "cache"),
-            "--sbc-results", "r.json", "--sbc-baselines", "bl", "--sbc-save-baseline"]
+    argv = pytest_argv("test_widget.py", "--sbc-idle-wait", "0", "--sbc-cache",
+                       str(tmp_path / "cache"), "--sbc-results", "r.json", "--sbc-baselines",
+                       "bl", "--sbc-save-baseline")
     env = {"CC": str(stand_in_compiler(tools)), "WIDGET_SAMPLES": "100,101"}
-    with pytest_process(pytester.path, argv, env) as (proc, log):
-        wait_for(tools / "started", proc, log)
-        os.kill(proc.pid, signum)
-        assert proc.wait(timeout=WAIT_S) == pytest.ExitCode.INTERRUPTED, log.read_text()
-    output = log.read_text()
+    done = interrupted_when_started(pytester.path, argv, env, tools, signum)
+    assert done.code == pytest.ExitCode.INTERRUPTED, done.output
     results = json.loads((pytester.path / "r.json").read_text())["results"]
     assert [r["samples"] for r in results] == [[100, 101]]
-    assert "baseline NOT saved to" in output and "the run was interrupted" in output
+    assert "baseline NOT saved to" in done.output and "the run was interrupted" in done.output
     assert not list((pytester.path / "bl").glob("*.json"))
     name = signal.Signals(signum).name
-    assert f"interrupted ({name}) while finishing the run: the results file was written" in output
-    assert gone(tools / "tool.pid", tools / "grandchild.pid")
-    assert "Traceback" not in output
+    assert (f"interrupted ({name}) while finishing the run: the results file was written"
+            in done.output)
+    assert done.survivors == []
+    assert "Traceback" not in done.output
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL],
                          ids=lambda s: signal.Signals(s).name)
 def test_a_signal_during_a_save(pytester: pytest.Pytester,
                                 widget: Callable[..., pytest.RunResult], signum: int) -> None:
-    """The save is held on the baseline's lock (taken here); the signal arrives then.  SIGTERM
-    lets the save complete (a save is all or nothing) and exits as interrupted; SIGKILL leaves
-    the old baseline.  Either way the file is whole and the results were written first."""
+    """The save is held on the baseline's lock (taken before the run); the signal arrives
+    then.  SIGTERM lets the save complete (a save is all or nothing) and exits as
+    interrupted; SIGKILL leaves the old baseline.  Either way the file is whole and the
+    results were written first."""
     widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
     path = baseline_file(pytester)
     before = path.read_bytes()
-    argv = ["test_widget.py", "--sbc-idle-wait", "0", "--sbc-results", "r.json",
-            "--sbc-baselines", "bl", "--sbc-save-baseline"]
-    lock = os.open(lock_path(path), os.O_RDWR)
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # taken before the run starts: its save must wait
-        with pytest_process(pytester.path, argv, {"WIDGET_SAMPLES": "102,103"}) as (proc, log):
-            wait_for(pytester.path / "r.json", proc, log)  # written just before the save
-            wait_blocked_on_lock(proc, log)  # the save itself has begun and waits
-            os.kill(proc.pid, signum)
-            if signum == signal.SIGKILL:
-                proc.wait(timeout=WAIT_S)
-            os.close(lock)  # releases the lock
-            lock = -1
-    finally:
-        if lock >= 0:
-            os.close(lock)
-    # the lock is free: the SIGTERMed run completes its save
-    output = log.read_text()
+    argv = pytest_argv("test_widget.py", "--sbc-idle-wait", "0", "--sbc-results", "r.json",
+                       "--sbc-baselines", "bl", "--sbc-save-baseline")
+    done = interrupted_during_save(pytester.path, argv, {"WIDGET_SAMPLES": "102,103"},
+                                   lock_path(path), signum)
     if signum == signal.SIGKILL:
-        assert path.read_bytes() == before
+        assert done.code == -signal.SIGKILL and path.read_bytes() == before
     else:
-        assert proc.returncode == pytest.ExitCode.INTERRUPTED, output
-        assert "baseline saved:" in output and "interrupted (SIGTERM)" in output
+        assert done.code == pytest.ExitCode.INTERRUPTED, done.output
+        assert "baseline saved:" in done.output and "interrupted (SIGTERM)" in done.output
         assert sessions(path) == [[100, 101, 99.5], [102, 103]]
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
     assert json.loads((pytester.path / "r.json").read_text())["results"][0]["samples"] == \
@@ -504,7 +395,7 @@ yes sbcbench | head -c 200000  # started only once the caller reads (see BLOCKIN
 i=0
 while :; do
     echo data > "$last/object-$i"
-    [ "$i" = 3 ] && touch "{dir}/started"
+    [ "$i" = 3 ] && echo started > "{dir}/started"
     i=$((i + 1))
     sleep 0.05
 done
@@ -533,13 +424,14 @@ def test_sigterm_during_a_clone_leaves_no_partial_directory(pytester: pytest.Pyt
     cache = tmp_path / "cache"
     env = {"PATH": f"{tools}:{os.environ['PATH']}", "CLONE_SOURCE": str(tmp_path / "src"),
            "CLONE_CACHE": str(cache)}
-    with pytest_process(pytester.path, ["test_clone.py", "--sbc-idle-wait", "0"],
-                        env) as (proc, log):
-        wait_for(tools / "started", proc, log)
+
+    def partial() -> None:
         assert list((cache / "checkouts").glob("*.partial-*"))
-        os.kill(proc.pid, signal.SIGTERM)
-        assert proc.wait(timeout=WAIT_S) == pytest.ExitCode.INTERRUPTED, log.read_text()
-    assert gone(tools / "tool.pid")
+    done = interrupted_when_started(pytester.path, pytest_argv("test_clone.py",
+                                                               "--sbc-idle-wait", "0"),
+                                    env, tools, signal.SIGTERM, partial)
+    assert done.code == pytest.ExitCode.INTERRUPTED, done.output
+    assert done.survivors == []
     assert list((cache / "checkouts").iterdir()) == []
 
 
@@ -601,8 +493,8 @@ def test_a_signal_while_a_command_starts_does_not_orphan_it(
             LocalExecutor().run(["sleep", "600"], timeout=600)
     finally:
         interrupts.uninstall()
-        monkeypatch.undo()  # alive() runs ps
-    assert pids and not alive(pids[0])
+        monkeypatch.undo()
+    assert pids and survivors(watch(pids)) == []
 
 
 def test_deferred_holds_one_signal_and_a_second_aborts() -> None:

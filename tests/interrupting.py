@@ -1,0 +1,237 @@
+"""Real pytest runs stopped at a known moment, shared by ``test_reliability_plugin`` and
+``scripts/hostile_pytest.py`` (which puts ``tests/`` on ``sys.path`` to import it).
+
+Every wait is on an event, bounded by a generous deadline that fails with the run's log:
+
+- a stand-in tool announces that it has started by writing into a FIFO the caller holds
+  open; the caller ``select``s on it together with a pidfd of the pytest process, which
+  becomes readable if pytest ends first;
+- processes that must end are watched through pidfds opened while they were known to be
+  alive (no pid reuse; a zombie that a container's init never reaps counts as ended);
+- concurrent runs meet at a barrier of two pipes: each writes one byte, then blocks reading
+  until the caller, having read every run's byte, closes the other pipe.
+
+The one exception is a save waiting for a lock: the kernel offers no event for "blocked in
+flock", so ``/proc/locks`` is read until it lists the waiter (bounded, every 20 ms)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+WAIT_S = 300.0  # for anything a loaded 2-core machine does in seconds
+BARRIER_ENV = "SBCBENCH_TEST_BARRIER_FDS"
+
+BLOCKING_TOOL = """
+# Blocks like a long benchmark.  With UNLESS named and absent it prints READING and exits (a
+# check before the run).  Otherwise: its pid and its child's, then more output than a pipe
+# holds (so the announcement comes only once the caller reads: its Popen has returned and its
+# clean-up is armed), then "started" into the FIFO, then it waits.
+[ -n "{unless}" ] && [ ! -e "{unless}" ] && {{ echo "{reading}"; exit 0; }}
+echo $$ > "{dir}/tool.pid"
+sleep 600 &
+echo $! > "{dir}/grandchild.pid"
+yes sbcbench | head -c 200000
+echo started > "{dir}/started"
+wait
+"""
+
+MEET = f'''
+def meet():
+    """Concurrent runs (the caller's barrier): this one is here; wait until every run is."""
+    import os
+    fds = os.environ.get("{BARRIER_ENV}")
+    if fds:
+        ready, go = (int(fd) for fd in fds.split(","))
+        os.write(ready, b"+")
+        os.read(go, 1)  # end of file once the caller has let every run go on
+'''
+
+
+def stand_in(folder: Path, name: str, before: str = "", unless: str = "",
+             reading: str = "") -> Path:
+    """An executable ``folder/name``: the shell lines ``before``, then :data:`BLOCKING_TOOL`
+    (announcing through ``folder/started``, see :func:`announced`)."""
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + before
+                    + BLOCKING_TOOL.format(dir=folder, unless=unless, reading=reading))
+    path.chmod(0o755)
+    return path
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    code: int
+    output: str
+    survivors: list[int]  # stand-in processes still running once the run ended
+
+
+@contextmanager
+def pytest_process(cwd: Path, argv: Sequence[str], env: dict[str, str], log: Path,
+                   pass_fds: Sequence[int] = ()) -> Iterator[subprocess.Popen[bytes]]:
+    """``argv`` running in ``cwd`` with its output in ``log``; killed if left running."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(list(argv), cwd=cwd, env={**os.environ, **env}, stdout=out,
+                                stderr=subprocess.STDOUT, pass_fds=tuple(pass_fds))
+        try:
+            yield proc
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+@contextmanager
+def announced(folder: Path) -> Iterator[int]:
+    """The FIFO ``folder/started`` open for reading (so the tool's write never blocks)."""
+    folder.mkdir(exist_ok=True)
+    os.mkfifo(folder / "started")
+    fd = os.open(folder / "started", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def wait_readable(fd: int, runs: Sequence[tuple[subprocess.Popen[bytes], Path]],
+                  what: str) -> None:
+    """Until ``fd`` is readable; an ``AssertionError`` with the log if one of the pytest
+    ``runs`` (process, log) ends first or nothing comes within :data:`WAIT_S`."""
+    ended = watch([proc.pid for proc, _ in runs])
+    try:
+        reaped = len(ended) < len(runs)  # already waited for: it has ended
+        ready = [] if reaped else select.select([fd, *ended], [], [], WAIT_S)[0]
+    finally:
+        for pidfd in ended:
+            os.close(pidfd)
+    if fd in ready:
+        return
+    for proc, log in runs:
+        if proc.poll() is not None:
+            raise AssertionError(f"{what}: pytest ended first (rc {proc.returncode}):\n"
+                                 + log.read_text())
+    for proc, _ in runs:
+        proc.kill()
+    raise AssertionError(f"{what}: nothing within {WAIT_S:g} s:\n"
+                         + "\n".join(log.read_text() for _, log in runs))
+
+
+def watch(pids: Sequence[int]) -> dict[int, int]:
+    """pidfd -> pid for those of ``pids`` still existing."""
+    watched = {}
+    for pid in pids:
+        try:
+            watched[os.pidfd_open(pid)] = pid
+        except ProcessLookupError:
+            pass
+    return watched
+
+
+def survivors(watched: dict[int, int], timeout: float = WAIT_S) -> list[int]:
+    """The watched processes that have not ended within ``timeout`` (a SIGKILL takes effect
+    asynchronously); closes every pidfd."""
+    pending = dict(watched)
+    deadline = time.monotonic() + timeout
+    try:
+        while pending and (left := deadline - time.monotonic()) > 0:
+            for fd in select.select(list(pending), [], [], left)[0]:
+                os.close(fd)
+                del pending[fd]
+        return sorted(pending.values())
+    finally:
+        for fd in pending:
+            os.close(fd)
+
+
+def interrupted_when_started(cwd: Path, argv: Sequence[str], env: dict[str, str], tools: Path,
+                             signum: int, check: Callable[[], None] = lambda: None
+                             ) -> Interrupted:
+    """Run pytest until a stand-in in ``tools`` (see :func:`stand_in`) has started, call
+    ``check``, send ``signum``, wait for the exit; then which of the stand-in's processes (the
+    pids in ``tools/*.pid``) are left."""
+    log = cwd / "run.log"
+    with announced(tools) as started, pytest_process(cwd, argv, env, log) as proc:
+        wait_readable(started, [(proc, log)], "the stand-in tool never started")
+        assert os.read(started, 64).startswith(b"started")
+        watched = watch([int(p.read_text()) for p in tools.glob("*.pid")])
+        check()
+        os.kill(proc.pid, signum)
+        code = proc.wait(timeout=WAIT_S)
+    return Interrupted(code, log.read_text(), survivors(watched))
+
+
+def wait_blocked_on_lock(proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Until ``proc`` waits for an flock: the kernel lists a blocked request as ``->`` with
+    the waiter's pid in /proc/locks.  No event exists for this: read every 20 ms, bounded."""
+    deadline = time.monotonic() + WAIT_S
+    while not any("->" in line and f" {proc.pid} " in line
+                  for line in Path("/proc/locks").read_text().splitlines()):
+        if proc.poll() is not None:
+            raise AssertionError(f"pytest ended (rc {proc.returncode}) before its save waited "
+                                 "for the lock:\n" + log.read_text())
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"the save did not wait for the baseline lock within "
+                                 f"{WAIT_S:g} s:\n" + log.read_text())
+        time.sleep(0.02)
+
+
+def interrupted_during_save(cwd: Path, argv: Sequence[str], env: dict[str, str], lock: Path,
+                            signum: int) -> Interrupted:
+    """Hold ``lock`` (the baseline's) before pytest starts, so its save must wait; once it
+    waits, send ``signum``, then release the lock and wait for the exit."""
+    log = cwd / "run.log"
+    held = os.open(lock, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest_process(cwd, argv, env, log) as proc:
+            wait_blocked_on_lock(proc, log)
+            os.kill(proc.pid, signum)
+            if signum == signal.SIGKILL:
+                proc.wait(timeout=WAIT_S)
+            os.close(held)  # releases the lock: a caught signal lets the save complete
+            held = -1
+            code = proc.wait(timeout=WAIT_S)
+    finally:
+        if held >= 0:
+            os.close(held)
+    return Interrupted(code, log.read_text(), [])
+
+
+def concurrent_runs(runs: Sequence[tuple[Path, Sequence[str], dict[str, str], Path]]
+                    ) -> list[tuple[int, str]]:
+    """Start every ``(cwd, argv, env, log)`` run at once; each calls ``meet()`` (:data:`MEET`)
+    from its test, after loading the baseline and before saving; once every run has met, all
+    go on.  Returns each run's exit code and output."""
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    env = {BARRIER_ENV: f"{ready_w},{go_r}"}
+    try:
+        with contextlib.ExitStack() as stack:
+            started = [(stack.enter_context(pytest_process(cwd, argv, {**extra, **env}, log,
+                                                           (ready_w, go_r))), log)
+                       for cwd, argv, extra, log in runs]
+            for fd in (ready_w, go_r):  # only the runs hold these now
+                os.close(fd)
+            ready_w = go_r = -1
+            for _ in started:  # one byte per run
+                wait_readable(ready_r, started, "the concurrent runs never all met")
+                assert os.read(ready_r, 1) == b"+"
+            os.close(go_w)  # every run reads end of file: all go on
+            go_w = -1
+            codes = [proc.wait(timeout=WAIT_S) for proc, _ in started]
+        return [(code, log.read_text()) for code, (_, log) in zip(codes, started, strict=True)]
+    finally:
+        for fd in (ready_r, ready_w, go_r, go_w):
+            if fd >= 0:
+                os.close(fd)
