@@ -2,50 +2,52 @@
 concurrent saves, the verify key, a regressed save, and every signal at three moments.
 
 Imported by ``hostile_replay.py`` (which prints the table).  Each case runs real pytest
-processes (``python -m pytest``) on a small test file whose stand-in tools announce, through a
-file, the moment to send a signal: no sleep races.  A row is as expected when the exit status
+processes (``python -m pytest``) on a small test file whose stand-in tools announce the moment
+to send a signal; the cases and every wait are shared with ``tests/test_reliability_plugin.py``
+in ``tests/interrupting.py`` (events, not sleeps).  A row is as expected when the exit status
 and message are the documented ones; nothing is lost when every pre-existing file is intact (or
 updated whole, where the case saves), the results of finished tests were written, no
 temporary file is left, the governors are back and no child process survives."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
 import signal
 import stat
-import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from hostile_replay import Row, losses, snapshot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from interrupting import (
+    MEET,
+    WAIT_S,
+    concurrent_runs,
+    interrupted_during_save,
+    interrupted_when_started,
+    pytest_process,
+    stand_in,
+)
+
 from helpers import star64_tree
 from pytest_sbcbench.judge import signing
 from pytest_sbcbench.judge.baseline import lock_path
 
 INNER = """
 import os
-import time
 from pathlib import Path
 from pytest_sbcbench.measure.tools import run_tool
 from pytest_sbcbench.model import Identity, Measurement
+""" + MEET + """
 
 def test_a_widget(sbcbench):
     Path("ran").touch()
-    barrier = os.environ.get("BARRIER")
-    if barrier:  # concurrent runs: both have loaded the baseline before either saves
-        Path(barrier, os.environ["NAME"]).touch()
-        deadline = time.monotonic() + 120
-        while len(os.listdir(barrier)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
+    meet()  # concurrent runs: both have loaded the baseline before either saves
     samples = tuple(float(x) for x in os.environ["SAMPLES"].split(","))
     sbcbench.record(Measurement("widget", "B/s", "higher", Identity.of(tool="widget"),
                                 samples))
@@ -54,19 +56,7 @@ def test_b_tool(sbcbench):
     if os.environ.get("TOOL"):
         run_tool([os.environ["TOOL"]], 600, "stand-in tool", expect_output=False)
 """
-BLOCKING = """#!/bin/sh
-# Blocks like a long benchmark: its pid and its child's, then more output than a pipe holds (so
-# "started" appears only once the caller reads), then waits.
-[ -n "{unless}" ] && [ ! -e "{unless}" ] && {{ echo "{reading}"; exit 0; }}
-echo $$ > "{dir}/tool.pid"
-sleep 600 &
-echo $! > "{dir}/grandchild.pid"
-yes sbcbench | head -c 200000
-touch "{dir}/started"
-wait
-"""
 PLUGINS_OFF = ["-p", "no:cacheprovider", "-p", "no:benchmark", "-p", "no:hypothesispytest"]
-WAIT_S = 120.0
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 CASES: list[Callable[[Path], Row]] = []
 
@@ -96,67 +86,20 @@ def environ(work: Path, **extra: str) -> dict[str, str]:
     return {**os.environ, "SAMPLES": "100e6,101e6", **extra}
 
 
-@contextmanager
-def started(work: Path, args: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    """``python -m pytest args`` in ``work`` (output in ``work/run.log``); killed if left
-    running."""
-    with (work / "run.log").open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", *PLUGINS_OFF, *args],
-                                cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            yield proc
-            proc.wait(timeout=WAIT_S)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+def pytest_argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-q", *PLUGINS_OFF, *args]
 
 
 def run(work: Path, *args: str, **env: str) -> Run:
-    with started(work, list(args), environ(work, **env)) as proc:
-        pass
+    with pytest_process(work, pytest_argv(*args), environ(work, **env),
+                        work / "run.log") as proc:
+        proc.wait(timeout=WAIT_S)
     return Run(proc.returncode, (work / "run.log").read_text())
 
 
 def setup(work: Path) -> Path:
     (work / "test_inner.py").write_text(INNER)
     return work / "bl"
-
-
-def wait_for(path: Path, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not path.exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"{path.name} never appeared (pytest rc {proc.poll()})")
-        time.sleep(0.02)
-
-
-def alive(pid: int) -> bool:
-    """``pid`` exists and is not a zombie (a container's init may not reap orphans)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True,
-                           text=True, check=False).stdout.strip()
-    return bool(state) and not state.startswith("Z")
-
-
-def survivors(folder: Path) -> list[int]:
-    """Stand-in processes (pids in ``folder/*.pid``) still running after a bounded wait."""
-    pids = [int(p.read_text()) for p in folder.glob("*.pid")]
-    deadline = time.monotonic() + 30
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
-
-
-def stand_in(folder: Path, name: str, unless: str = "", reading: str = "") -> Path:
-    folder.mkdir(exist_ok=True)
-    path = folder / name
-    path.write_text(BLOCKING.format(dir=folder, unless=unless, reading=reading))
-    path.chmod(0o755)
-    return path
 
 
 def results_of(path: Path) -> list[list[float]]:
@@ -272,19 +215,15 @@ def pytest_concurrent_saves(work: Path) -> Row:
     run(work, "--sbc-idle-wait", "0", "--sbc-baselines", str(baselines), "--sbc-save-baseline")
     (path,) = baselines.glob("*.json")
     before = snapshot(work)
-    barrier = work / "barrier"
-    barrier.mkdir()
-    procs = []
+    runs = []
     for name, samples in (("a", "102e6,103e6"), ("b", "104e6,105e6")):
         folder = work / name
         folder.mkdir()
         shutil.copy(work / "test_inner.py", folder)
-        procs.append((folder, subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-q", *PLUGINS_OFF, "--sbc-idle-wait", "0",
-             "--sbc-baselines", str(baselines), "--sbc-save-baseline"], cwd=folder,
-            env=environ(folder, SAMPLES=samples, BARRIER=str(barrier), NAME=name),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
-    codes = [proc.wait(timeout=WAIT_S) for _, proc in procs]
+        runs.append((folder, pytest_argv("--sbc-idle-wait", "0", "--sbc-baselines",
+                                         str(baselines), "--sbc-save-baseline"),
+                     environ(folder, SAMPLES=samples), folder / "run.log"))
+    codes = [code for code, _ in concurrent_runs(runs)]
     kept = sorted(sessions(path))
     ok = codes == [0, 0] and kept == [[100e6, 101e6], [102e6, 103e6], [104e6, 105e6]]
     return Row("two pytest runs save the same baseline at once", ",".join(map(str, codes)),
@@ -310,27 +249,6 @@ def pytest_regressed_save(work: Path) -> Row:
 
 # -- signals at three moments --------------------------------------------------------------------
 
-def signal_row(work: Path, signum: int, run_args: list[str], env: dict[str, str],
-               when: Path, lock: Path | None = None) -> tuple[Run, list[int]]:
-    """Start pytest, wait for ``when``, send ``signum`` (holding ``lock`` until then)."""
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT) if lock is not None else -1
-    try:
-        if fd >= 0:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        with started(work, run_args, env) as proc:
-            wait_for(when, proc)
-            os.kill(proc.pid, signum)
-            if signum == signal.SIGKILL:
-                proc.wait(timeout=WAIT_S)
-            if fd >= 0:
-                os.close(fd)
-                fd = -1
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    return Run(proc.returncode, (work / "run.log").read_text()), survivors(work / "tools")
-
-
 def _left(baselines: Path) -> list[str]:
     return [p.name for p in baselines.glob(".*.tmp")] if baselines.is_dir() else []
 
@@ -341,12 +259,12 @@ def during_workload(signum: int) -> Callable[[Path], Row]:
         root, governor = tree(work)
         tool = stand_in(work / "tools", "tool")
         before = snapshot(work)
-        done, alive_ = signal_row(
-            work, signum,
-            ["--board", "star64", "--sbc-sysroot", str(root), "--sbc-idle-wait", "0",
-             "--sbc-performance", "--sbc-results", "r.json", "--sbc-baselines",
-             str(baselines), "--sbc-save-baseline"],
-            environ(work, TOOL=str(tool)), work / "tools" / "started")
+        done = interrupted_when_started(
+            work, pytest_argv("--board", "star64", "--sbc-sysroot", str(root), "--sbc-idle-wait",
+                              "0", "--sbc-performance", "--sbc-results", "r.json",
+                              "--sbc-baselines", str(baselines), "--sbc-save-baseline"),
+            environ(work, TOOL=str(tool)), work / "tools", signum)
+        alive_ = done.survivors
         kept = results_of(work / "r.json") == [[100e6, 101e6]]
         restored = governor.read_text().strip() == "ondemand"
         saved = list(baselines.glob("*.json"))
@@ -375,12 +293,12 @@ def during_after_check(signum: int) -> Callable[[Path], Row]:
         cc.write_text(f'#!/bin/sh\ncp "{loop}" "$3" && chmod 755 "$3"\n')
         cc.chmod(0o755)
         before = snapshot(work)
-        done, alive_ = signal_row(
-            work, signum,
-            ["-k", "widget", "--sbc-idle-wait", "0", "--sbc-cache", str(work / "cache"),
-             "--sbc-results", "r.json", "--sbc-baselines", str(baselines),
-             "--sbc-save-baseline"],
-            environ(work, CC=str(cc)), tools / "started")
+        done = interrupted_when_started(
+            work, pytest_argv("-k", "widget", "--sbc-idle-wait", "0", "--sbc-cache",
+                              str(work / "cache"), "--sbc-results", "r.json", "--sbc-baselines",
+                              str(baselines), "--sbc-save-baseline"),
+            environ(work, CC=str(cc)), tools, signum)
+        alive_ = done.survivors
         kept = results_of(work / "r.json") == [[100e6, 101e6]]
         saved = list(baselines.glob("*.json"))
         lost = [w for w, bad in (("results", not kept), (f"children {alive_}", bool(alive_)),
@@ -407,10 +325,9 @@ def during_save(signum: int) -> Callable[[Path], Row]:
         run(work, *args)
         (path,) = baselines.glob("*.json")
         before = snapshot(work)
-        done, _ = signal_row(work, signum,
-                             [*args, "--sbc-performance", "--sbc-results", "r.json"],
-                             environ(work, SAMPLES="102e6,103e6"), work / "r.json",
-                             lock=lock_path(path))
+        done = interrupted_during_save(
+            work, pytest_argv(*args, "--sbc-performance", "--sbc-results", "r.json"),
+            environ(work, SAMPLES="102e6,103e6"), lock_path(path), signum)
         kept = results_of(work / "r.json") == [[102e6, 103e6]]
         whole = sessions(path) in ([[100e6, 101e6]], [[100e6, 101e6], [102e6, 103e6]])
         restored = governor.read_text().strip() == "ondemand" or signum == signal.SIGKILL
