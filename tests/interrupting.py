@@ -162,7 +162,8 @@ def interrupted_when_started(cwd: Path, argv: Sequence[str], env: dict[str, str]
     log = cwd / "run.log"
     with announced(tools) as started, pytest_process(cwd, argv, env, log) as proc:
         wait_readable(started, [(proc, log)], "the stand-in tool never started")
-        assert os.read(started, 64).startswith(b"started")
+        said = os.read(started, 64)
+        assert said.startswith(b"started"), f"the stand-in said {said!r}:\n{log.read_text()}"
         watched = watch([int(p.read_text()) for p in tools.glob("*.pid")])
         check()
         os.kill(proc.pid, signum)
@@ -226,7 +227,9 @@ def concurrent_runs(runs: Sequence[tuple[Path, Sequence[str], dict[str, str], Pa
             ready_w = go_r = -1
             for _ in started:  # one byte per run
                 wait_readable(ready_r, started, "the concurrent runs never all met")
-                assert os.read(ready_r, 1) == b"+"
+                said = os.read(ready_r, 1)
+                assert said == b"+", "every run ended before meeting:\n" + "\n".join(
+                    log.read_text() for _, log in started)
             os.close(go_w)  # every run reads end of file: all go on
             go_w = -1
             codes = [proc.wait(timeout=WAIT_S) for proc, _ in started]
