@@ -22,6 +22,7 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -76,12 +77,25 @@ class Interrupted:
     survivors: list[int]  # stand-in processes still running once the run ended
 
 
+# Signals a test sends are handled as a user's would be, even when this suite runs with them
+# ignored (``nohup``, or a background job of a script: ignoring is inherited across exec and
+# the plugin leaves an ignored signal ignored, so the run would never see the signal).
+DEFAULT_SIGNALS = """
+import os, signal, sys
+for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+    signal.signal(signum, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])
+"""
+
+
 @contextmanager
 def pytest_process(cwd: Path, argv: Sequence[str], env: dict[str, str], log: Path,
                    pass_fds: Sequence[int] = ()) -> Iterator[subprocess.Popen[bytes]]:
-    """``argv`` running in ``cwd`` with its output in ``log``; killed if left running."""
+    """``argv`` running in ``cwd`` with its output in ``log`` and the default dispositions of
+    the signals the tests send (see :data:`DEFAULT_SIGNALS`); killed if left running."""
     with log.open("wb") as out:
-        proc = subprocess.Popen(list(argv), cwd=cwd, env={**os.environ, **env}, stdout=out,
+        proc = subprocess.Popen([sys.executable, "-c", DEFAULT_SIGNALS, *argv], cwd=cwd,
+                                env={**os.environ, **env}, stdout=out,
                                 stderr=subprocess.STDOUT, pass_fds=tuple(pass_fds))
         try:
             yield proc

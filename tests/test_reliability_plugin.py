@@ -15,7 +15,7 @@ import signal
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -471,6 +471,7 @@ def test_zz_breaks_the_governor_file():
 
 # -- the executor ----------------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("default_signals")
 def test_a_signal_while_a_command_starts_does_not_orphan_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Between the fork and ``Popen`` returning nobody holds the child's pid: an interrupt
@@ -497,6 +498,20 @@ def test_a_signal_while_a_command_starts_does_not_orphan_it(
     assert pids and survivors(watch(pids)) == []
 
 
+@pytest.fixture
+def default_signals() -> Iterator[None]:
+    """The signals these tests send at their defaults while the test runs, whatever this
+    suite inherited (``nohup`` ignores SIGHUP, a script's background job SIGINT and SIGQUIT;
+    the plugin leaves an ignored signal ignored, by design)."""
+    previous = {s: signal.signal(s, signal.SIG_DFL)
+                for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)}
+    previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    for signum, handler in previous.items():
+        signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
+@pytest.mark.usefixtures("default_signals")
 def test_deferred_holds_one_signal_and_a_second_aborts() -> None:
     """While the results file or a baseline is written, one signal is held (acted on after the
     write); a second aborts at once.  Previous handlers come back afterwards."""
