@@ -155,7 +155,7 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
                 blocks = tuple(int(f) for f in fields[1:] if f)
             elif fields[0] == "+F" and len(fields) >= 4:
                 sizes = blocks or _lost_header_blocks(fields, lines, assumed)
-                throughput += [Throughput(canonical(fields[2]), b, _figure(v))
+                throughput += [Throughput(canonical(fields[2]), b, float(v))
                                for b, v in zip(sizes, fields[3:], strict=False)]
             elif fields[0] in MR_RATE_TAGS and unit is None:
                 unitless.append(record_name(fields) or fields[0])
@@ -191,20 +191,21 @@ def _lost_header_blocks(fields: list[str], lines: MrLines, assumed: list[str]
     return sizes
 
 
-def _figure(cell: str) -> float:
-    """One ``-mr`` number: a rate, a throughput or seconds per operation, none of which can be
-    negative, NaN or infinite.  Such a value is a broken tool, refused here (the caller names
-    the line) rather than turned into a "not run" 0 or a result."""
-    value = float(cell)
+def _per_second(seconds: str) -> float:
+    """Operations per second from a seconds-per-operation value; 0 (how an algorithm that did
+    not run is printed) stays 0.  A negative, NaN or infinite time is a broken tool: an error
+    (the caller names the line), never a "not run" 0 nor a rate the sanity check would see as
+    plausible."""
+    value = float(seconds)
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{cell!r} is not a count, a rate or a time")
-    return value
+        raise ValueError(f"{seconds!r} is not a time per operation")
+    return 1.0 / value if value > 0 else 0.0
 
 
 def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
     """Rates from one asymmetric record (3.x ``+F2`` adds encrypt and decrypt to sign and
-    verify).  A zero stays zero (no result), never an infinity; a negative or NaN value is an
-    error."""
+    verify).  A zero stays zero (no result), never an infinity; a negative or NaN time per
+    operation is an error (rates pass on as printed, to the sanity check)."""
     name = record_name(fields)
     if name is None:
         raise ValueError("record too short")
@@ -212,11 +213,11 @@ def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
     if fields[0] == "+F2" and len(fields) >= 7:
         ops = (*ops, "encrypt", "decrypt")
     first = 4 if fields[0] == "+F6" else 3
-    values = [_figure(v) for v in fields[first:first + len(ops)]]
+    values = [float(v) for v in fields[first:first + len(ops)]]
     if len(values) != len(ops):
         raise ValueError(f"expected {len(ops)} value(s)")
     if not per_second:
-        values = [1.0 / v if v > 0 else 0.0 for v in values]
+        values = [_per_second(v) for v in fields[first:first + len(ops)]]
     return [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
 
 
