@@ -1,7 +1,8 @@
 """An :class:`~.executor.Executor` that runs on a labgrid target (a board in a lab).
 
 Commands go through the target's ``CommandProtocol`` driver (``SSHDriver``; ``ShellDriver`` over a
-serial console as the fallback) and files through its ``FileTransferProtocol``.  labgrid is an
+serial console as the fallback) and files through its ``FileTransferProtocol`` (SSHDriver's scp;
+over a console through the shell itself, see :meth:`LabgridExecutor.put`).  labgrid is an
 optional dependency (``pip install 'pytest-sbcbench[labgrid]'``): it is imported only when a
 target is opened from an environment file (:func:`open_target`), never at package import.
 
@@ -480,9 +481,8 @@ def _is_timeout(exc: BaseException) -> bool:
 
 @contextlib.contextmanager
 def _labgrid_errors(argv: Sequence[str], name: str) -> Iterator[None]:
-    """labgrid's ``ExecutionError`` (lost connection, failed transfer; ShellDriver's XMODEM
-    without ``rz``/``sz`` on the board) as a :class:`ToolError` naming the command; matched by
-    name so this module never imports labgrid at load time."""
+    """labgrid's ``ExecutionError`` (lost connection, failed transfer) as a :class:`ToolError`
+    naming the command; matched by name so this module never imports labgrid at load time."""
     try:
         yield
     except Exception as exc:
