@@ -180,6 +180,7 @@ class Lab:
     locked: bool = False
     place: str = PLACE
     console_port: int = 0
+    direct_env_file: Path = Path()
 
     def start(self, argv: Sequence[str], name: str, env: Mapping[str, str] | None = None
               ) -> subprocess.Popen[bytes]:
@@ -383,24 +384,41 @@ def _start_console(lab: Lab) -> None:
     lab.wait_ready("console", f"listening on AF=2 127.0.0.1:{lab.console_port}")
 
 
-def _shell_env_file(lab: Lab) -> None:
-    lab.env_file = lab.root / "env-serial.yaml"
-    prompt = SHELL_PROMPT.replace("$", "\\$")
-    lab.env_file.write_text(f"""targets:
-  main:
-    resources:
-      RemotePlace:
-        name: {lab.place}
-    drivers:
+SHELL_DRIVERS = """    drivers:
       SerialDriver: {{}}
       ShellDriver:
         prompt: '{prompt}'
         login_prompt: 'login: '
         username: root
         login_timeout: 60
-options:
+"""
+
+
+def _shell_env_file(lab: Lab) -> None:
+    """Two environment files with SerialDriver + ShellDriver: ``env_file`` through the locked
+    place (what a lab uses), ``direct_env_file`` naming the console's NetworkSerialPort itself.
+    In-process tests use the direct one: labgrid keeps one coordinator session per process
+    (its RemotePlaceManager), so a second lab's place in the same pytest process would be
+    looked up at the first lab's coordinator."""
+    drivers = SHELL_DRIVERS.format(prompt=SHELL_PROMPT.replace("$", "\\$"))
+    lab.env_file = lab.root / "env-serial.yaml"
+    lab.env_file.write_text(f"""targets:
+  main:
+    resources:
+      RemotePlace:
+        name: {lab.place}
+{drivers}options:
   coordinator_address: {lab.coordinator}
 """)
+    lab.direct_env_file = lab.root / "env-serial-direct.yaml"
+    lab.direct_env_file.write_text(f"""targets:
+  main:
+    resources:
+      NetworkSerialPort:
+        host: 127.0.0.1
+        port: {lab.console_port}
+        protocol: raw
+{drivers}""")
 
 
 def start_shell_lab(root: Path) -> Lab:
