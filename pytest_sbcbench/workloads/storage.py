@@ -76,11 +76,18 @@ class Sequential(BaseWorkload):
         return found
 
     def available(self, ctx: Context) -> str | None:
+        """A RAM filesystem or a disk without room skips with the reason; on a remote board an
+        explicitly given ``--sbc-storage-path`` that is missing or unfit there is an error of
+        the test (as it is a usage error at start-up here): a skip would keep CI green on a
+        misconfiguration."""
         from ..measure import storage
 
         try:
             storage.check(self.where(ctx), self.size(ctx), ctx.scratch.get("free"))
         except SbcBenchError as exc:
+            if not ctx.executor.is_local and ctx.settings.storage_path is not None:
+                raise SbcBenchError(f"--sbc-storage-path {ctx.settings.storage_path} on the "
+                                    f"board ({ctx.executor.name}): {exc}") from exc
             return str(exc)
         return None
 
