@@ -260,6 +260,27 @@ def test_storage_cleans_up_when_the_board_fails(lab: Lab, executor: LabgridExecu
     assert leftovers(tmp_path) == []
 
 
+def test_a_ram_filesystem_on_the_board_is_refused(tmp_path: Path) -> None:
+    """The board's mount table decides (here injected: its root is tmpfs): the default
+    directory skips with the reason, an explicitly given one is an error naming the board."""
+    import dataclasses
+
+    from pytest_sbcbench.platform.host import SysrootHost
+    from pytest_sbcbench.workloads.storage import WORKLOADS
+
+    tree = cpu_tree(tmp_path / "board", "Cpus_allowed_list:\t0\n", "0\n")
+    (tree / "proc/self/mounts").write_text("tmpfs / tmpfs rw,nosuid 0 0\n")
+    settings = listing_settings(tree, quick=True)
+    workload = WORKLOADS[0]
+    ctx = Context(settings, TreeBoard(tree), SysrootHost(settings.sysroot))
+    assert "which keeps files in RAM" in (workload.available(ctx) or "")
+    given = dataclasses.replace(settings, storage_path=tmp_path)
+    ctx = Context(given, TreeBoard(tree), SysrootHost(settings.sysroot))
+    with pytest.raises(SbcBenchError, match=f"--sbc-storage-path {tmp_path} on the board "
+                                            r"\(tree-board\): .* is on tmpfs"):
+        workload.available(ctx)
+
+
 def test_parse_df_of_the_real_tool(tmp_path: Path) -> None:
     argv = ["df", "-P", "-k", "--", str(tmp_path)]
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout

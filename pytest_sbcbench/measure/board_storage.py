@@ -5,8 +5,9 @@ The semantics are those of :mod:`.storage` on this machine: incompressible data,
 can be the page cache), a RAM filesystem or a disk without room refused, the test file removed
 on every exit path.  On the board, without Python:
 
-- a random seed file (``/dev/urandom``, fsynced, so none of its write-back lands in the timed
-  write) is written untimed beside the test file; reading it back comes from the page cache;
+- a random seed file (from the kernel's urandom device, fsynced, so none of its write-back
+  lands in the timed write) is written untimed beside the test file and read once, so the
+  timed copies read it from the page cache;
 - the timed write is a POSIX ``sh`` loop of ``dd oflag=direct conv=notrunc`` copies of the
   seed, then one ``dd conv=fsync``; the timed read is the same loop with ``iflag=direct`` into
   the null device.  Both run inside :func:`.board_timing.timed_argv`, so the wall time is the
@@ -130,8 +131,8 @@ def write_then_read(executor: Executor, where: Target, size: int) -> Throughput:
         run_tool(["dd", f"if=/{DEV}/urandom", f"of={seed}", "bs=1M", f"count={SEED_BLOCKS}",
                   "conv=fsync"], SETUP_TIMEOUT_S, "writing the random seed on the board",
                  expect_output=False, executor=executor)
-        run_tool(["cat", "--", seed], SETUP_TIMEOUT_S, "caching the seed on the board",
-                 expect_output=False, executor=executor)
+        run_tool(["dd", f"if={seed}", f"of=/{DEV}/null", "bs=1M"], SETUP_TIMEOUT_S,
+                 "caching the seed on the board", expect_output=False, executor=executor)
         write_argv = ["sh", "-c", WRITE_LOOP, "sbcbench-write", seed, path, str(chunks),
                       str(SEED_BLOCKS)]
         wrote, _ = _timed(executor, write_argv, timeout, "storage write on the board")
