@@ -41,7 +41,7 @@ METHOD = "O_DIRECT (dd on the board)"
 
 WRITE_LOOP = """i=0
 while [ "$i" -lt "$3" ]; do
-  [ "$i" -eq 0 ] || [ -f "$2" ] || exit 3
+  [ "$i" -eq 0 ] || [ -f "$2" ] || { echo "sbcbench: $2 vanished while written" >&2; exit 3; }
   dd if="$1" of="$2" bs=1M count="$4" seek=$((i * $4)) oflag=direct conv=notrunc || exit
   i=$((i + 1))
 done
@@ -107,8 +107,8 @@ def _timed(executor: Executor, argv: Sequence[str], timeout: float, what: str
         raise ToolError(argv, done.returncode, done.stderr[-2000:], f"{what}: {exc}") from exc
     if timing.returncode != 0:
         raise ToolError(argv, timing.returncode, own[-2000:], f"{what}: exited "
-                        f"{timing.returncode} (a filesystem that refuses O_DIRECT fails here: "
-                        "a write through the page cache is not measured)")
+                        f"{timing.returncode} (the board's message is below; a filesystem "
+                        "that refuses O_DIRECT fails here: the page cache is not measured)")
     return timing, own
 
 
