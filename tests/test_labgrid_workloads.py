@@ -73,13 +73,32 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         running.close()
 
 
+def forget_coordinator() -> None:
+    """Drop labgrid's process-wide ``RemotePlaceManager`` (one per process, bound to the first
+    coordinator it met) so this module's in-process client talks to this module's lab, and the
+    next module's to its own: test_labgrid.py's lab is gone (stopped by pid) by the time this
+    module starts one.  Its session is stopped first, best effort (its coordinator may be gone)."""
+    from labgrid.resource.common import ResourceManager
+    from labgrid.resource.remote import RemotePlaceManager
+
+    manager = ResourceManager.instances.pop(RemotePlaceManager, None)
+    session = getattr(manager, "session", None)
+    if session is not None:
+        try:
+            session.loop.run_until_complete(session.stop())
+        except Exception:  # a dead coordinator cannot be told goodbye
+            pass
+
+
 @pytest.fixture(scope="module")
 def executor(lab: Lab) -> Iterator[LabgridExecutor]:
+    forget_coordinator()
     target = open_target(lab.env_file)
     try:
         yield LabgridExecutor(target)
     finally:
         target.cleanup()
+        forget_coordinator()
 
 
 # -- scaling: the board's CPUs -----------------------------------------------------------------
