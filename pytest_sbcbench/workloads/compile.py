@@ -9,7 +9,11 @@ sample.  The registry holds the seeds' standard workload in two tiers and an off
   network always measures something real.
 
 Without network the ballistics-engine workloads skip and say how to provide a mirror
-(``SBCBENCH_GIT_MIRROR``).  ``compile_bench`` runs any tree through the same class."""
+(``SBCBENCH_GIT_MIRROR``).  ``compile_bench`` runs any tree through the same class.
+
+On a remote board (a labgrid target) the tree is still checked out and fingerprinted here, then
+sent to the board and verified there (:mod:`..measure.board_tree`); the builds run on the board
+and each timed one is timed there (:mod:`..measure.board_timing`)."""
 
 from __future__ import annotations
 
