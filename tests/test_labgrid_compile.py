@@ -1,10 +1,11 @@
 """Integration: compile workloads on a labgrid board (the real sshd lab of tests/labgrid_lab.py).
 
-The "board" gets a ``cargo`` (and ``rustc``) on its sshd session's PATH that logs every call
-with its working directory and whether its parent is the board-side timing shell
-(``sbcbench-time``), then runs the real one.  That proves the tree was unpacked and built in
-the board-side directory, warm-up and clean untimed, each timed build under
-:mod:`pytest_sbcbench.measure.board_timing`.  Skips only when cargo, sshd or labgrid is missing.
+The board's build directory (``SBCBENCH_BOARD_DIR``) carries a cargo configuration whose
+rustc wrapper logs every compiler call with its working directory and whether the cargo that
+made it was started by the board-side timing shell (``sbcbench-time``).  That proves the tree
+was unpacked and built in the board-side directory, the warm-up untimed and each timed build
+under :mod:`pytest_sbcbench.measure.board_timing`.  Skips only when cargo, sshd or labgrid is
+missing.
 """
 
 from __future__ import annotations
@@ -20,19 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from labgrid_lab import TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
+from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
 
-from pytest_sbcbench.errors import CheckoutError
 from pytest_sbcbench.measure import board_tree
 from pytest_sbcbench.measure.offline_crate import SHA
-from pytest_sbcbench.platform.host import SysrootHost
-from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
-from pytest_sbcbench.platform.sysroot import Sysroot
-from pytest_sbcbench.settings import Settings
-from pytest_sbcbench.workload import Context
-from pytest_sbcbench.workloads.compile import CARGO_CLEAN, Build, BuildSpec
-
-preload_labgrid()
 
 REPO = Path(__file__).resolve().parents[1]
 TEST = "benchmarks/test_compile.py::test_offline_crate"
@@ -77,80 +69,46 @@ def board_rustc(lab: Lab) -> Path:
     return log
 
 
+# -- the board tree: transfer, verification, a tampered tree (in a child process) -----------------
+
 @pytest.fixture(scope="module")
-def executor(lab: Lab) -> Iterator[LabgridExecutor]:
-    target = open_target(lab.env_file)
-    try:
-        yield LabgridExecutor(target)
-    finally:
-        target.cleanup()
+def checks(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """tests/labgrid_board_checks.py against this lab (see there why in a child process)."""
+    work = tmp_path_factory.mktemp("board-checks")
+    done = subprocess.run([sys.executable, str(REPO / "tests" / "labgrid_board_checks.py"),
+                           str(lab.env_file), str(lab.root / "board-api"), str(work)],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    found: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return found
 
 
-# -- the board tree: transfer, verification, a tampered tree -------------------------------------
-
-def small_tree(root: Path) -> Path:
-    (root / "src").mkdir(parents=True)
-    (root / ".git").mkdir()
-    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
-    (root / "Cargo.toml").write_text('[package]\nname = "t"\nversion = "0.1.0"\n')
-    (root / "src" / "lib.rs").write_text("pub fn f() -> u32 { 7 }\n")
-    (root / "src" / "with space.rs").write_text("// a name with a space\n")
-    (root / "run.sh").write_text("#!/bin/sh\necho hi\n")
-    (root / "run.sh").chmod(0o755)
-    return root
+def test_tree_arrives_verified_and_is_removed(checks: dict[str, Any], lab: Lab) -> None:
+    """The board's find/sha256sum/sort digest equals the controller's; .git stays here; the
+    executable bit survives; the run directory goes away with remove()."""
+    done = checks["transferred"]
+    assert done["board"] == done["controller"] and done["board"].endswith("(4 files)")
+    assert done["path"].startswith(f"{lab.root / 'board-api'}/")
+    assert done["shown"] == ["Cargo.toml", "run.sh", "src", "exec"]
+    assert done["gone_rc"] == 1
 
 
-def test_tree_arrives_verified_and_is_removed(executor: LabgridExecutor, tmp_path: Path,
-                                              lab: Lab) -> None:
-    """The board's find/sha256sum/sort digest equals the controller's; .git stays here;
-    modes survive; the run directory goes away with remove()."""
-    root = small_tree(tmp_path / "tree")
-    board = board_tree.transfer(root, executor, str(lab.root / "board-api"), "small tree")
-    assert board.digest == board_tree.digest_of(board_tree.listing(root))
-    assert board.digest.files == 4 and board.path.startswith(str(lab.root / "board-api"))
-    shown = executor.run(["sh", "-c", 'ls -A "$1"; test -x "$1/run.sh" && echo exec',
-                          "sh", board.path], timeout=30)
-    assert shown.stdout.split() == ["Cargo.toml", "run.sh", "src", "exec"]
-    board_tree.remove(board, executor)
-    assert executor.run(["test", "-e", board.run_dir], timeout=30).returncode == 1
-
-
-def test_tampered_tree_fails_loudly(executor: LabgridExecutor, tmp_path: Path,
-                                    lab: Lab) -> None:
+def test_tampered_tree_fails_loudly(checks: dict[str, Any]) -> None:
     """A file changed and one added on the board after the transfer: the verification names
     both digests, both file counts and the paths."""
-    root = small_tree(tmp_path / "tree")
-    board = board_tree.transfer(root, executor, str(lab.root / "board-api"), "tampered")
-    try:
-        executor.run(["sh", "-c", 'echo "// changed" >> "$1/src/lib.rs"; : > "$1/extra.rs"',
-                      "sh", board.path], timeout=30)
-        with pytest.raises(CheckoutError) as failed:
-            board_tree.verify(board, executor, board_tree.listing(root))
-    finally:
-        board_tree.remove(board, executor)
-    message = str(failed.value)
-    assert f"controller {board.digest}" in message and "(4 files)" in message
-    assert "board sha256:" in message and "(5 files)" in message
+    message = checks["tampered"]["error"]
+    assert message is not None, "the tampered tree passed verification"
+    assert f"controller {checks['tampered']['controller']}" in message
+    assert "(4 files)" in message and "board sha256:" in message and "(5 files)" in message
     assert "src/lib.rs (content differs)" in message and "extra.rs (only on the board)" in message
 
 
-def offline_settings(tmp: Path) -> Settings:
-    return Settings(board=None, baselines=tmp / "baselines", save_baseline=False, results=None,
-                    sysroot=Sysroot(tmp / "captured"), sysroot_given=True, quick=True, runs=None,
-                    interval=1.0, strict=False, performance=False, trace_dir=None,
-                    cache=tmp / "cache", drop_caches=False, allow_incomparable=False,
-                    verify_key=None, report_dir=None)
-
-
-def test_board_missing_build_tool_skips_with_the_reason(executor: LabgridExecutor,
-                                                        tmp_path: Path) -> None:
+def test_board_missing_build_tool_skips_with_the_reason(checks: dict[str, Any]) -> None:
     """``available()`` asks the board (not this machine) for the build tool and names it."""
-    ctx = Context(offline_settings(tmp_path), executor, SysrootHost(Sysroot(tmp_path)))
-    missing = Build("x", "test_x", BuildSpec(["sbcbench-no-cargo", "build"], list(CARGO_CLEAN)))
-    reason = missing.available(ctx)
+    reason = checks["missing_reason"]
     assert reason is not None and reason.startswith(
         "sbcbench-no-cargo not found on the board's PATH (labgrid:main)")
-    assert board_tree.missing_tools(executor) == []  # tar, sha256sum, find, sort are there
+    assert checks["missing_tools"] == []  # tar, sha256sum, find and sort are there
 
 
 # -- the shipped compile suite over --lg-env ----------------------------------------------------
