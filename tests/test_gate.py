@@ -114,3 +114,13 @@ def test_simulation_runs_whole_suites_against_the_anchors() -> None:
     assert rows[0].startswith("| cell (25 metrics") and rows[2].startswith("| CV 0.3%, drift 0%")
     table = gate_simulation.anchor_table(quiet, tallies)
     assert table[0] == "**CV 0.3%, drift 0%, 3 boot(s)**" and len(table) == 5 + 7
+
+
+def test_tradeoff_table_varies_runs_and_pooling() -> None:
+    """The README's trade-off table: one row per (runs a boot, prior floor / cap), the shipped
+    rule first, oracle power rising with the runs, and the module's RUNS left as it was."""
+    rows = gate_simulation.tradeoff_table(1, 5)
+    assert len(rows) == 2 + len(gate_simulation.TRADEOFF_CONFIGS)
+    assert rows[2].startswith("| 3, 6 / 30 |") and gate_simulation.RUNS == 3
+    oracle = [float(r.split(" | ")[2].rstrip("%")) for r in rows[2:]]
+    assert oracle[0] < 85.0 < 95.0 < oracle[1] <= oracle[2]

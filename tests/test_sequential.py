@@ -187,6 +187,9 @@ def test_suite_prior_pools_boots_and_falls_back_to_the_allowance() -> None:
     mixed = [suite_boot_prior([boots(rng, 3, 0.005, 0.0 if i % 2 else 0.03) for i in range(26)])
              for _ in range(15)]
     assert statistics.median(p.df for p in mixed) == PRIOR_DF_FLOOR  # they drift differently
+    trusting = suite_boot_prior([boots(rng, 3, 0.005, 0.0 if i % 2 else 0.03) for i in range(26)],
+                                df_floor=20.0, df_cap=50.0)
+    assert trusting.df == 20.0  # the trade-off table's higher floor: the pool is trusted anyway
     assert suite_boot_prior([boots(rng, 3, 0.005, 0.01)] * 2).df == 4  # 2 x 2 df, too few
     assert suite_boot_prior([boots(rng, 1, 0.005, 0.01)]) == ONE_BOOT_ALLOWANCE
     flat = suite_boot_prior([boots(rng, 3, 0.005, 0.0) for _ in range(25)])

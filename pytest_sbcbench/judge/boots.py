@@ -138,7 +138,8 @@ def boot_mean_variance(boots: Boots, s_w2: float, prior: BootPrior) -> tuple[flo
     return max(floor, value), df
 
 
-def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]]) -> BootPrior:
+def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]],
+                     df_floor: float = PRIOR_DF_FLOOR, df_cap: float = PRIOR_DF_CAP) -> BootPrior:
     """The between-boot variance pooled over every metric with two or more boots.
 
     Computed from the baseline alone (before this run), so a regression in this run cannot
@@ -147,9 +148,10 @@ def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]]) -> BootPrior:
     log(var(boot means) / (pooled sigma_b^2 + h s_w^2)) of metrics that drift alike scatter only
     as chi-square sampling makes them (trigamma(d/2), plus the within part's own sampling);
     extra scatter means the metrics drift differently, and d0 = 2 trigamma^-1(extra), kept
-    between PRIOR_DF_FLOOR and PRIOR_DF_CAP and never above the pooled degrees of freedom; with
-    fewer than three such metrics heterogeneity cannot be judged and d0 is the floor.  Falls back
-    to :data:`ONE_BOOT_ALLOWANCE` when no metric has two boots."""
+    between ``df_floor`` and ``df_cap`` (PRIOR_DF_FLOOR, PRIOR_DF_CAP) and never above the pooled
+    degrees of freedom; with fewer than three such metrics heterogeneity cannot be judged and d0
+    is the floor.  Falls back to :data:`ONE_BOOT_ALLOWANCE` when no metric has two boots.  (The
+    simulation's ``--tradeoff`` varies the floor: a higher one trusts the pooled value more.)"""
     found = [b for b in (group_by_boot(s) for s in metrics) if b.k >= 2 and b.df_within > 0]
     if not found:
         return ONE_BOOT_ALLOWANCE
@@ -159,16 +161,16 @@ def suite_boot_prior(metrics: Sequence[Sequence[BaselineSession]]) -> BootPrior:
     pooled = max(math.log1p(MIN_BOOT_SD_PCT / 100.0) ** 2,
                  sum((b.k - 1) * (v - w) for b, v, w in zip(found, spread, within, strict=True))
                  / df)
-    d0 = min(df, PRIOR_DF_CAP, max(PRIOR_DF_FLOOR, _prior_df(found, spread, within, pooled)))
+    d0 = min(df, df_cap, max(df_floor, _prior_df(found, spread, within, pooled, df_floor)))
     return BootPrior(100.0 * math.expm1(math.sqrt(pooled)), d0,
                      f"suite-pooled prior ({len(found)} metrics, {d0:.1f} df)")
 
 
 def _prior_df(found: Sequence[Boots], spread: Sequence[float], within: Sequence[float],
-              pooled: float) -> float:
+              pooled: float, floor: float) -> float:
     """limma's moment estimate of the prior degrees of freedom (inf: no extra scatter)."""
     if len(found) < 3:
-        return PRIOR_DF_FLOOR
+        return floor
     half = [(b.k - 1) / 2 for b in found]
     e = [math.log(max(v, 1e-300) / (pooled + w)) - digamma(a) + math.log(a)
          for v, w, a in zip(spread, within, half, strict=True)]
