@@ -267,8 +267,13 @@ class Build(BaseWorkload):
         if board is not None:
             extra.update(board_dir=board.path, tree_sha256=board.digest.sha256,
                          tree_files=board.digest.files)
-            remove_board_dir(ctx, board)
         return [dataclasses.replace(m, details={**m.details, **extra}) for m in measurements]
+
+    def close(self, ctx: Context) -> None:
+        """The board's run directory goes on every exit path, a failed build included."""
+        board = ctx.scratch.pop("board", None)
+        if board is not None:
+            remove_board_dir(ctx, board)
 
 
 def build_log(ctx: Context, tree: Tree) -> Path:
