@@ -12,7 +12,7 @@ import pytest
 
 from .errors import SbcBenchError
 from .fixtures import Bench
-from .runloop import Driver, Handle
+from .runloop import Handle
 from .session import get_session
 from .workload import Unavailable
 
@@ -35,11 +35,39 @@ def benchmark_fixture(request: pytest.FixtureRequest) -> Any:
     return None if getattr(fixture, "disabled", False) else fixture
 
 
-def benchmark_driver(request: pytest.FixtureRequest) -> Driver | None:
+def benchmark_driver(request: pytest.FixtureRequest) -> LazyPedantic | None:
     """pytest-benchmark's public ``benchmark.pedantic`` as the loop's driver (the clean step
-    as its untimed setup), when that plugin is active and enabled; else ``None``."""
-    fixture = benchmark_fixture(request)
-    return pedantic_driver(fixture) if fixture is not None else None
+    as its untimed setup) when that plugin is active; else ``None``.  Its fixture is asked
+    for only when the runs start (:class:`LazyPedantic`)."""
+    if not request.config.pluginmanager.hasplugin("benchmark"):
+        return None
+    return LazyPedantic(request)
+
+
+class LazyPedantic:
+    """A driver that resolves pytest-benchmark's ``benchmark`` fixture when the run loop
+    first drives the timed runs, after the workload is prepared: a build that skips before
+    (no network for its clone, a tool missing on the board) never creates the fixture, so
+    pytest-benchmark has no unused fixture to warn about.  With the fixture disabled
+    (``--benchmark-disable``) the runs go through the plain loop."""
+
+    def __init__(self, request: pytest.FixtureRequest) -> None:
+        self.request = request
+        self.driver: PedanticDriver | None = None
+
+    def __call__(self, reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:
+        fixture = benchmark_fixture(self.request)
+        if fixture is None:
+            for _ in range(runs):
+                reset()
+                take()
+            return
+        self.driver = PedanticDriver(fixture)
+        self.driver(reset, take, runs)
+
+    def annotate(self, handles: list[Handle]) -> None:
+        if self.driver is not None:
+            self.driver.annotate(handles)
 
 
 class PedanticDriver:
@@ -96,8 +124,7 @@ def compile_bench(request: pytest.FixtureRequest, sbcbench: Bench) -> CompileBen
 
         workload = Build(f"compile-{repo_name(tree.url)}", request.node.name,
                          BuildSpec(list(build), list(clean), warmup, jobs, env, runs), tree=tree)
-        fixture = benchmark_fixture(request)
-        driver = pedantic_driver(fixture) if fixture is not None else None
+        driver = benchmark_driver(request)
         handles = sbcbench.run(workload, driver)
         if driver is not None:
             driver.annotate(handles)

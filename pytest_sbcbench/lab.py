@@ -104,7 +104,8 @@ class LabRun:
         return Path(self.env.config_file)
 
     def connect(self) -> LabgridExecutor:
-        """The target's executor (labgrid activates SSHDriver on first use)."""
+        """The target's executor (labgrid activates SSHDriver, or the ShellDriver fallback on
+        a serial console, on first use)."""
         from .platform.labgrid_executor import LabgridExecutor, place_name, place_tags
 
         self.target = self.env.get_target(self.role)

@@ -58,9 +58,21 @@ def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
                  max_runs: int | None, driver: Driver | None = None) -> list[Measurement]:
     """Prepare, take the planned samples (through ``driver`` when given), then one more while
     ``more_needed`` says so (asked with every metric's measurement so far: the sequential
-    decision's look) and fewer than ``max_runs`` were taken; one measurement per metric."""
-    runs = ctx.plan.runs_for(ctx.settings)
+    decision's look) and fewer than ``max_runs`` were taken; one measurement per metric.  A
+    workload's optional ``close(ctx)`` runs after a successful ``prepare`` on every exit path
+    (a failed or interrupted sample included)."""
     workload.prepare(ctx)
+    try:
+        return _sampled(workload, ctx, more_needed, max_runs, driver)
+    finally:
+        close = getattr(workload, "close", None)  # optional: a third party may not have it
+        if close is not None:
+            close(ctx)
+
+
+def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs: int | None,
+             driver: Driver | None) -> list[Measurement]:
+    runs = ctx.plan.runs_for(ctx.settings)
     base = workload.identity(ctx)
     samples: list[Sample] = []
 

@@ -163,7 +163,9 @@ class Session:
         from . import run_baseline
         from .workloads.storage import check_given_path
 
-        run_baseline.check_outputs(self.settings)  # every unwritable output, at once
+        # every unwritable output, at once (a storage path on a remote board is the board's)
+        run_baseline.check_outputs(self.settings if self.lab is None else
+                                   dataclasses.replace(self.settings, storage_path=None))
         if self.lab is None:  # a path on a remote board is not checked from here
             check_given_path(self.settings, self.host)
         if self.lab is not None:

@@ -26,9 +26,10 @@ class Watch:
     status: StatusLine | None
     gate: Finding | None
 
-    def stop(self, line_end: int | None) -> Trace:
-        """Stop sampling and erase the status line (the cursor goes back to ``line_end``)."""
-        trace = self.sampler.stop()
+    def stop(self, line_end: int | None) -> Trace | None:
+        """Stop sampling and erase the status line (the cursor goes back to ``line_end``);
+        None when the board sampler could not run (its reason is in ``unavailable``)."""
+        trace = None if "sampler" in self.sampler.unavailable else self.sampler.stop()
         if self.status is not None:
             self.status.close(line_end)
         return trace

@@ -218,6 +218,11 @@ class BaseWorkload:
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         return measurements
 
+    def close(self, ctx: Context) -> None:
+        """Release what ``prepare`` made (a board directory): optional, called by the run
+        loop on every exit path after a successful ``prepare``."""
+        return None
+
 
 def check_workloads(items: Sequence[object], source: str) -> list[Workload]:
     """Workloads from a hook, checked: a wrong object or a duplicate name is an error here,

@@ -6,6 +6,15 @@ Everything binds to 127.0.0.1, lives in one temporary directory (its own host an
 no system ssh configuration) and is stopped by process id in :meth:`Lab.close`.  The sshd
 session's PATH starts with a "board-only" directory whose ``openssl`` logs every invocation, so a
 test can prove a command ran on the board side.
+
+:func:`start_shell_lab` is the serial-console variant (labgrid's ShellDriver fallback): socat
+listens on 127.0.0.1 and gives each connection an interactive ``sh`` on a pseudo-terminal, the
+way a board's console gives a shell; the exporter exports it as a ``NetworkSerialPort``
+(protocol raw) and the environment file drives it with SerialDriver + ShellDriver.
+
+Start-up waits block on what the processes print (sshd's and socat's "listening" lines, the
+coordinator's "listening on" and its ``set_resource`` log line for the exporter's resource)
+through :class:`Output`, never a sleep-and-poll loop.
 """
 
 from __future__ import annotations
@@ -15,8 +24,9 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +34,10 @@ SSHD = "/usr/sbin/sshd"
 PLACE = "sbc-lab-1"
 EXPORTER = "sbc-exporter"
 TAGS = {"board": "lab-sshd", "soc": "none"}
+SHELL_PLACE = "sbc-serial-1"
+SHELL_EXPORTER = "sbc-serial-exporter"
+SHELL_TAGS = {"board": "lab-serial", "soc": "none"}
+SHELL_PROMPT = "sbc-board$ "
 PRIVSEP_DIR = "/run/sshd"
 START_TIMEOUT_S = 30.0
 
@@ -38,8 +52,50 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class Output:
+    """A started process's combined output, copied line by line into its log file by one
+    thread; :meth:`wait_for` blocks on a condition until a line contains a text (or the
+    output ends, or the deadline passes): no polling, no sleep."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], log: Path) -> None:
+        self.lines: list[str] = []
+        self.ended = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._copy, args=(proc, log), daemon=True,
+                                        name=f"lab-output-{log.stem}")
+        self._thread.start()
+
+    def _copy(self, proc: subprocess.Popen[bytes], log: Path) -> None:
+        assert proc.stdout is not None
+        with log.open("wb") as out, proc.stdout:
+            for raw in proc.stdout:
+                out.write(raw)
+                out.flush()
+                with self._cond:
+                    self.lines.append(raw.decode(errors="replace"))
+                    self._cond.notify_all()
+        with self._cond:
+            self.ended = True
+            self._cond.notify_all()
+
+    def _seen(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+    def wait_for(self, text: str, timeout: float = START_TIMEOUT_S) -> bool:
+        """True once a line containing ``text`` was printed; False when the output ended (the
+        process exited) or ``timeout`` seconds passed without it."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._seen(text) or self.ended, timeout)
+            return self._seen(text)
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+
 def wait_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until 127.0.0.1:port accepts connections; fail with the process's log if it dies."""
+    """Wait until 127.0.0.1:port accepts connections; fail with the process's log if it dies.
+    (A bounded retry with a deadline, for a process that prints no ready line; the lab's own
+    processes are waited for through :meth:`Lab.wait_ready` instead.)"""
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -119,16 +175,28 @@ class Lab:
     board_log: Path = Path()
     board_slow: Path = Path()
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    outputs: dict[str, Output] = field(default_factory=dict)
     token: str | None = None
     locked: bool = False
+    place: str = PLACE
+    console_port: int = 0
+    direct_env_file: Path = Path()
 
-    def start(self, argv: Sequence[str], name: str) -> subprocess.Popen[bytes]:
-        log = self.root / f"{name}.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(list(argv), stdout=out, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, cwd=self.root)
+    def start(self, argv: Sequence[str], name: str, env: Mapping[str, str] | None = None
+              ) -> subprocess.Popen[bytes]:
+        """Start a lab process; its output goes to ``<name>.log`` (see :class:`Output`)."""
+        proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=self.root,
+                                env=None if env is None else {**os.environ, **env})
         self.procs.append(proc)
+        self.outputs[name] = Output(proc, self.root / f"{name}.log")
         return proc
+
+    def wait_ready(self, name: str, text: str) -> None:
+        """Block until process ``name`` prints a line containing ``text``; raise with its log
+        when it exits first or prints nothing of the kind within the start timeout."""
+        if not self.outputs[name].wait_for(text):
+            raise RuntimeError(f"{name} never printed {text!r}:\n{self.log(name)}")
 
     def client(self, *args: str, place: str | None = PLACE, timeout: float = 60) -> str:
         """Run ``labgrid-client`` against this lab's coordinator; raise with its output."""
@@ -146,7 +214,7 @@ class Lab:
         """Unlock the place and cancel the reservation (best effort), then stop every process."""
         try:
             if self.locked:
-                self.client("unlock", timeout=20)
+                self.client("unlock", place=self.place, timeout=20)
             if self.token:
                 self.client("cancel-reservation", self.token, place=None, timeout=20)
         except (RuntimeError, subprocess.TimeoutExpired):
@@ -159,6 +227,8 @@ class Lab:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+        for output in self.outputs.values():
+            output.join(timeout=10)
 
     def log(self, name: str) -> str:
         path = self.root / f"{name}.log"
@@ -207,45 +277,46 @@ KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 SetEnv PATH={lab.board_bin}:/usr/local/bin:/usr/bin:/bin
 Subsystem sftp {sftp}
-LogLevel ERROR
+LogLevel INFO
 """)
-    proc = lab.start([SSHD, "-D", "-e", "-f", str(config)], "sshd")
-    wait_port(lab.sshd_port, proc, lab.root / "sshd.log")
+    lab.start([SSHD, "-D", "-e", "-f", str(config)], "sshd")
+    lab.wait_ready("sshd", f"Server listening on 127.0.0.1 port {lab.sshd_port}")
 
 
-def _start_labgrid(lab: Lab) -> None:
+def _start_labgrid(lab: Lab, exporter: str = EXPORTER, resource: str = "NetworkService",
+                   params: Mapping[str, object] | None = None) -> None:
+    """The coordinator, then an exporter exporting one ``resource`` in group ``board``
+    (default: the sshd as a NetworkService); returns once the coordinator holds it."""
     port = free_port()
     lab.coordinator = f"127.0.0.1:{port}"
-    proc = lab.start([labgrid_tool("labgrid-coordinator"), "--listen", lab.coordinator],
-                     "coordinator")
-    wait_port(port, proc, lab.root / "coordinator.log")
+    lab.start([labgrid_tool("labgrid-coordinator"), "--listen", lab.coordinator],
+              "coordinator")
+    lab.wait_ready("coordinator", f"listening on {lab.coordinator}")
+    if params is None:
+        params = {"address": "127.0.0.1", "port": lab.sshd_port, "username": lab.user}
     exports = lab.root / "exporter.yaml"
-    exports.write_text(f"""board:
-  NetworkService:
-    address: 127.0.0.1
-    port: {lab.sshd_port}
-    username: {lab.user}
-""")
-    lab.start([labgrid_tool("labgrid-exporter"), "-c", lab.coordinator, "-n", EXPORTER,
+    exports.write_text(f"board:\n  {resource}:\n" + "".join(
+        f"    {key}: {value}\n" for key, value in params.items()))
+    lab.start([labgrid_tool("labgrid-exporter"), "-c", lab.coordinator, "-n", exporter,
                "--hostname", "127.0.0.1", str(exports)], "exporter")
-    _wait_resource(lab)
+    _wait_resource(lab, resource)
 
 
-def _wait_resource(lab: Lab) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if f"{EXPORTER}/board/NetworkService" in lab.client("resources", place=None):
-            return
-        time.sleep(0.5)
-    raise RuntimeError(f"the exporter never registered its NetworkService:\n{lab.log('exporter')}")
+def _wait_resource(lab: Lab, resource: str = "NetworkService") -> None:
+    """Block until the coordinator logs the exporter's resource (its ``set_resource`` line,
+    written as it stores the resource, so a client asking afterwards sees it)."""
+    if not lab.outputs["coordinator"].wait_for(f"set_resource board {resource}"):
+        raise RuntimeError(f"the exporter never registered its {resource}:\n"
+                           f"{lab.log('exporter')}\n{lab.log('coordinator')}")
 
 
-def _place(lab: Lab) -> None:
+def _place(lab: Lab, exporter: str = EXPORTER, resource: str = "NetworkService",
+           tags: Mapping[str, str] = TAGS) -> None:
     """Create the tagged place, match the resource, reserve it by tags and lock it."""
-    lab.client("create")
-    lab.client("set-tags", *(f"{k}={v}" for k, v in TAGS.items()))
-    lab.client("add-match", f"{EXPORTER}/board/NetworkService")
-    out = lab.client("reserve", "--wait", "--shell", *(f"{k}={v}" for k, v in TAGS.items()),
+    lab.client("create", place=lab.place)
+    lab.client("set-tags", *(f"{k}={v}" for k, v in tags.items()), place=lab.place)
+    lab.client("add-match", f"{exporter}/board/{resource}", place=lab.place)
+    out = lab.client("reserve", "--wait", "--shell", *(f"{k}={v}" for k, v in tags.items()),
                      place=None)
     token = next((line.split("=", 1)[1].strip() for line in out.splitlines()
                   if line.startswith("export LG_TOKEN=")), None)
@@ -281,6 +352,88 @@ def start_lab(root: Path) -> Lab:
         _start_labgrid(lab)
         _place(lab)
         _env_file(lab)
+    except BaseException:
+        lab.close()
+        raise
+    return lab
+
+
+# -- the serial-console variant (ShellDriver) ---------------------------------------------------
+
+def check_shell_available() -> None:
+    """Raise :class:`LabUnavailable` when the serial-console lab cannot run here."""
+    try:
+        import labgrid  # noqa: F401
+    except ImportError as exc:
+        raise LabUnavailable(f"labgrid is not installed ({exc}): pip install '.[labgrid]' "
+                             "(see .ci/install-lab)") from exc
+    if shutil.which("socat") is None:
+        raise LabUnavailable("socat not found: apt-get install socat (see .ci/install-lab)")
+
+
+def _start_console(lab: Lab) -> None:
+    """socat on 127.0.0.1: each connection gets a fresh interactive ``sh`` on a pty (its own
+    session, the pty its controlling terminal), with the board-only PATH and a known prompt."""
+    _board_bin(lab)
+    lab.console_port = free_port()
+    listen = f"TCP-LISTEN:{lab.console_port},bind=127.0.0.1,reuseaddr,fork"
+    shell = "EXEC:sh -i,pty,stderr,setsid,ctty,sane"
+    env = {"PATH": f"{lab.board_bin}:/usr/local/bin:/usr/bin:/bin", "PS1": SHELL_PROMPT,
+           "ENV": "", "HOME": str(lab.root)}
+    lab.start(["socat", "-d", "-d", listen, shell], "console", env=env)
+    lab.wait_ready("console", f"listening on AF=2 127.0.0.1:{lab.console_port}")
+
+
+SHELL_DRIVERS = """    drivers:
+      SerialDriver: {{}}
+      ShellDriver:
+        prompt: '{prompt}'
+        login_prompt: 'login: '
+        username: root
+        login_timeout: 60
+"""
+
+
+def _shell_env_file(lab: Lab) -> None:
+    """Two environment files with SerialDriver + ShellDriver: ``env_file`` through the locked
+    place (what a lab uses), ``direct_env_file`` naming the console's NetworkSerialPort itself.
+    In-process tests use the direct one: labgrid keeps one coordinator session per process
+    (its RemotePlaceManager), so a second lab's place in the same pytest process would be
+    looked up at the first lab's coordinator."""
+    drivers = SHELL_DRIVERS.format(prompt=SHELL_PROMPT.replace("$", "\\$"))
+    lab.env_file = lab.root / "env-serial.yaml"
+    lab.env_file.write_text(f"""targets:
+  main:
+    resources:
+      RemotePlace:
+        name: {lab.place}
+{drivers}options:
+  coordinator_address: {lab.coordinator}
+""")
+    lab.direct_env_file = lab.root / "env-serial-direct.yaml"
+    lab.direct_env_file.write_text(f"""targets:
+  main:
+    resources:
+      NetworkSerialPort:
+        host: 127.0.0.1
+        port: {lab.console_port}
+        protocol: raw
+{drivers}""")
+
+
+def start_shell_lab(root: Path) -> Lab:
+    """The lab with a serial console instead of sshd: socat's shell exported as a
+    ``NetworkSerialPort`` (raw TCP), a tagged place reserved and locked, and an environment
+    file with SerialDriver + ShellDriver.  On any failure everything started is stopped."""
+    check_shell_available()
+    import getpass
+    lab = Lab(root=root, user=getpass.getuser(), place=SHELL_PLACE)
+    try:
+        _start_console(lab)
+        _start_labgrid(lab, SHELL_EXPORTER, "NetworkSerialPort",
+                       {"host": "127.0.0.1", "port": lab.console_port, "protocol": "raw"})
+        _place(lab, SHELL_EXPORTER, "NetworkSerialPort", SHELL_TAGS)
+        _shell_env_file(lab)
     except BaseException:
         lab.close()
         raise

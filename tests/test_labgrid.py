@@ -330,6 +330,7 @@ def test_telemetry_comes_from_the_board_sampler(lab_runs: LabRuns) -> None:
     assert telemetry["samples"] >= 2 and telemetry["memory_used_max_bytes"] > 0
     assert telemetry["system_busy_cpus"]["max"] > 0
     assert all("on the board" in why for why in telemetry["unavailable"].values())
+    assert 0 <= telemetry["sampler_cost"]["cpu_s"] < 60  # its own cost, read on the board
 
 
 def test_the_place_tag_baseline_gates_the_run(lab_runs: LabRuns) -> None:

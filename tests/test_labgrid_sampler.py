@@ -11,7 +11,7 @@ import pytest
 
 from helpers import DATA
 from pytest_sbcbench.errors import ParseError
-from pytest_sbcbench.judge.telemetry import summarize_trace
+from pytest_sbcbench.judge.telemetry import sampler_cost, summarize_trace
 from pytest_sbcbench.judge.validity import findings
 from pytest_sbcbench.measure.board_sampler import (
     BoardSampler,
@@ -20,7 +20,7 @@ from pytest_sbcbench.measure.board_sampler import (
     parse_lines,
     sampler_argv,
 )
-from pytest_sbcbench.measure.sampler import Sampler
+from pytest_sbcbench.measure.sampler import Sample, Sampler, Trace
 from pytest_sbcbench.platform.executor import LocalExecutor
 from pytest_sbcbench.platform.sysroot import Sysroot
 
@@ -156,3 +156,36 @@ def test_board_sampler_through_the_local_executor() -> None:
     trace = sampler.stop()
     assert trace.samples and trace.samples[0].t == 0.0 and trace.load_source == "system"
     assert sampler.cpu_s is not None and sampler.cpu_s >= 0
+    assert trace.sampler_cpu_s == sampler.cpu_s  # its cost travels with the trace
+    cost = summarize_trace(trace)["sampler_cost"]
+    assert cost is not None and cost["cpu_s"] == round(sampler.cpu_s, 4)
+
+
+def sample_at(t: float) -> Sample:
+    return Sample(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None, tree_cpu_s=0.0,
+                  system_busy_cpus=None, busy_cpus=())
+
+
+def test_sampler_cost_in_telemetry() -> None:
+    """The board sampler's own CPU time and its share of one CPU over the trace's span (the
+    README's 0.35 %: 35 ms of CPU over 10 s); none measured, none claimed."""
+    trace = Trace(1.0, (), (), (), (), (sample_at(0.0), sample_at(4.0), sample_at(10.0)),
+                  load_source="system", sampler_cpu_s=0.035)
+    assert summarize_trace(trace)["sampler_cost"] == {"cpu_s": 0.035, "one_cpu_pct": 0.35}
+    assert sampler_cost(Trace(1.0, (), (), (), (), (sample_at(0.0),), sampler_cpu_s=0.01)) \
+        == {"cpu_s": 0.01, "one_cpu_pct": None}  # one sample: no span to share it over
+    assert sampler_cost(Trace(1.0, (), (), (), (), (sample_at(0.0), sample_at(1.0)))) is None
+
+
+def test_local_sampler_states_its_thread_cost(star64: Path) -> None:
+    """The local sampler's thread CPU time lands in the same telemetry field; a sampler driven
+    without its thread (``sbcbench monitor``) claims no cost."""
+    board(star64)
+    threaded = Sampler(Sysroot(star64), 3600.0)
+    threaded.start()
+    trace = threaded.stop()
+    assert trace.sampler_cpu_s == threaded.thread_cpu_s and trace.sampler_cpu_s >= 0
+    assert summarize_trace(trace)["sampler_cost"]["cpu_s"] == round(threaded.thread_cpu_s, 4)
+    stepped = Sampler(Sysroot(star64), 1.0)
+    stepped.start(background=False)
+    assert stepped.stop().sampler_cpu_s is None

@@ -133,6 +133,29 @@ def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
     assert run.measure("t::z", work, run.context(work))[0].summary.n == 4  # the budget holds
 
 
+class Closing(Scripted):
+    """Scripted, counting ``close`` calls; runs out of values like a tool that breaks."""
+
+    def __init__(self, values: list[float]) -> None:
+        super().__init__(values)
+        self.closed = 0
+
+    def close(self, ctx: Context) -> None:
+        self.closed += 1
+
+
+def test_close_runs_on_every_exit_path(tmp_path: Path) -> None:
+    """What prepare made (a board build directory) goes whether the samples succeed or fail."""
+    run = session(tmp_path)
+    work = Closing([1.0, 2.0, 3.0])
+    run.measure("t::ok", work, run.context(work))
+    assert work.closed == 1
+    broken = Closing([1.0])  # the second sample fails
+    with pytest.raises(IndexError):
+        run.measure("t::broken", broken, run.context(broken))
+    assert broken.closed == 1
+
+
 def test_a_handle_says_plainly_when_its_verdict_is_not_final(tmp_path: Path) -> None:
     run = session(tmp_path)
     handle = run.record("t::x", Measurement("m", "s", "lower", Identity.of(tool="t"), (1.0,)))

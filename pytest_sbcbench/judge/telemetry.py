@@ -110,8 +110,21 @@ def summarize_trace(trace: Trace) -> dict[str, Any]:
         "system_busy_cpus": _spread([s.system_busy_cpus for s in trace.samples[1:]]),
         "steal_pct": steal_pct(trace),
         "unavailable": dict(trace.unavailable),
+        "sampler_cost": sampler_cost(trace),
     }
     return out
+
+
+def sampler_cost(trace: Trace) -> dict[str, float | None] | None:
+    """The sampler's own CPU time (the local sampler's thread, or the board-side ``sh`` and its
+    ``sleep`` children read from the board's stat file) and its share of one CPU over the
+    trace's span; None when it was not measured (a sampler driven without its thread)."""
+    cpu = trace.sampler_cpu_s
+    if cpu is None:
+        return None
+    span = trace.samples[-1].t - trace.samples[0].t if len(trace.samples) > 1 else 0.0
+    return {"cpu_s": round(cpu, 4),
+            "one_cpu_pct": round(100.0 * cpu / span, 3) if span > 0 else None}
 
 
 def _spread(values: list[float | None]) -> dict[str, float] | None:

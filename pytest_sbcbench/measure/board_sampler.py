@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import ParseError, ToolError
 from ..platform import thermal
@@ -295,7 +295,13 @@ def parse_cpu_seconds(stat: str, clk_tck: int) -> float:
 
 class BoardSampler:
     """Run the sampler on the board through an :class:`Executor`; :meth:`stop` returns the
-    :class:`Trace` and records the sampler's own CPU time on the board in ``cpu_s``."""
+    :class:`Trace` with the sampler's own CPU time on the board (``sampler_cpu_s``, also kept
+    in ``cpu_s``).
+
+    An executor that cannot stream a command beside the workload's (labgrid's ShellDriver: one
+    serial console) makes the sampler unavailable, not an error: :meth:`start` records the
+    reason under ``unavailable["sampler"]`` and starts nothing (the caller then has no trace
+    to stop, as :meth:`.watch.Watch.stop` knows)."""
 
     def __init__(self, executor: Executor, interval: float) -> None:
         self.executor = executor
@@ -306,8 +312,18 @@ class BoardSampler:
         self._handle: Handle | None = None
         self._thread: threading.Thread | None = None
 
+    def available(self) -> str | None:
+        """Preflight: None when the executor can stream the sampler, else why it cannot."""
+        check = getattr(self.executor, "stream_unavailable", None)
+        reason = check() if callable(check) else None
+        return str(reason) if reason is not None else None
+
     def start(self) -> None:
         """Start the sampler and wait for its first (idle) sample, as the local one does."""
+        reason = self.available()
+        if reason is not None:
+            self.unavailable = {"sampler": f"no board sampler: {reason}"}
+            return
         argv = sampler_argv(self.interval)
         self._handle = self.executor.spawn(argv)
         stream = self._handle.lines()
@@ -337,9 +353,12 @@ class BoardSampler:
         return parse_cpu_seconds(stat, int(tck))
 
     def stop(self) -> Trace:
+        """Stop the board-side sampler (its last sample is kept)."""
         if self._handle is None or self._thread is None:
-            raise RuntimeError("BoardSampler.stop() before start()")
+            why = self.unavailable.get("sampler", "stop() before start()")
+            raise RuntimeError(f"BoardSampler never ran: {why}")
         self.cpu_s = self.own_cpu_seconds()
         self._handle.stop()
         self._thread.join(timeout=60)
-        return parse_lines(self.lines, self.interval)
+        trace = parse_lines(self.lines, self.interval)
+        return replace(trace, sampler_cpu_s=self.cpu_s)

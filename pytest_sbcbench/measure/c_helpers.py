@@ -74,3 +74,71 @@ def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2
              expect_output=False, executor=executor)
     os.replace(tmp, binary)  # atomic: a half-written binary is never cached
     return binary
+
+
+# On a remote board: the board's compiler, the board's cache -------------------------------
+
+BOARD_COMPILERS = ("cc", "gcc", "clang")
+BOARD_CACHE = ("sh", "-c", 'd="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/pytest-sbcbench"; '
+               'mkdir -p -- "$d" && printf "%s\\n" "$d"', "sbcbench-cache")
+BOARD_COMPILE_TIMEOUT_S = 600.0
+
+
+def board_compiler(executor: Executor) -> str | None:
+    """The path of the board's C compiler (``cc``, else ``gcc``, else ``clang`` on the PATH
+    where ``executor`` runs commands), or ``None``.  The controller's ``CC`` names a
+    controller program and is not consulted."""
+    from .tools import which
+
+    for name in BOARD_COMPILERS:
+        found = which(name, executor=executor)
+        if found is not None:
+            return found
+    return None
+
+
+def board_cache(executor: Executor) -> str:
+    """The board's cache directory (its user's ``$XDG_CACHE_HOME/pytest-sbcbench``, made
+    when missing): compiled helpers live on the board that runs them."""
+    out = run_tool(BOARD_CACHE, 30, "making the board's cache directory", executor=executor)
+    path = out.strip().splitlines()[-1]
+    if not path.startswith("/"):
+        raise ToolError(BOARD_CACHE, 0, out, f"the board's cache directory {path!r} is not "
+                                             "an absolute path")
+    return path
+
+
+def compiled_on_board(executor: Executor, name: str, source: str,
+                      flags: tuple[str, ...] = ("-O2",)) -> Compiled:
+    """``source`` built on the board with the board's compiler, once per source, flags,
+    compiler and compiler version (the board's cache, as :func:`compiled` keeps this
+    machine's).  The source is copied with the executor's file transfer; the compiler runs
+    there as an argument vector; the binary is moved into place only when complete.
+    :attr:`Compiled.path` is the binary's path on the board."""
+    import tempfile
+
+    cc = board_compiler(executor)
+    if cc is None:
+        raise ToolError(["cc"], None, "", f"no C compiler on the board ({executor.name}) for "
+                        f"{name}: install one there (cc, gcc or clang on its PATH)")
+    version = compiler_version(cc, executor)
+    key = [source, cc, *flags, version]
+    digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:16]
+    cache = board_cache(executor)
+    binary = f"{cache}/{name}-{digest}"
+    compiled_ = Compiled(Path(binary), Path(cc).name, version, flags)
+    if executor.run(["test", "-x", binary], 30).returncode == 0:
+        return compiled_
+    src, tmp = f"{binary}.c", f"{cache}/.{name}-{digest}.{os.getpid()}"
+    with tempfile.TemporaryDirectory(prefix="sbcbench-src-") as local:
+        local_src = Path(local) / f"{name}.c"
+        local_src.write_text(source)
+        executor.put(local_src, src)
+    try:
+        run_tool([cc, *flags, "-o", tmp, src], BOARD_COMPILE_TIMEOUT_S,
+                 f"compiling {name} on the board", expect_output=False, executor=executor)
+        run_tool(["mv", "-f", "--", tmp, binary], 30, f"caching {name} on the board",
+                 expect_output=False, executor=executor)
+    finally:
+        executor.run(["rm", "-f", "--", tmp], 30)
+    return compiled_

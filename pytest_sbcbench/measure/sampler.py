@@ -54,6 +54,7 @@ class Trace:
     unavailable: dict[str, str] = field(default_factory=dict)
     time_in_state: tuple[dict[int, int], ...] = ()
     load_source: str = "tree"
+    sampler_cpu_s: float | None = None  # the sampler's own CPU time (thread, or board-side sh)
 
 
 OnSample = Callable[[Sample], None]
@@ -165,7 +166,8 @@ class Sampler:
         delta = tuple({k: end.get(k, 0) - start.get(k, 0) for k in end}
                       for start, end in zip(self._tis_start, tis_end, strict=True))
         return Trace(self.interval, self.cpus, self.max_mhz, self.governors, self.sensors,
-                     tuple(self._samples), dict(self.unavailable), delta, self.load_source)
+                     tuple(self._samples), dict(self.unavailable), delta, self.load_source,
+                     self.thread_cpu_s if self._thread is not None else None)
 
 
 def _mhz(khz: int | None) -> float | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SbcBenchError, ToolError
-from ..platform.host import Host, default_host
+from ..platform.host import Host, Mount, default_host
 from .sanity import per_second
 
 Writer = Callable[[int, memoryview], int]
@@ -45,8 +45,13 @@ class Throughput:
 def target(directory: Path, *, host: Host | None = None) -> Target:
     """The filesystem holding ``directory`` (the longest matching mount point in the host's
     mount table; this machine's unless the session passes its host)."""
-    path = str(directory.resolve())
     mounts = (host if host is not None else default_host()).mounts()
+    return mounted(directory, str(directory.resolve()), mounts)
+
+
+def mounted(directory: Path, path: str, mounts: Sequence[Mount]) -> Target:
+    """The filesystem holding ``path`` (already resolved) in ``mounts``: the longest matching
+    mount point, and of several on one path the last mounted (it hides the earlier ones)."""
     # the last mount on a path hides earlier ones: reversed first, then a stable sort
     parts = sorted(reversed(mounts), key=lambda p: len(p.mountpoint), reverse=True)
     for part in parts:
@@ -56,12 +61,15 @@ def target(directory: Path, *, host: Host | None = None) -> Target:
     return Target(directory, "/", "unknown", "unknown")
 
 
-def check(where: Target, size: int) -> None:
+def check(where: Target, size: int, free: int | None = None) -> None:
+    """Refuse a RAM filesystem and a disk without room for ``size`` (``free`` bytes, else
+    asked of this machine's filesystem)."""
     if where.fstype in RAM_FILESYSTEMS:
         raise SbcBenchError(f"{where.directory} is on {where.fstype}, which keeps files in RAM: "
                             "a storage number there would measure memory. Point "
                             "--sbc-storage-path at a directory on the disk to measure")
-    free = shutil.disk_usage(where.directory).free
+    if free is None:
+        free = shutil.disk_usage(where.directory).free
     if free < size + SPARE:
         raise SbcBenchError(f"{where.directory} has {free / 2**20:.0f} MiB free; the storage "
                             f"test needs {(size + SPARE) / 2**20:.0f} MiB. Free space or pass "

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import SbcBenchError, ToolError
 from ..model import Identity, Measurement
 from ..platform.executor import Executor
-from .c_helpers import Compiled, compiled_with_identity
+from .c_helpers import Compiled, compiled_on_board, compiled_with_identity
 from .sanity import checked
 from .tools import run_tool
 
@@ -76,7 +76,12 @@ def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
 
 
 def build(cache: Path, *, executor: Executor | None = None) -> Compiled:
-    """The kernel binary with the compiler, version and flags that built it."""
+    """The kernel binary with the compiler, version and flags that built it: on this machine
+    in ``cache``; on a remote board (a non-local ``executor``) with the board's compiler, in
+    the board's cache (the kernel times itself with the board's monotonic clock, so no
+    round trip is in its numbers)."""
+    if executor is not None and not executor.is_local:
+        return compiled_on_board(executor, "stream", SOURCE, FLAGS)
     return compiled_with_identity(cache, "stream", SOURCE, FLAGS, executor=executor)
 
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import BuildError
-from ..platform.executor import Executor, default_executor
+from ..platform.executor import Completed, Executor, default_executor
 from ..platform.host import ChildTimes, Host, default_host
 from .sanity import checked
 from .tools import run_tool, which
@@ -148,4 +148,75 @@ def prepare_clean(clean: Sequence[str], cwd: Path, log: Path, env: Mapping[str, 
         os.sync()
         if drop_caches is not None:
             drop_caches()
+    return prepare
+
+
+# Builds on a remote board ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BoardBuildRun:
+    """One build timed on the board (:mod:`.board_timing`): wall time from the board's uptime
+    clock and the build tree's user and system CPU from the shell's ``times``, never the
+    controller's round trip.  The build tree's memory is not sampled on a board."""
+
+    wall_s: float
+    user_s: float
+    sys_s: float
+    timed_on: str  # the executor: labgrid:main
+    timing: str = "board: uptime clock and sh times (sbcbench-time v1)"
+
+    def as_dict(self) -> dict[str, float | str]:
+        return asdict(self)
+
+
+def _board_step(argv: Sequence[str], cwd: str, log: Path, env: Mapping[str, str] | None,
+                what: str, executor: Executor, timeout: float) -> Completed:
+    """Run ``argv`` on the board in ``cwd``; log stdout and stderr; raise when it timed out."""
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(f"\n$ {' '.join(argv)}    # on {executor.name} in {cwd}\n")
+        handle.flush()
+        done = executor.run(list(argv), timeout, env=env, cwd=cwd)
+        handle.write(done.stdout + done.stderr)
+    if done.timed_out:
+        raise BuildError(argv, None, tail(log), f"{what} on {executor.name} timed out after "
+                                                f"{timeout:.0f} s (log: {log})")
+    return done
+
+
+def _check_exit(argv: Sequence[str], code: int, log: Path, what: str, name: str) -> None:
+    if code == 127:
+        raise BuildError(argv, code, tail(log), f"{what}: {argv[0]} not found on {name}")
+    if code != 0:
+        raise BuildError(argv, code, tail(log), f"{what} on {name} failed (log: {log})")
+
+
+def run_on_board(argv: Sequence[str], cwd: str, log: Path, env: Mapping[str, str] | None,
+                 what: str, *, executor: Executor, timeout: float = BUILD_TIMEOUT_S) -> None:
+    """An untimed build step on the board (warm-up build, clean), logged like a local one."""
+    done = _board_step(argv, cwd, log, env, what, executor, timeout)
+    _check_exit(argv, done.returncode, log, what, executor.name)
+
+
+def timed_on_board(argv: Sequence[str], cwd: str, log: Path, env: Mapping[str, str] | None,
+                   what: str, *, executor: Executor,
+                   timeout: float = BUILD_TIMEOUT_S) -> BoardBuildRun:
+    """One build on the board wrapped in :func:`.board_timing.timed_argv`; its report (taken
+    off the stderr) gives wall and CPU time.  A missing or broken report is a ParseError."""
+    from .board_timing import parse_timing, timed_argv
+
+    done = _board_step(timed_argv(argv), cwd, log, env, what, executor, timeout)
+    timing, _ = parse_timing(done.stderr)
+    _check_exit(argv, timing.returncode, log, what, executor.name)
+    checked(timing.wall_s, "s", argv, f"{what} wall time on {executor.name}", output=tail(log),
+            returncode=timing.returncode)
+    return BoardBuildRun(timing.wall_s, timing.user_s, timing.sys_s, executor.name)
+
+
+def prepare_clean_on_board(clean: Sequence[str], cwd: str, log: Path,
+                           env: Mapping[str, str] | None, *, executor: Executor) -> Prepare:
+    """The step before each timed run on the board: the clean command, then the board's
+    ``sync`` (the controller's would flush nothing there)."""
+    def prepare() -> None:
+        run_on_board(clean, cwd, log, env, "clean", executor=executor)
+        run_on_board(["sync"], cwd, log, None, "sync", executor=executor, timeout=600)
     return prepare

@@ -1,7 +1,8 @@
 """An :class:`~.executor.Executor` that runs on a labgrid target (a board in a lab).
 
 Commands go through the target's ``CommandProtocol`` driver (``SSHDriver``; ``ShellDriver`` over a
-serial console as the fallback) and files through its ``FileTransferProtocol``.  labgrid is an
+serial console as the fallback) and files through its ``FileTransferProtocol`` (SSHDriver's scp;
+over a console through the shell itself, see :meth:`LabgridExecutor.put`).  labgrid is an
 optional dependency (``pip install 'pytest-sbcbench[labgrid]'``): it is imported only when a
 target is opened from an environment file (:func:`open_target`), never at package import.
 
@@ -13,6 +14,13 @@ because labgrid's SSHDriver only stops *waiting* on a timeout: the command itsel
 running on the board and disturb the next measurement.  labgrid gets the timeout plus
 :data:`TRANSPORT_GRACE_S`, so the board's watchdog always fires first.
 
+labgrid's ShellDriver (the fallback: a shell on the board's serial console) has one stream: the
+tty carries the command's standard output and error together, and labgrid returns both as
+standard output.  For any driver but SSHDriver every command is therefore also wrapped in
+:data:`SPLIT_WRAPPER`, which keeps the command's standard error in a temporary file on the board
+and prints it after a random marker line, so :class:`Completed` keeps them apart (and the
+watchdog's timeout sentinel is found where the SSH path finds it).
+
 Streaming commands (:meth:`LabgridExecutor.spawn`, the board-side sampler) need a second SSH
 channel that labgrid's public API does not offer.  :class:`SshChannel` builds it from the
 SSHDriver's connection (its ``ssh_prefix``, which carries the driver's private ControlMaster
@@ -23,9 +31,11 @@ socket, and its ``networkservice``) and is the only code that relies on those at
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
 import math
 import queue
+import secrets
 import shlex
 import subprocess
 import tempfile
@@ -78,6 +88,25 @@ fi
 exit "$rc"
 """
 
+# $1 the marker, $2... the command.  The command's standard error goes to a file on the board and
+# follows the marker line (after a newline, so a partial last output line stays the command's).
+SPLIT_WRAPPER = r"""m=$1; shift
+e=$(mktemp "${TMPDIR:-/tmp}/sbcbench-err.XXXXXX") || exit 125
+"$@" 2>"$e"; rc=$?
+printf '\n%s\n' "$m"
+cat "$e"; rm -f "$e"
+exit "$rc"
+"""
+SPLIT_PREFIX = "sbcbench-stderr-"
+CONSOLE_CHUNK = 512  # bytes per printf over a console: 2 KiB of escapes, inside a tty's line
+
+# $1 a board file: prints the path of a gzip copy of it (exit 3 without gzip).
+PACK_SCRIPT = r"""command -v gzip >/dev/null 2>&1 || exit 3
+t=$(mktemp "${TMPDIR:-/tmp}/sbcbench-get.XXXXXX") || exit 1
+gzip -c -- "$1" > "$t" || { rm -f "$t"; exit 1; }
+echo "$t"
+"""
+
 # Prints its own pid first (so stop() can kill it on the board), then becomes the command.
 SPAWN_WRAPPER = 'echo "sbcbench-pid $$"; exec "$@"'
 
@@ -96,14 +125,41 @@ def env_prefix(env: Mapping[str, str] | None) -> list[str]:
 
 
 def remote_command(argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
-                   cwd: str | None = None) -> str:
-    """The one shell string the board runs for ``argv``: the watchdog wrapper, quoted."""
+                   cwd: str | None = None, marker: str | None = None) -> str:
+    """The one shell string the board runs for ``argv``: the watchdog wrapper, quoted; with a
+    ``marker``, inside :data:`SPLIT_WRAPPER` (a driver that merges standard error)."""
     if not argv:
         raise ValueError("empty command")
     seconds = max(1, math.ceil(timeout))
     words = ["sh", "-c", RUN_WRAPPER, "sbcbench-run", str(seconds), cwd or "",
              *env_prefix(env), *argv]
-    return shlex.join(words)
+    return shlex.join(split_words(words, marker))
+
+
+def split_words(words: list[str], marker: str | None) -> list[str]:
+    """``words`` run under :data:`SPLIT_WRAPPER` with ``marker`` (unchanged without one)."""
+    return words if marker is None else ["sh", "-c", SPLIT_WRAPPER, "sbcbench-split", marker,
+                                         *words]
+
+
+def new_marker() -> str:
+    """A marker line no command prints by chance (random per call)."""
+    return SPLIT_PREFIX + secrets.token_hex(12)
+
+
+def split_output(argv: Sequence[str], lines: Sequence[str], marker: str
+                 ) -> tuple[list[str], list[str]]:
+    """(standard output, standard error) lines of a command run under :data:`SPLIT_WRAPPER`;
+    the last marker line divides them.  No marker: the wrapper did not finish (ToolError)."""
+    found = [i for i, line in enumerate(lines) if line == marker]
+    if not found:
+        raise ToolError(argv, None, "\n".join(lines[-30:]), "the board's output lost its "
+                        "standard-error marker (the console is garbled or the shell died)")
+    i = found[-1]
+    out = list(lines[:i])
+    if out and out[-1] == "":  # the newline the wrapper printed before the marker
+        out.pop()
+    return out, list(lines[i + 1:])
 
 
 def spawn_command(argv: Sequence[str], env: Mapping[str, str] | None = None) -> str:
@@ -250,6 +306,23 @@ class LabgridExecutor:
         return self._command
 
     @property
+    def merges_stderr(self) -> bool:
+        """True when the driver returns standard error inside standard output (all but
+        SSHDriver: ShellDriver's serial console is one stream)."""
+        return type(self.command_driver).__name__ != "SSHDriver"
+
+    def stream_unavailable(self) -> str | None:
+        """Why :meth:`spawn` cannot stream here (None: it can).  A serial console carries one
+        command at a time: a sampler streaming on it would interleave with every command's
+        output and block the commands it should watch."""
+        name = type(self.command_driver).__name__
+        if name == "SSHDriver":
+            return None
+        return (f"{self.name} runs commands through labgrid's {name} (one console, one "
+                "command at a time): the board sampler needs a second channel beside the "
+                "workload's commands, which only SSHDriver gives")
+
+    @property
     def transfer_driver(self) -> Any:
         if self._transfer is None:
             self._transfer = self.target.get_driver("FileTransferProtocol")
@@ -257,57 +330,153 @@ class LabgridExecutor:
 
     def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
             cwd: str | None = None) -> Completed:
-        command = remote_command(argv, timeout, env, cwd)
+        marker = new_marker() if self.merges_stderr else None
+        command = remote_command(argv, timeout, env, cwd, marker)
         try:
             with _labgrid_errors(argv, self.name):
                 out, err, code = self.command_driver.run(
                     command, timeout=timeout + TRANSPORT_GRACE_S, decodeerrors="replace")
-        except subprocess.TimeoutExpired:
+        except Exception as exc:
+            if not _is_timeout(exc):
+                raise
             return Completed(tuple(argv), -1, "", f"{self.name}: no answer from the board "
                              f"within {timeout + TRANSPORT_GRACE_S:.0f} s", timed_out=True)
+        if marker is not None:
+            out, err = split_output(argv, out, marker)
         return completed(argv, out, err, code)
 
     def read(self, path: str) -> bytes | None:
         """A board file's exact bytes (``cat`` plus an end marker, so a missing final newline
         survives labgrid's line splitting); ``None`` when it cannot be read."""
         argv = ["sh", "-c", 'cat -- "$1" && printf .', "sbcbench-read", path]
-        command = shlex.join(argv)
+        marker = new_marker() if self.merges_stderr else None
+        command = shlex.join(split_words(argv, marker))
         with _labgrid_errors(argv, self.name):
             out, _, code = self.command_driver.run(command, timeout=60 + TRANSPORT_GRACE_S,
                                                    decodeerrors="surrogateescape")
         if code != 0:
             return None
+        if marker is not None:
+            out, _ = split_output(argv, out, marker)
         text = "\n".join(out)
         if not text.endswith("."):
             raise ToolError(argv, code, "", f"{self.name}: read of {path} lost its end marker")
         return text[:-1].encode("utf-8", "surrogateescape")
 
     def put(self, local: Path, remote: str) -> None:
+        """Copy ``local`` to ``remote`` on the board (over a console: :meth:`_console_put`)."""
+        if self.merges_stderr:
+            self._console_put(local, remote)
+            return
         with _labgrid_errors(["put", str(local), remote], self.name):
             self.transfer_driver.put(str(local), remote)
 
     def get(self, remote: str, local: Path) -> None:
-        """Copy ``remote`` to exactly ``local`` (labgrid's ``get`` takes a directory)."""
-        with tempfile.TemporaryDirectory(prefix="sbcbench-get-") as tmp:
-            with _labgrid_errors(["get", remote], self.name):
-                self.transfer_driver.get(remote, tmp)
-            fetched = Path(tmp) / Path(remote).name
-            if not fetched.is_file():
-                raise ToolError(["get", remote], None, "", f"{self.name}: {remote} did not "
-                                "arrive")
-            local.parent.mkdir(parents=True, exist_ok=True)
-            local.write_bytes(fetched.read_bytes())
+        """Copy ``remote`` to exactly ``local`` (labgrid's ``get`` takes a directory; over a
+        console: :meth:`_console_get`)."""
+        if self.merges_stderr:
+            data = self._console_get(remote)
+        else:
+            with tempfile.TemporaryDirectory(prefix="sbcbench-get-") as tmp:
+                with _labgrid_errors(["get", remote], self.name):
+                    self.transfer_driver.get(remote, tmp)
+                fetched = Path(tmp) / Path(remote).name
+                if not fetched.is_file():
+                    raise ToolError(["get", remote], None, "", f"{self.name}: {remote} did "
+                                    "not arrive")
+                data = fetched.read_bytes()
+        local.parent.mkdir(parents=True, exist_ok=True)
+        local.write_bytes(data)
+
+    # Files over a console.  labgrid's ShellDriver moves files with XMODEM (rz/sz on the
+    # board); it is not used: lrzsz's rz refuses the absolute path labgrid gives it (a silent
+    # empty file), and when the receiver's last ACK goes missing the sender's repeated EOT is a
+    # Ctrl-D typed into the shell, which logs the console out.  The shell itself suffices:
+    # printf's octal escapes up, od's hex dump down, each command a checked Completed.
+
+    def _must(self, argv: list[str], what: str, timeout: float = 120) -> Completed:
+        done = self.run(argv, timeout=timeout)
+        if done.returncode != 0 or done.timed_out:
+            raise ToolError(argv[:5], done.returncode, done.stderr, f"{self.name}: {what} "
+                            "failed on the board")
+        return done
+
+    def _console_put(self, local: Path, remote: str) -> None:
+        data = local.read_bytes()
+        self._must(["sh", "-c", ': > "$1"', "sbcbench-put", remote], f"creating {remote}")
+        for start in range(0, len(data), CONSOLE_CHUNK):
+            escapes = "".join(f"\\{byte:03o}" for byte in data[start:start + CONSOLE_CHUNK])
+            self._must(["sh", "-c", 'printf "$2" >> "$1"', "sbcbench-put", remote, escapes],
+                       f"writing {remote}")
+        arrived = self._size(remote)
+        if arrived != len(data):
+            raise ToolError(["put", str(local), remote], None, "", f"{self.name}: {remote} "
+                            f"has {arrived} bytes on the board, not {len(data)}")
+
+    def _size(self, remote: str) -> int:
+        done = self._must(["sh", "-c", 'wc -c < "$1"', "sbcbench-size", remote],
+                          f"reading the size of {remote}")
+        words = done.stdout.split()
+        if len(words) != 1 or not words[0].isdigit():
+            raise ToolError(["wc", "-c", remote], 0, done.stdout, f"{self.name}: not a size")
+        return int(words[0])
+
+    def _console_get(self, remote: str) -> bytes:
+        """The bytes of ``remote``, gzip-compressed on the board first when it has gzip (a
+        captured tree of ``/proc`` and ``/sys`` shrinks about 30-fold)."""
+        packed = self._pack(remote)
+        if packed is None:
+            return self._dump(remote)
+        try:
+            return _gunzip(self._dump(packed), remote, self.name)
+        finally:
+            self.run(["rm", "-f", packed], timeout=60)
+
+    def _dump(self, remote: str) -> bytes:
+        size = self._size(remote)
+        done = self._must(["od", "-An", "-v", "-tx1", remote], f"reading {remote}",
+                          timeout=600)
+        try:
+            data = bytes.fromhex("".join(done.stdout.split()))
+        except ValueError as exc:
+            raise ToolError(["od", remote], 0, done.stdout[-400:], f"{self.name}: od printed "
+                            "something else than hex bytes") from exc
+        if len(data) != size:
+            raise ToolError(["od", remote], 0, "", f"{self.name}: {len(data)} bytes of "
+                            f"{remote} arrived, not {size}")
+        return data
+
+    def _pack(self, remote: str) -> str | None:
+        """A gzip copy of ``remote`` in a temporary file on the board, or None (no gzip, or the
+        file cannot be read: the plain transfer then says why)."""
+        done = self.run(["sh", "-c", PACK_SCRIPT, "sbcbench-pack", remote], timeout=300)
+        path = done.stdout.strip()
+        return path if done.returncode == 0 and path.startswith("/") else None
 
     def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> SshHandle:
         """Start ``argv`` on the board over a second SSH channel (SSHDriver only)."""
-        driver = self.command_driver
-        if type(driver).__name__ != "SSHDriver":
-            raise ToolError(argv, None, "", f"{self.name}: streaming a board-side command needs "
-                            f"labgrid's SSHDriver, not {type(driver).__name__}")
-        channel = SshChannel.of(driver)
+        reason = self.stream_unavailable()
+        if reason is not None:
+            raise ToolError(argv, None, "", reason)
+        channel = SshChannel.of(self.command_driver)
         proc = subprocess.Popen(channel.argv(spawn_command(argv, env)), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         return SshHandle(self, argv, proc)
+
+
+def _gunzip(data: bytes, remote: str, name: str) -> bytes:
+    """The bytes of a gzip file fetched from the board; a damaged one is a ToolError."""
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError) as exc:
+        raise ToolError(["get", remote], None, str(exc), f"{name}: the compressed copy of "
+                        f"{remote} arrived damaged") from exc
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    """labgrid gave up waiting: SSHDriver's ``subprocess.TimeoutExpired`` or ShellDriver's
+    pexpect ``TIMEOUT`` (matched by name: pexpect comes with labgrid, imported lazily)."""
+    return isinstance(exc, subprocess.TimeoutExpired) or type(exc).__name__ == "TIMEOUT"
 
 
 @contextlib.contextmanager

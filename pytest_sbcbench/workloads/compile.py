@@ -9,7 +9,11 @@ sample.  The registry holds the seeds' standard workload in two tiers and an off
   network always measures something real.
 
 Without network the ballistics-engine workloads skip and say how to provide a mirror
-(``SBCBENCH_GIT_MIRROR``).  ``compile_bench`` runs any tree through the same class."""
+(``SBCBENCH_GIT_MIRROR``).  ``compile_bench`` runs any tree through the same class.
+
+On a remote board (a labgrid target) the tree is still checked out and fingerprinted here, then
+sent to the board and verified there (:mod:`..measure.board_tree`); the builds run on the board
+and each timed one is timed there (:mod:`..measure.board_timing`)."""
 
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from ..model import Identity, Measurement
 from ..workload import BaseWorkload, Context, Plan, Sample, Unavailable
 
 if TYPE_CHECKING:
+    from ..measure.board_tree import BoardTree
     from ..measure.checkout import Tree
     from ..measure.git import NetworkError
     from ..platform.executor import Executor
@@ -143,13 +148,9 @@ class Build(BaseWorkload):
 
     def available(self, ctx: Context) -> str | None:
         from ..measure.tools import which
-        from .remote import not_remote
 
-        remote = not_remote(ctx, "the pinned tree is not transferred to the board and "
-                                 "fingerprinted there yet")
-        if remote is not None:
-            return remote
-
+        if not ctx.executor.is_local:
+            return self.board_reason(ctx)
         tool = self.spec.build[0]
         if which(tool, executor=ctx.executor) is None:
             return f"{tool} not found on PATH: install it to run this build"
@@ -158,6 +159,21 @@ class Build(BaseWorkload):
                     "tree: builds need the live machine)")
         if self.source is not None and shutil.which("git") is None:
             return "git not found on PATH: install it (apt-get install git)"
+        return None
+
+    def board_reason(self, ctx: Context) -> str | None:
+        """Why this build cannot run on the remote board: a tool missing there (the build
+        tool; ``tar``, ``sha256sum``, ``find``, ``sort`` for the tree) or git here."""
+        from ..measure.board_tree import BOARD_TOOLS, missing_tools
+
+        missing = missing_tools(ctx.executor, (self.spec.build[0], *BOARD_TOOLS))
+        if missing:
+            return (f"{', '.join(missing)} not found on the board's PATH ({ctx.executor.name}):"
+                    " install them in the board image (the build runs there; the tree is "
+                    "unpacked with tar and verified with find, sort and sha256sum)")
+        if self.source is not None and shutil.which("git") is None:
+            return ("git not found on this controller's PATH (the tree is checked out here, "
+                    "then sent to the board): install it (apt-get install git)")
         return None
 
     def plan(self, settings: Settings) -> Plan:
@@ -170,19 +186,47 @@ class Build(BaseWorkload):
         from ..measure import timed_build as builds
 
         tree = self.tree if self.tree is not None else check_out(self.source_or_fail(), ctx.cache)
+        if not ctx.executor.is_local:
+            self.prepare_board(ctx, tree)
+            return
         if ctx.settings.drop_caches and os.geteuid() != 0:
             raise SbcBenchError("--sbc-drop-caches needs root")
         drop = ctx.sysroot.drop_caches if ctx.settings.drop_caches else None
         argv = builds.with_jobs(self.spec.build, self.spec.jobs)
-        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        log = ctx.cache / "logs" / f"{tree.path.name}-{tree.sha[:12]}-{stamp}.log"
-        log.parent.mkdir(parents=True, exist_ok=True)
+        log = build_log(ctx, tree)
         for _ in range(self.spec.warmup):
             builds.run_logged(argv, tree.path, log, self.spec.env, "warm-up build",
                               executor=ctx.executor, host=ctx.host)
         ctx.scratch.update(tree=tree, argv=argv, log=log, clean=builds.prepare_clean(
             self.spec.clean, tree.path, log, self.spec.env, drop, executor=ctx.executor,
             host=ctx.host))
+
+    def prepare_board(self, ctx: Context, tree: Tree) -> None:
+        """The remote board's build: the tree checked out here is sent to a new directory on
+        the board and verified there, then warmed up there (see :mod:`..measure.board_tree`)."""
+        from ..measure import board_tree
+        from ..measure import timed_build as builds
+        from ..measure.checkout import repo_name
+
+        if ctx.settings.drop_caches:
+            raise SbcBenchError(f"--sbc-drop-caches is not supported on a remote board yet "
+                                f"({ctx.executor.name}): drop the board's caches in its image")
+        argv = builds.with_jobs(self.spec.build, self.spec.jobs)
+        log = build_log(ctx, tree)
+        base = board_tree.board_base(ctx.executor)
+        board = board_tree.transfer(tree.path, ctx.executor, base,
+                                    f"{repo_name(tree.url)}-{tree.sha[:12]}")
+        try:
+            for _ in range(self.spec.warmup):
+                builds.run_on_board(argv, board.path, log, self.spec.env, "warm-up build",
+                                    executor=ctx.executor)
+        except BaseException:
+            board_tree.remove(board, ctx.executor)
+            raise
+        ctx.scratch.update(tree=tree, argv=argv, log=log, board=board,
+                           clean=builds.prepare_clean_on_board(
+                               self.spec.clean, board.path, log, self.spec.env,
+                               executor=ctx.executor))
 
     def source_or_fail(self) -> Source:
         if self.source is None:
@@ -201,8 +245,15 @@ class Build(BaseWorkload):
         from ..measure.checkout import repo_name
 
         tree: Tree = ctx.scratch["tree"]
-        run = builds.run_logged(ctx.scratch["argv"], tree.path, ctx.scratch["log"],
-                                self.spec.env, "build", executor=ctx.executor, host=ctx.host)
+        run: builds.BuildRun | builds.BoardBuildRun
+        if "board" in ctx.scratch:
+            run = builds.timed_on_board(ctx.scratch["argv"], ctx.scratch["board"].path,
+                                        ctx.scratch["log"], self.spec.env, "build",
+                                        executor=ctx.executor)
+        else:
+            run = builds.run_logged(ctx.scratch["argv"], tree.path, ctx.scratch["log"],
+                                    self.spec.env, "build", executor=ctx.executor,
+                                    host=ctx.host)
         return Sample.of("build-time", "s", "lower", run.wall_s,
                          label=f"{repo_name(tree.url)}@{tree.sha[:7]} {tree.tier}",
                          details=run.as_dict())
@@ -210,8 +261,41 @@ class Build(BaseWorkload):
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         import dataclasses
 
-        extra = {"log": str(ctx.scratch["log"]), "warmup_builds": self.spec.warmup}
+        extra: dict[str, Any] = {"log": str(ctx.scratch["log"]),
+                                 "warmup_builds": self.spec.warmup}
+        board = ctx.scratch.get("board")
+        if board is not None:
+            extra.update(board_dir=board.path, tree_sha256=board.digest.sha256,
+                         tree_files=board.digest.files)
         return [dataclasses.replace(m, details={**m.details, **extra}) for m in measurements]
+
+    def close(self, ctx: Context) -> None:
+        """The board's run directory goes on every exit path, a failed build included."""
+        board = ctx.scratch.pop("board", None)
+        if board is not None:
+            remove_board_dir(ctx, board)
+
+
+def build_log(ctx: Context, tree: Tree) -> Path:
+    """This run's build log in the controller's cache (a board's output is copied there)."""
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    log = ctx.cache / "logs" / f"{tree.path.name}-{tree.sha[:12]}-{stamp}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    return log
+
+
+def remove_board_dir(ctx: Context, board: BoardTree) -> None:
+    """Remove the run's directory on the board; a failure warns (the numbers stand)."""
+    import warnings
+
+    from ..errors import SbcBenchWarning
+    from ..measure import board_tree
+
+    try:
+        board_tree.remove(board, ctx.executor)
+    except SbcBenchError as exc:
+        warnings.warn(SbcBenchWarning(f"the board build directory stays: {exc}"),
+                      stacklevel=2)
 
 
 def _offline_url(cache: Path) -> str:

@@ -11,6 +11,8 @@ from ..workload import BaseWorkload, Context, Plan, Sample
 if TYPE_CHECKING:
     from ..settings import Settings
 
+BOARD_CC = "memory-board-cc"  # the board's compiler lookup, once per session
+
 
 class Stream(BaseWorkload):
     name = "memory-stream"
@@ -23,14 +25,17 @@ class Stream(BaseWorkload):
         return ""
 
     def available(self, ctx: Context) -> str | None:
-        from ..measure.c_helpers import compiler
-        from .remote import not_remote
+        """A C compiler where the kernel runs: this machine's, or the board's own (the kernel
+        is compiled there: a controller binary may not even be the board's ISA)."""
+        from ..measure.c_helpers import board_compiler, compiler
 
-        remote = not_remote(ctx, "the memory kernel is built with the controller's C compiler "
-                                 "and is not built on the board yet")
-        if remote is not None:
-            return remote
-
+        if not ctx.executor.is_local:
+            if BOARD_CC not in ctx.shared:
+                ctx.shared[BOARD_CC] = board_compiler(ctx.executor)
+            if ctx.shared[BOARD_CC] is None:
+                return (f"no C compiler on the board ({ctx.executor.name}) to build the "
+                        "memory kernel there: install cc, gcc or clang on the board")
+            return None
         if compiler() is None:
             return "no C compiler for the memory kernel (apt-get install gcc, or set CC)"
         return None

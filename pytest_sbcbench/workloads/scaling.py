@@ -16,20 +16,54 @@ from ..workload import BaseWorkload, Context, Plan, Sample
 from . import crypto
 
 if TYPE_CHECKING:
+    from ..platform.sysroot import Sysroot
     from ..settings import Settings
 
 Measure = Callable[[Context, int], Measurement]
 
 
 def cpus(ctx: Context) -> int:
-    """CPUs the workload may run on: the host's affinity, else (a captured tree without a
-    status file) every processor its cpuinfo lists."""
+    """CPUs the workload may run on, where its commands run: on a remote board the board's
+    own affinity read there (:func:`.remote.board_cpus`); here the host's affinity, else (a
+    captured tree without a status file) every processor its cpuinfo lists.  Read once per
+    test, so every sample of it uses the same thread counts."""
+    if "cpus" not in ctx.scratch:
+        ctx.scratch["cpus"] = _cpus(ctx)
+    found: int = ctx.scratch["cpus"]
+    return found
+
+
+def _cpus(ctx: Context) -> int:
+    if not ctx.executor.is_local:
+        from .remote import board_cpus
+
+        return len(board_cpus(ctx.executor, ctx.sysroot))
     allowed = ctx.host.affinity()
     if allowed:
         return len(allowed)
     from ..platform.probe import probe
 
     return max(1, probe(ctx.sysroot).cpus)
+
+
+def plan_cpus(sysroot: Sysroot) -> int:
+    """The CPU count a plan estimates with, from the run's sysroot (the plan sees no
+    executor): this machine's affinity when the sysroot is this machine, else the tree's
+    online CPU list (a labgrid run's sysroot is the board's capture), else its processors."""
+    if sysroot.is_host:
+        return len(os.sched_getaffinity(0)) or 1
+    from ..platform.cpufreq import parse_cpu_list
+    from ..platform.sysroot import CPU_DIR
+
+    try:
+        online = parse_cpu_list(sysroot.read(f"{CPU_DIR}/online", default="").strip())
+    except ValueError:
+        online = ()
+    if online:
+        return len(online)
+    from ..platform.probe import probe
+
+    return max(1, probe(sysroot).cpus)
 
 
 class Scaling(BaseWorkload):
@@ -47,12 +81,6 @@ class Scaling(BaseWorkload):
         return ""
 
     def available(self, ctx: Context) -> str | None:
-        from .remote import not_remote
-
-        remote = not_remote(ctx, "its CPU list comes from the controller-side host, not the "
-                                 "board's affinity")
-        if remote is not None:
-            return remote
         if self.tool == "openssl":
             return crypto.available_openssl(ctx)
         from ..measure.tools import which
@@ -62,11 +90,11 @@ class Scaling(BaseWorkload):
         return None
 
     def plan(self, settings: Settings) -> Plan:
-        """Expected times for the listing, estimated from this machine's CPU count (the plan
-        does not see the run's host; the samples do)."""
+        """Expected times for the listing, estimated from the CPU count of the run's sysroot
+        (the board's on a labgrid run; :func:`plan_cpus`)."""
         from ..measure.scaling import thread_counts
 
-        steps = len(thread_counts(os.cpu_count() or 1))
+        steps = len(thread_counts(plan_cpus(settings.sysroot)))
         return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1, sample_s=3.0 * steps,
                     quick_sample_s=1.0 * steps)
 

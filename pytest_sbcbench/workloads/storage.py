@@ -14,7 +14,7 @@ from ..model import Identity, Measurement
 from ..workload import BaseWorkload, Context, Plan, Sample
 
 if TYPE_CHECKING:
-    from ..measure.storage import Target
+    from ..measure.storage import Target, Throughput
     from ..platform.host import Host
     from ..settings import Settings
 
@@ -58,26 +58,36 @@ class Sequential(BaseWorkload):
         return size_bytes(ctx.quick)
 
     def where(self, ctx: Context) -> Target:
+        """The test directory's filesystem: on a remote board the board's own (resolved,
+        mounted and sized there: :func:`.board_storage.board_directory`), else this host's."""
         from ..measure import storage
 
         if "target" not in ctx.scratch:
-            ctx.scratch["target"] = storage.target(ctx.settings.storage_path or Path.cwd(),
-                                                   host=ctx.host)
+            if ctx.executor.is_local:
+                ctx.scratch["target"] = storage.target(
+                    ctx.settings.storage_path or Path.cwd(), host=ctx.host)
+            else:
+                from ..measure.board_storage import board_directory
+
+                found_on_board = board_directory(ctx.executor, board_path(ctx.settings))
+                ctx.scratch["target"] = found_on_board.target
+                ctx.scratch["free"] = found_on_board.free_bytes
         found: Target = ctx.scratch["target"]
         return found
 
     def available(self, ctx: Context) -> str | None:
+        """A RAM filesystem or a disk without room skips with the reason; on a remote board an
+        explicitly given ``--sbc-storage-path`` that is missing or unfit there is an error of
+        the test (as it is a usage error at start-up here): a skip would keep CI green on a
+        misconfiguration."""
         from ..measure import storage
-        from .remote import not_remote
-
-        remote = not_remote(ctx, "the storage workload writes its file from the controller "
-                                 "and does not run on the board yet")
-        if remote is not None:
-            return remote
 
         try:
-            storage.check(self.where(ctx), self.size(ctx))
+            storage.check(self.where(ctx), self.size(ctx), ctx.scratch.get("free"))
         except SbcBenchError as exc:
+            if not ctx.executor.is_local and ctx.settings.storage_path is not None:
+                raise SbcBenchError(f"--sbc-storage-path {ctx.settings.storage_path} on the "
+                                    f"board ({ctx.executor.name}): {exc}") from exc
             return str(exc)
         return None
 
@@ -94,14 +104,15 @@ class Sequential(BaseWorkload):
     def sample(self, ctx: Context) -> Sample:
         from ..measure import storage
 
+        if not ctx.executor.is_local:
+            from ..measure.board_storage import write_then_read
+
+            run = write_then_read(ctx.executor, self.where(ctx), self.size(ctx))
+            return _sample(run)
         settings = ctx.settings
         drop = settings.sysroot.drop_caches if os.geteuid() == 0 and settings.sysroot.is_host \
             else None
-        run = storage.write_then_read(self.where(ctx), self.size(ctx), drop)
-        extra = {"method": run.method}
-        return Sample(
-            Sample.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).readings
-            + Sample.of("storage-read", "B/s", "higher", run.read_bytes_per_s, extra).readings)
+        return _sample(storage.write_then_read(self.where(ctx), self.size(ctx), drop))
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         """The interface ceiling travels in the details, where the physics gate reads it."""
@@ -114,6 +125,19 @@ class Sequential(BaseWorkload):
         if iface.limit_bytes_per_s:
             details["interface_limit_bytes_per_s"] = iface.limit_bytes_per_s
         return [dataclasses.replace(m, details={**m.details, **details}) for m in measurements]
+
+
+def _sample(run: Throughput) -> Sample:
+    extra = {"method": run.method}
+    return Sample(
+        Sample.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).readings
+        + Sample.of("storage-read", "B/s", "higher", run.read_bytes_per_s, extra).readings)
+
+
+def board_path(settings: Settings) -> str:
+    """The test directory on a remote board: ``--sbc-storage-path`` names a board path
+    there; without it the board's home directory (``.``: where its commands start)."""
+    return str(settings.storage_path) if settings.storage_path is not None else "."
 
 
 WORKLOADS = [Sequential()]
