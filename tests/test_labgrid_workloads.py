@@ -300,6 +300,20 @@ def test_a_ram_filesystem_on_the_board_is_refused(tmp_path: Path) -> None:
         workload.available(ctx)
 
 
+def test_a_board_that_cannot_say_where_fails_loudly(tmp_path: Path) -> None:
+    """An unreadable mount table on the board (as an ssh drop or a ``df`` it cannot parse) is
+    not a reason to skip: without ``--sbc-storage-path`` too, the error propagates."""
+    from pytest_sbcbench.platform.host import SysrootHost
+    from pytest_sbcbench.workloads.storage import WORKLOADS
+
+    tree = cpu_tree(tmp_path / "board", "Cpus_allowed_list:\t0\n", "0\n")  # no mounts file
+    settings = listing_settings(tree, quick=True)
+    assert settings.storage_path is None
+    ctx = Context(settings, TreeBoard(tree), SysrootHost(settings.sysroot))
+    with pytest.raises(ToolError, match="tree-board: the board's mount table is unreadable"):
+        WORKLOADS[0].available(ctx)
+
+
 def test_parse_df_of_the_real_tool(tmp_path: Path) -> None:
     argv = ["df", "-P", "-k", "--", str(tmp_path)]
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout

@@ -79,11 +79,14 @@ class Sequential(BaseWorkload):
         """A RAM filesystem or a disk without room skips with the reason; on a remote board an
         explicitly given ``--sbc-storage-path`` that is missing or unfit there is an error of
         the test (as it is a usage error at start-up here): a skip would keep CI green on a
-        misconfiguration."""
+        misconfiguration.  Only those refusals skip: a board that fails to say where the
+        directory is (an ssh drop, an unreadable mount table, a ``df`` it cannot parse) fails
+        the test loudly, never a green skip."""
         from ..measure import storage
 
+        where = self.where(ctx)
         try:
-            storage.check(self.where(ctx), self.size(ctx), ctx.scratch.get("free"))
+            storage.check(where, self.size(ctx), ctx.scratch.get("free"))
         except SbcBenchError as exc:
             if not ctx.executor.is_local and ctx.settings.storage_path is not None:
                 raise SbcBenchError(f"--sbc-storage-path {ctx.settings.storage_path} on the "
