@@ -4,7 +4,9 @@ board timing shell.  The same code runs over labgrid in tests/test_labgrid_compi
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from pytest_sbcbench.measure.timed_build import (
     run_on_board,
     timed_on_board,
 )
-from pytest_sbcbench.platform.executor import LOCAL
+from pytest_sbcbench.platform.executor import LOCAL, Completed, LocalExecutor
 
 pytestmark = pytest.mark.skipif(
     any(shutil.which(t) is None for t in (*board_tree.BOARD_TOOLS, "sh")),
@@ -62,6 +64,80 @@ def test_a_changed_tree_names_both_digests_and_the_paths(tmp_path: Path) -> None
     message = str(failed.value)
     assert f"controller {board.digest}" in message and "(4 files)" in message
     assert "Cargo.toml (missing on the board); src/deep/mod.rs (content differs)" in message
+
+
+# The board's stand-ins: a tar that unpacks and then adds a file (the tree on the board is not
+# the one sent), an rm that cannot remove the run directory (``-rf``) but removes files.
+BAD_TAR = '#!/bin/sh\n{tar} "$@" || exit\n: > extra.rs\n'
+BAD_RM = '#!/bin/sh\n[ "$1" = -rf ] && {{ echo "rm: injected failure" >&2; exit 1; }}\n' \
+    'exec {rm} "$@"\n'
+
+
+class PathBoard(LocalExecutor):
+    """A remote board whose PATH is one directory of real tools and stand-ins."""
+
+    name = "path-board"
+    is_local = False
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
+            cwd: str | None = None) -> Completed:
+        return super().run(argv, timeout, {**(env or {}), "PATH": str(self.path)}, cwd)
+
+
+def path_board(root: Path, tar_adds_a_file: bool) -> PathBoard:
+    """Real sh, mkdir, find, sha256sum, sort, cat and tar (or the bad one); the bad rm."""
+    root.mkdir()
+    for tool in ("sh", "mkdir", "find", "sha256sum", "sort", "cat", "tar"):
+        (root / tool).symlink_to(shutil.which(tool) or tool)
+    stand_ins = {"rm": BAD_RM.format(rm=shutil.which("rm"))}
+    if tar_adds_a_file:
+        (root / "tar").unlink()
+        stand_ins["tar"] = BAD_TAR.format(tar=shutil.which("tar"))
+    for tool, text in stand_ins.items():
+        (root / tool).write_text(text)
+        (root / tool).chmod(0o755)
+    return PathBoard(root)
+
+
+def test_a_failed_clean_up_keeps_the_transfer_error(tmp_path: Path) -> None:
+    """The tree on the board differs and its run directory cannot be removed: the error is
+    still the CheckoutError, the failed removal a note on it."""
+    root = make_tree(tmp_path / "tree")
+    board = path_board(tmp_path / "bin", tar_adds_a_file=True)
+    with pytest.raises(CheckoutError, match=r"extra\.rs \(only on the board\)") as failed:
+        board_tree.transfer(root, board, str(tmp_path / "board"), "t")
+    notes = getattr(failed.value, "__notes__", [])
+    assert len(notes) == 1 and notes[0].startswith(
+        f"removing the board build directory {tmp_path / 'board'}/t-")
+    assert "rm: injected failure" in notes[0]
+
+
+def test_a_failed_clean_up_keeps_the_warm_up_error(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's warm-up build fails and its run directory cannot be removed: the error is
+    still the BuildError, the failed removal a note on it."""
+    from pytest_sbcbench.measure.checkout import Tree
+    from pytest_sbcbench.measure.fingerprint import Fingerprint
+    from pytest_sbcbench.platform.host import LOCAL_HOST
+    from pytest_sbcbench.suite import listing_settings
+    from pytest_sbcbench.workload import Context
+    from pytest_sbcbench.workloads.compile import Build, BuildSpec
+
+    monkeypatch.setenv(board_tree.BOARD_DIR_ENV, str(tmp_path / "board"))
+    root = make_tree(tmp_path / "tree")
+    tree = Tree("file:///t.git", "main", "0" * 40, "test", root,
+                Fingerprint("rust", 5, 5, None, "none"))
+    workload = Build("x", "test_x", BuildSpec(["sh", "-c", "echo broken >&2; exit 2"],
+                                              ["true"]), tree=tree)
+    settings = dataclasses.replace(listing_settings(Path("/"), True), cache=tmp_path / "cache")
+    ctx = Context(settings, path_board(tmp_path / "bin", tar_adds_a_file=False), LOCAL_HOST)
+    with pytest.raises(BuildError, match="warm-up build on path-board failed") as failed:
+        workload.prepare(ctx)
+    notes = getattr(failed.value, "__notes__", [])
+    assert len(notes) == 1 and "rm: injected failure" in notes[0]
 
 
 def test_run_directories_never_clash(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import tarfile
 import tempfile
 import uuid
@@ -171,8 +172,8 @@ def transfer(root: Path, executor: Executor, base: str, label: str) -> BoardTree
         run_tool(["rm", "-f", "--", f"{run_dir}/tree.tar"], 60, "remove the board's tar",
                  expect_output=False, executor=executor)
         verify(board, executor, text)
-    except BaseException:
-        remove(board, executor)
+    except BaseException as exc:
+        remove_after(exc, board, executor)
         raise
     return board
 
@@ -229,3 +230,17 @@ def remove(board: BoardTree, executor: Executor) -> None:
         raise CheckoutError(f"refusing to remove {board.run_dir!r} on the board")
     run_tool(["rm", "-rf", "--", board.run_dir], STEP_TIMEOUT_S, "remove the board build "
              "directory", expect_output=False, executor=executor)
+
+
+def remove_after(failure: BaseException, board: BoardTree, executor: Executor) -> None:
+    """Remove the run's directory after ``failure``; a removal that fails too (an ssh drop)
+    is attached to ``failure`` as a note, never raised in its place: the original error is
+    what the user must see."""
+    try:
+        remove(board, executor)
+    except Exception as exc:
+        note = f"removing the board build directory {board.run_dir} failed too: {exc}"
+        if sys.version_info >= (3, 11):
+            failure.add_note(note)
+        else:  # no notes before 3.11: keep it where a 3.11 traceback would look
+            failure.__dict__.setdefault("__notes__", []).append(note)

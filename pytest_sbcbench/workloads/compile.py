@@ -220,8 +220,8 @@ class Build(BaseWorkload):
             for _ in range(self.spec.warmup):
                 builds.run_on_board(argv, board.path, log, self.spec.env, "warm-up build",
                                     executor=ctx.executor)
-        except BaseException:
-            board_tree.remove(board, ctx.executor)
+        except BaseException as exc:
+            board_tree.remove_after(exc, board, ctx.executor)
             raise
         ctx.scratch.update(tree=tree, argv=argv, log=log, board=board,
                            clean=builds.prepare_clean_on_board(
