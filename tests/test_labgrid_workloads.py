@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from labgrid_lab import Lab, LabUnavailable, preload_labgrid, start_lab
 
-from pytest_sbcbench.errors import SbcBenchError, ToolError
+from pytest_sbcbench.errors import SbcBenchError, SbcBenchWarning, ToolError
 from pytest_sbcbench.measure import board_storage, storage, stream
 from pytest_sbcbench.measure.c_helpers import compiled_on_board
 from pytest_sbcbench.measure.scaling import thread_counts
@@ -312,6 +312,57 @@ def test_a_board_that_cannot_say_where_fails_loudly(tmp_path: Path) -> None:
     ctx = Context(settings, TreeBoard(tree), SysrootHost(settings.sysroot))
     with pytest.raises(ToolError, match="tree-board: the board's mount table is unreadable"):
         WORKLOADS[0].available(ctx)
+
+
+class StandInBoard(LocalExecutor):
+    """A remote board whose PATH starts with a directory of stand-in tools."""
+
+    name = "stand-in-board"
+    is_local = False
+
+    def __init__(self, stand_ins: Path) -> None:
+        self.stand_ins = stand_ins
+
+    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
+            cwd: str | None = None) -> Completed:
+        path = f"{self.stand_ins}:{os.environ['PATH']}"
+        return super().run(argv, timeout, {**(env or {}), "PATH": path}, cwd)
+
+
+def failing(directory: Path, *tools: str) -> StandInBoard:
+    """A board on which each of ``tools`` prints an error and exits 1."""
+    directory.mkdir()
+    for tool in tools:
+        (directory / tool).write_text(f'#!/bin/sh\necho "{tool}: injected failure" >&2\nexit 1\n')
+        (directory / tool).chmod(0o755)
+    return StandInBoard(directory)
+
+
+def test_a_failed_rm_warns_naming_the_file(tmp_path: Path) -> None:
+    """The numbers stand, but a test file left on the board (up to 1 GiB) is said."""
+    data = tmp_path / "data"
+    data.mkdir()
+    board = failing(tmp_path / "bin", "rm")
+    where = board_storage.board_directory(board, str(data)).target
+    if where.fstype in storage.RAM_FILESYSTEMS:
+        pytest.skip(f"{data} is on {where.fstype}: no O_DIRECT to measure with")
+    with pytest.warns(SbcBenchWarning, match="stays on the board") as said:
+        run = board_storage.write_then_read(board, where, 16 * 2**20)
+    assert run.write_bytes_per_s > 0
+    left = leftovers(data)
+    assert len(left) == 2 and all(name in str(said[0].message) for name in left)
+    assert "rm: injected failure" in str(said[0].message)
+
+
+def test_a_failed_rm_keeps_the_original_error(tmp_path: Path) -> None:
+    """The board's dd fails, then its rm: the error is the dd's, the rm's a note on it."""
+    board = failing(tmp_path / "bin", "dd", "rm")
+    where = storage.Target(tmp_path, "/", "/dev/test", "ext4")
+    with pytest.raises(ToolError, match="writing the random seed on the board") as failed:
+        board_storage.write_then_read(board, where, 16 * 2**20)
+    notes = getattr(failed.value, "__notes__", [])
+    assert len(notes) == 1 and f"{tmp_path}/.sbcbench-storage-" in notes[0]
+    assert "rm: injected failure" in notes[0]
 
 
 def test_parse_df_of_the_real_tool(tmp_path: Path) -> None:

@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import re
 import uuid
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ParseError, ToolError
+from ..errors import ParseError, SbcBenchWarning, ToolError
 from ..platform.executor import Executor
 from ..platform.sysroot import DEV, PROC
 from .board_timing import BoardTiming, parse_timing, timed_argv
+from .board_tree import add_note
 from .sanity import per_second
 from .storage import BLOCK, Target, Throughput, mounted
 from .tools import run_tool
@@ -117,11 +119,25 @@ def records_in(text: str) -> int:
     return sum(int(full) for full, _ in _RECORDS_IN.findall(text))
 
 
+def _remove(executor: Executor, path: str, seed: str) -> str | None:
+    """Remove the test file and the seed on the board; why they stay there, if they do."""
+    argv = ["rm", "-f", "--", path, seed]
+    try:
+        done = executor.run(argv, 60)
+    except Exception as exc:  # the board went away
+        return f"the storage test file {path} (and {seed}) may stay on the board: {exc}"
+    if done.timed_out or done.returncode != 0:
+        how = "timed out" if done.timed_out else f"exited {done.returncode}"
+        return (f"the storage test file {path} (and {seed}) stays on the board: "
+                f"{' '.join(argv)} {how}: {done.stderr.strip()[-500:]}")
+    return None
+
+
 def write_then_read(executor: Executor, where: Target, size: int) -> Throughput:
     """Write ``size`` bytes (whole MiB blocks, a multiple of the seed) to a fresh file in
     ``where.directory`` on the board, fsync, read them back with ``O_DIRECT``; always remove
-    the file and the seed.  A short file or a rate that cannot be real is a
-    :class:`ToolError`."""
+    the file and the seed (a removal that fails warns, naming them, or is a note on the error
+    in flight).  A short file or a rate that cannot be real is a :class:`ToolError`."""
     name = f"{where.directory}/.sbcbench-storage-{uuid.uuid4().hex}"
     path, seed = f"{name}.tmp", f"{name}.seed"
     chunks = max(1, size // (SEED_BLOCKS * BLOCK))
@@ -147,8 +163,14 @@ def write_then_read(executor: Executor, where: Target, size: int) -> Throughput:
         if records_in(said) != total // BLOCK:
             raise ToolError(read_argv, 0, said[-2000:], f"dd read {records_in(said)} full "
                             f"MiB records of {total // BLOCK}: the file is not what was written")
-    finally:
-        executor.run(["rm", "-f", "--", path, seed], 60)
+    except BaseException as exc:
+        failed = _remove(executor, path, seed)
+        if failed:
+            add_note(exc, failed)  # a warning here could replace the error (-W error)
+        raise
+    failed = _remove(executor, path, seed)
+    if failed:
+        warnings.warn(SbcBenchWarning(failed), stacklevel=2)
     return Throughput(
         per_second(total, wrote.wall_s, "B/s", write_argv, f"storage write of {total} bytes "
                    "on the board"),

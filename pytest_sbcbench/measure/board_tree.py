@@ -239,8 +239,13 @@ def remove_after(failure: BaseException, board: BoardTree, executor: Executor) -
     try:
         remove(board, executor)
     except Exception as exc:
-        note = f"removing the board build directory {board.run_dir} failed too: {exc}"
-        if sys.version_info >= (3, 11):
-            failure.add_note(note)
-        else:  # no notes before 3.11: keep it where a 3.11 traceback would look
-            failure.__dict__.setdefault("__notes__", []).append(note)
+        add_note(failure, f"removing the board build directory {board.run_dir} failed too: "
+                          f"{exc}")
+
+
+def add_note(failure: BaseException, note: str) -> None:
+    """``failure.add_note(note)`` (Python 3.11+; before that the same ``__notes__`` list)."""
+    if sys.version_info >= (3, 11):
+        failure.add_note(note)
+    else:  # no notes before 3.11: keep it where a 3.11 traceback would look
+        failure.__dict__.setdefault("__notes__", []).append(note)
