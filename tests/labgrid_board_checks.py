@@ -8,6 +8,7 @@ tests/test_labgrid.py has used its own; a child process has its own session.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -51,10 +52,21 @@ def transferred(executor: LabgridExecutor, root: Path, base: str) -> dict[str, A
     """A clean transfer: digests, what arrived, and whether remove() removed it."""
     board = board_tree.transfer(root, executor, base, "small tree")
     shown = executor.run(["sh", "-c", SHOW, "sh", board.path], timeout=30).stdout.split()
+    unpacked = hashlib_digest(Path(board.path))  # the lab board's files are on this machine
     board_tree.remove(board, executor)
     gone = executor.run(["test", "-e", board.run_dir], timeout=30).returncode
-    return {"board": str(board.digest), "controller": str(board_tree.digest_of(
-        board_tree.listing(root))), "path": board.path, "shown": shown, "gone_rc": gone}
+    return {"board": str(board.digest), "unpacked": str(unpacked), "controller": str(
+        board_tree.digest_of(board_tree.listing(root))), "path": board.path, "shown": shown,
+        "gone_rc": gone}
+
+
+def hashlib_digest(tree: Path) -> board_tree.TreeDigest:
+    """The listing digest of ``tree`` computed with hashlib alone (no board_tree code):
+    ``<sha256>  ./<path>`` per regular file, sorted as bytes, then its SHA-256."""
+    lines = sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  "
+                   f"./{p.relative_to(tree).as_posix()}\n".encode()
+                   for p in tree.rglob("*") if p.is_file() and not p.is_symlink())
+    return board_tree.TreeDigest(hashlib.sha256(b"".join(lines)).hexdigest(), len(lines))
 
 
 def tampered(executor: LabgridExecutor, root: Path, base: str) -> dict[str, Any]:
@@ -68,7 +80,7 @@ def tampered(executor: LabgridExecutor, root: Path, base: str) -> dict[str, Any]
         error = str(exc)
     finally:
         board_tree.remove(board, executor)
-    return {"controller": str(board.digest), "error": error}
+    return {"controller": str(board_tree.digest_of(board_tree.listing(root))), "error": error}
 
 
 def main(env_file: str, base: str, work: str) -> None:

@@ -5,6 +5,7 @@ board timing shell.  The same code runs over labgrid in tests/test_labgrid_compi
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,13 +39,24 @@ def make_tree(root: Path) -> Path:
     return root
 
 
+def hashlib_digest(tree: Path) -> board_tree.TreeDigest:
+    """The listing digest of ``tree`` computed here with hashlib alone (no board_tree code):
+    ``<sha256>  ./<path>`` per regular file, sorted as bytes, then its SHA-256."""
+    lines = sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  "
+                   f"./{p.relative_to(tree).as_posix()}\n".encode()
+                   for p in tree.rglob("*") if p.is_file() and not p.is_symlink())
+    return board_tree.TreeDigest(hashlib.sha256(b"".join(lines)).hexdigest(), len(lines))
+
+
 def test_controller_listing_equals_the_real_tools(tmp_path: Path) -> None:
     """The controller's listing is byte for byte what find | sha256sum | LC_ALL=C sort print;
-    .git and symlinks are not listed."""
+    .git and symlinks are not listed; the tree carries the digest the board's tools printed
+    for the unpacked tree (here checked against hashlib over that tree)."""
     root = make_tree(tmp_path / "tree")
     board = board_tree.transfer(root, LOCAL, str(tmp_path / "board"), "t")
     listed = board_tree.listing(root)
-    assert board.digest == board_tree.digest_of(listed) and board.digest.files == 5
+    assert board.digest == hashlib_digest(Path(board.path)) and board.digest.files == 5
+    assert board_tree.digest_of(listed) == board.digest
     assert ".git" not in listed and "./link" not in listed
     assert board_tree.verify(board, LOCAL, listed) == board.digest
     unpacked = Path(board.path)
@@ -62,7 +74,8 @@ def test_a_changed_tree_names_both_digests_and_the_paths(tmp_path: Path) -> None
     with pytest.raises(CheckoutError) as failed:
         board_tree.verify(board, LOCAL, board_tree.listing(root))
     message = str(failed.value)
-    assert f"controller {board.digest}" in message and "(4 files)" in message
+    controller = board_tree.digest_of(board_tree.listing(root))
+    assert f"controller {controller}" in message and "(4 files)" in message
     assert "Cargo.toml (missing on the board); src/deep/mod.rs (content differs)" in message
 
 

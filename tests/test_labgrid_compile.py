@@ -84,10 +84,12 @@ def checks(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
 
 
 def test_tree_arrives_verified_and_is_removed(checks: dict[str, Any], lab: Lab) -> None:
-    """The board's find/sha256sum/sort digest equals the controller's; .git stays here; the
-    executable bit survives; the run directory goes away with remove()."""
+    """The digest the tree carries is the board's find/sha256sum/sort one: equal to hashlib's
+    over the unpacked tree (and so to the controller's); .git stays here; the executable bit
+    survives; the run directory goes away with remove()."""
     done = checks["transferred"]
-    assert done["board"] == done["controller"] and done["board"].endswith("(4 files)")
+    assert done["board"] == done["unpacked"] and done["board"].endswith("(4 files)")
+    assert done["controller"] == done["board"]
     assert done["path"].startswith(f"{lab.root / 'board-api'}/")
     assert done["shown"] == ["Cargo.toml", "run.sh", "src", "exec"]
     assert done["gone_rc"] == 1

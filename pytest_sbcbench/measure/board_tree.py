@@ -22,7 +22,7 @@ import tarfile
 import tempfile
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from ..errors import CheckoutError, ParseError
@@ -62,7 +62,7 @@ class TreeDigest:
 @dataclass(frozen=True)
 class BoardTree:
     """A tree unpacked on the board: its run directory (removed afterwards), the tree inside,
-    and the digest verified there."""
+    and the digest the board's own listing gave (verified equal to the controller's)."""
 
     run_dir: str
     path: str
@@ -159,9 +159,8 @@ def transfer(root: Path, executor: Executor, base: str, label: str) -> BoardTree
     """Pack ``root``, put it into a new run directory on the board, unpack it there and
     verify its digest; returns where it is.  The run directory is removed on any failure."""
     text = listing(root)
-    expected = digest_of(text)
     run_dir = make_run_dir(executor, base, label)
-    board = BoardTree(run_dir, f"{run_dir}/tree", expected)
+    board = BoardTree(run_dir, f"{run_dir}/tree", digest_of(text))  # until the board says
     try:
         with tempfile.TemporaryDirectory(prefix="sbcbench-tree-") as tmp:
             archive = Path(tmp) / "tree.tar"
@@ -171,11 +170,11 @@ def transfer(root: Path, executor: Executor, base: str, label: str) -> BoardTree
                  "the board", expect_output=False, cwd=Path(board.path), executor=executor)
         run_tool(["rm", "-f", "--", f"{run_dir}/tree.tar"], 60, "remove the board's tar",
                  expect_output=False, executor=executor)
-        verify(board, executor, text)
+        seen = verify(board, executor, text)
     except BaseException as exc:
         remove_after(exc, board, executor)
         raise
-    return board
+    return replace(board, digest=seen)
 
 
 def parse_board_listing(stdout: str) -> tuple[str, str]:
@@ -207,18 +206,20 @@ def differences(expected: str, found: str) -> list[str]:
 
 
 def verify(board: BoardTree, executor: Executor, expected: str) -> TreeDigest:
-    """Recompute the tree's listing and digest on the board; a difference from the
-    controller's ``expected`` listing fails loudly, naming both digests and file counts."""
+    """Recompute the tree's listing and digest on the board and return the board's digest; a
+    difference from the controller's ``expected`` listing fails loudly, naming both digests
+    and file counts."""
     out = run_tool(["sh", "-c", _LISTING, "sbcbench-tree", board.path, f"{board.run_dir}/listing"],
                    STEP_TIMEOUT_S, "list the tree on the board", executor=executor)
     found, total = parse_board_listing(out)
     seen = TreeDigest(total, len(found.splitlines()))
-    if seen != board.digest:
+    want = digest_of(expected)
+    if seen != want:
         diff = differences(expected, found)
         shown = "; ".join(diff[:SHOWN_PATHS]) + (" ..." if len(diff) > SHOWN_PATHS else "")
         raise CheckoutError(
             f"the tree on the board ({executor.name}:{board.path}) is not the tree checked "
-            f"out here: controller {board.digest}, board {seen}"
+            f"out here: controller {want}, board {seen}"
             + (f"; {shown}" if shown else "; same files: the listings differ in order or "
                "format (the board's sort or sha256sum)"))
     return seen
