@@ -84,15 +84,25 @@ class Sequential(BaseWorkload):
         the test loudly, never a green skip."""
         from ..measure import storage
 
-        where = self.where(ctx)
+        given_on_board = not ctx.executor.is_local and ctx.settings.storage_path is not None
+        try:
+            where = self.where(ctx)
+        except SbcBenchError as exc:
+            if given_on_board:
+                raise self.given_path_error(ctx, exc) from exc
+            raise
         try:
             storage.check(where, self.size(ctx), ctx.scratch.get("free"))
         except SbcBenchError as exc:
-            if not ctx.executor.is_local and ctx.settings.storage_path is not None:
-                raise SbcBenchError(f"--sbc-storage-path {ctx.settings.storage_path} on the "
-                                    f"board ({ctx.executor.name}): {exc}") from exc
+            if given_on_board:
+                raise self.given_path_error(ctx, exc) from exc
             return str(exc)
         return None
+
+    def given_path_error(self, ctx: Context, exc: SbcBenchError) -> SbcBenchError:
+        """``exc`` naming the ``--sbc-storage-path`` given and the board it names a path on."""
+        return SbcBenchError(f"--sbc-storage-path {ctx.settings.storage_path} on the board "
+                             f"({ctx.executor.name}): {exc}")
 
     def plan(self, settings: Settings) -> Plan:
         return Plan(runs=3, quick_runs=2, seconds=20, quick_seconds=5)
