@@ -5,7 +5,8 @@ with tags that is reserved and locked with ``labgrid-client``.
 Everything binds to 127.0.0.1, lives in one temporary directory (its own host and client keys,
 no system ssh configuration) and is stopped by process id in :meth:`Lab.close`.  The sshd
 session's PATH starts with a "board-only" directory whose ``openssl`` logs every invocation, so a
-test can prove a command ran on the board side.
+test can prove a command ran on the board side; its ``XDG_CACHE_HOME`` is the lab's own
+``board-cache`` (what the board builds never lands in the real user's cache).
 
 :func:`start_shell_lab` is the serial-console variant (labgrid's ShellDriver fallback): socat
 listens on 127.0.0.1 and gives each connection an interactive ``sh`` on a pseudo-terminal, the
@@ -275,7 +276,7 @@ UsePAM no
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
-SetEnv PATH={lab.board_bin}:/usr/local/bin:/usr/bin:/bin
+SetEnv PATH={lab.board_bin}:/usr/local/bin:/usr/bin:/bin XDG_CACHE_HOME={lab.root / 'board-cache'}
 Subsystem sftp {sftp}
 LogLevel INFO
 """)

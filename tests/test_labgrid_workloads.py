@@ -179,8 +179,8 @@ def test_memory_kernel_is_compiled_and_run_on_the_board(lab: Lab, executor: Labg
     build reuses the board's binary."""
     cc_log = lab.root / "board-cc.log"
     before = len(logged(cc_log))
-    built = stream.build(tmp_path / "controller-cache", executor=executor)
     try:
+        built = stream.build(tmp_path / "controller-cache", executor=executor)
         compiles = [c for c in logged(cc_log)[before:] if c.startswith("-O3 -o ")]
         assert len(compiles) == 1 and compiles[0].endswith(f"{built.path}.c")
         assert not (tmp_path / "controller-cache").exists()
@@ -195,7 +195,16 @@ def test_memory_kernel_is_compiled_and_run_on_the_board(lab: Lab, executor: Labg
         assert all(m.samples[0] > 0 for m in found)
         assert found[0].identity.as_dict()["compiler_version"] == built.compiler_version
     finally:
-        executor.run(["rm", "-f", "--", str(built.path), f"{built.path}.c"], 30)
+        remove_board_compiles(cc_log, before)
+
+
+def remove_board_compiles(cc_log: Path, before: int) -> None:
+    """Remove what the board's cc compiled since its log had ``before`` lines (source and
+    binary in the board's cache: on this machine), on every exit path of a test, so the next
+    test (or run) builds anew."""
+    for compile_ in (c for c in logged(cc_log)[before:] if c.startswith("-O3 -o ")):
+        source = compile_.rsplit(" ", 1)[1]
+        subprocess.run(["rm", "-f", "--", source, source.removesuffix(".c")], check=True)
 
 
 class PathBoard(LocalExecutor):
@@ -412,13 +421,13 @@ def test_the_suite_runs_scaling_memory_and_storage_on_the_board(lab: Lab, tmp_pa
     results = tmp_path / "r.json"
     storage_dir = tmp_path / "storage"
     storage_dir.mkdir()
-    done = inner_run(lab, tmp_path, results, storage_dir, "openssl or stream or sequential")
+    try:
+        done = inner_run(lab, tmp_path, results, storage_dir, "openssl or stream or sequential")
+    finally:  # a timeout too: the next run must build anew
+        remove_board_compiles(logs["cc"], before["cc"])
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 passed" in done.stdout
     new = {name: logged(log)[before[name]:] for name, log in logs.items()}
-    for compile_ in (c for c in new["cc"] if c.startswith("-O3 -o ")):  # the board's cache
-        source = compile_.rsplit(" ", 1)[1]
-        subprocess.run(["rm", "-f", "--", source, source.removesuffix(".c")], check=True)
     cpus = len(os.sched_getaffinity(0))
     if cpus > 1:
         assert any(f"-multi {cpus} " in c for c in new["openssl"])
