@@ -8,11 +8,12 @@ tests/test_labgrid.py has used its own; a child process has its own session.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from boards import hashlib_digest
 
 from pytest_sbcbench.errors import CheckoutError
 from pytest_sbcbench.measure import board_tree
@@ -58,15 +59,6 @@ def transferred(executor: LabgridExecutor, root: Path, base: str) -> dict[str, A
     return {"board": str(board.digest), "unpacked": str(unpacked), "controller": str(
         board_tree.digest_of(board_tree.listing(root))), "path": board.path, "shown": shown,
         "gone_rc": gone}
-
-
-def hashlib_digest(tree: Path) -> board_tree.TreeDigest:
-    """The listing digest of ``tree`` computed with hashlib alone (no board_tree code):
-    ``<sha256>  ./<path>`` per regular file, sorted as bytes, then its SHA-256."""
-    lines = sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  "
-                   f"./{p.relative_to(tree).as_posix()}\n".encode()
-                   for p in tree.rglob("*") if p.is_file() and not p.is_symlink())
-    return board_tree.TreeDigest(hashlib.sha256(b"".join(lines)).hexdigest(), len(lines))
 
 
 def tampered(executor: LabgridExecutor, root: Path, base: str) -> dict[str, Any]:

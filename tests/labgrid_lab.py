@@ -20,6 +20,7 @@ through :class:`Output`, never a sleep-and-poll loop.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -27,9 +28,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 SSHD = "/usr/sbin/sshd"
 PLACE = "sbc-lab-1"
@@ -41,6 +44,10 @@ SHELL_TAGS = {"board": "lab-serial", "soc": "none"}
 SHELL_PROMPT = "sbc-board$ "
 PRIVSEP_DIR = "/run/sshd"
 START_TIMEOUT_S = 30.0
+
+
+if TYPE_CHECKING:
+    from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor
 
 
 class LabUnavailable(Exception):
@@ -439,3 +446,49 @@ def start_shell_lab(root: Path) -> Lab:
         lab.close()
         raise
     return lab
+
+
+@contextmanager
+def running_lab(start: Callable[[Path], Lab], root: Path) -> Iterator[Lab]:
+    """A lab from ``start`` (:func:`start_lab`, :func:`start_shell_lab`) for a module fixture:
+    the test skips with the reason when it cannot start, and it is closed on every exit."""
+    import pytest
+
+    try:
+        lab = start(root)
+    except LabUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        yield lab
+    finally:
+        lab.close()
+
+
+def lab_profile(baselines: Path, tags: Mapping[str, str] = TAGS,
+                title: str = "sshd lab board") -> None:
+    """The lab's own profile for its board (the place's ``board`` tag names it), as a lab adds
+    one to ``<baselines>/boards``: the "board" is this machine, which no built-in profile
+    names."""
+    folder = baselines / "boards"
+    folder.mkdir(parents=True)
+    (folder / f"{tags['board']}.json").write_text(json.dumps({
+        "schema": "sbcbench-board/1", "name": tags["board"], "title": title,
+        "soc": tags["soc"], "arch": os.uname().machine,
+        "clusters": [{"cores": os.cpu_count() or 1, "core": "lab core"}]}))
+
+
+def board_openssl_calls(lab: Lab) -> list[str]:
+    """What the board-only ``openssl`` wrapper logged: one line per call on the board."""
+    return lab.board_log.read_text().splitlines() if lab.board_log.exists() else []
+
+
+@contextmanager
+def lab_executor(env_file: Path) -> Iterator[LabgridExecutor]:
+    """A :class:`LabgridExecutor` on the env file's target ``main``, cleaned up afterwards."""
+    from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
+
+    target = open_target(env_file)
+    try:
+        yield LabgridExecutor(target)
+    finally:
+        target.cleanup()

@@ -5,12 +5,11 @@ board timing shell.  The same code runs over labgrid in tests/test_labgrid_compi
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import shutil
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from boards import PathBoard, hashlib_digest
 
 from pytest_sbcbench.errors import BuildError, CheckoutError, ParseError
 from pytest_sbcbench.measure import board_tree
@@ -19,7 +18,7 @@ from pytest_sbcbench.measure.timed_build import (
     run_on_board,
     timed_on_board,
 )
-from pytest_sbcbench.platform.executor import LOCAL, Completed, LocalExecutor
+from pytest_sbcbench.platform.executor import LOCAL
 
 pytestmark = pytest.mark.skipif(
     any(shutil.which(t) is None for t in (*board_tree.BOARD_TOOLS, "sh")),
@@ -37,15 +36,6 @@ def make_tree(root: Path) -> Path:
     (root / "src" / "Z.rs").write_text("// sorts before lower case in the C locale\n")
     (root / "link").symlink_to("src/lib.rs")
     return root
-
-
-def hashlib_digest(tree: Path) -> board_tree.TreeDigest:
-    """The listing digest of ``tree`` computed here with hashlib alone (no board_tree code):
-    ``<sha256>  ./<path>`` per regular file, sorted as bytes, then its SHA-256."""
-    lines = sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  "
-                   f"./{p.relative_to(tree).as_posix()}\n".encode()
-                   for p in tree.rglob("*") if p.is_file() and not p.is_symlink())
-    return board_tree.TreeDigest(hashlib.sha256(b"".join(lines)).hexdigest(), len(lines))
 
 
 def test_controller_listing_equals_the_real_tools(tmp_path: Path) -> None:
@@ -84,20 +74,6 @@ def test_a_changed_tree_names_both_digests_and_the_paths(tmp_path: Path) -> None
 BAD_TAR = '#!/bin/sh\n{tar} "$@" || exit\n: > extra.rs\n'
 BAD_RM = '#!/bin/sh\n[ "$1" = -rf ] && {{ echo "rm: injected failure" >&2; exit 1; }}\n' \
     'exec {rm} "$@"\n'
-
-
-class PathBoard(LocalExecutor):
-    """A remote board whose PATH is one directory of real tools and stand-ins."""
-
-    name = "path-board"
-    is_local = False
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
-            cwd: str | None = None) -> Completed:
-        return super().run(argv, timeout, {**(env or {}), "PATH": str(self.path)}, cwd)
 
 
 def path_board(root: Path, tar_adds_a_file: bool) -> PathBoard:

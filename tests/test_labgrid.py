@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from labgrid_lab import PLACE, TAGS, Lab, LabUnavailable, preload_labgrid, start_lab
+from labgrid_lab import (
+    PLACE,
+    TAGS,
+    Lab,
+    board_openssl_calls,
+    lab_executor,
+    lab_profile,
+    preload_labgrid,
+    running_lab,
+    start_lab,
+)
 
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.judge.telemetry import summarize_trace
@@ -29,7 +39,6 @@ from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
     SshChannel,
     env_digest,
-    open_target,
     place_tags,
 )
 from pytest_sbcbench.platform.sysroot import Sysroot
@@ -39,27 +48,14 @@ preload_labgrid()
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    try:
-        running = start_lab(tmp_path_factory.mktemp("lab"))
-    except LabUnavailable as exc:
-        pytest.skip(str(exc))
-    try:
+    with running_lab(start_lab, tmp_path_factory.mktemp("lab")) as running:
         yield running
-    finally:
-        running.close()
 
 
 @pytest.fixture(scope="module")
 def executor(lab: Lab) -> Iterator[LabgridExecutor]:
-    target = open_target(lab.env_file)
-    try:
-        yield LabgridExecutor(target)
-    finally:
-        target.cleanup()
-
-
-def board_openssl_calls(lab: Lab) -> list[str]:
-    return lab.board_log.read_text().splitlines() if lab.board_log.exists() else []
+    with lab_executor(lab.env_file) as executor:
+        yield executor
 
 
 def test_is_an_executor(executor: LabgridExecutor) -> None:
@@ -103,7 +99,7 @@ def test_exit_code_and_stderr(executor: LabgridExecutor) -> None:
 def test_put_get_round_trip(executor: LabgridExecutor, tmp_path: Path) -> None:
     payload = bytes(range(256)) * 64
     (tmp_path / "up.bin").write_bytes(payload)
-    remote = f"/tmp/sbcbench-lab-{tmp_path.name}.bin"
+    remote = str(tmp_path / "remote.bin")  # unique per run: the "board" is this machine
     executor.put(tmp_path / "up.bin", remote)
     try:
         assert executor.read(remote) == payload
@@ -226,17 +222,6 @@ REPO = Path(__file__).resolve().parents[1]
 SUITE = "benchmarks/test_crypto.py"
 SELECT = "sha256 or (inprocess and chacha20)"  # one openssl test, one that must skip remotely
 DIGEST = f"{SUITE}::test_digest[sha256]"
-
-
-def lab_profile(baselines: Path) -> None:
-    """The lab's own profile for its board (``board=lab-sshd``), as a lab adds one to
-    ``<baselines>/boards``: the sshd "board" is this machine, which no built-in profile names."""
-    folder = baselines / "boards"
-    folder.mkdir(parents=True)
-    (folder / f"{TAGS['board']}.json").write_text(json.dumps({
-        "schema": "sbcbench-board/1", "name": TAGS["board"], "title": "sshd lab board",
-        "soc": TAGS["soc"], "arch": os.uname().machine,
-        "clusters": [{"cores": os.cpu_count() or 1, "core": "lab core"}]}))
 
 
 @dataclass

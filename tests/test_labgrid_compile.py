@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from labgrid_lab import TAGS, Lab, LabUnavailable, start_lab
+from labgrid_lab import Lab, lab_profile, running_lab, start_lab
 
 from pytest_sbcbench.measure import board_tree
 from pytest_sbcbench.measure.offline_crate import SHA
@@ -45,14 +45,8 @@ exec "$@"
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     if shutil.which("cargo") is None or shutil.which("rustc") is None:
         pytest.skip("cargo and rustc not found: install Rust (apt-get install cargo)")
-    try:
-        running = start_lab(tmp_path_factory.mktemp("lab"))
-    except LabUnavailable as exc:
-        pytest.skip(str(exc))
-    try:
+    with running_lab(start_lab, tmp_path_factory.mktemp("lab")) as running:
         yield running
-    finally:
-        running.close()
 
 
 @pytest.fixture(scope="module")
@@ -114,16 +108,6 @@ def test_board_missing_build_tool_skips_with_the_reason(checks: dict[str, Any]) 
 
 
 # -- the shipped compile suite over --lg-env ----------------------------------------------------
-
-def lab_profile(baselines: Path) -> None:
-    """The lab board's own profile (the place's ``board`` tag names it)."""
-    folder = baselines / "boards"
-    folder.mkdir(parents=True)
-    (folder / f"{TAGS['board']}.json").write_text(json.dumps({
-        "schema": "sbcbench-board/1", "name": TAGS["board"], "title": "sshd lab board",
-        "soc": TAGS["soc"], "arch": os.uname().machine,
-        "clusters": [{"cores": os.cpu_count() or 1, "core": "lab core"}]}))
-
 
 @dataclass
 class CompileRun:

@@ -18,8 +18,11 @@ from labgrid_lab import (
     SHELL_PLACE,
     SHELL_TAGS,
     Lab,
-    LabUnavailable,
+    board_openssl_calls,
+    lab_executor,
+    lab_profile,
     preload_labgrid,
+    running_lab,
     start_shell_lab,
 )
 
@@ -31,7 +34,6 @@ from pytest_sbcbench.platform.facts import platform_facts
 from pytest_sbcbench.platform.labgrid_executor import (
     SPLIT_PREFIX,
     LabgridExecutor,
-    open_target,
 )
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.watch import Watch
@@ -41,28 +43,15 @@ preload_labgrid()
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    try:
-        running = start_shell_lab(tmp_path_factory.mktemp("serial-lab"))
-    except LabUnavailable as exc:
-        pytest.skip(str(exc))
-    try:
+    with running_lab(start_shell_lab, tmp_path_factory.mktemp("serial-lab")) as running:
         yield running
-    finally:
-        running.close()
 
 
 @pytest.fixture(scope="module")
 def executor(lab: Lab) -> Iterator[LabgridExecutor]:
     """The console named directly (the place goes through the inner pytest run below)."""
-    target = open_target(lab.direct_env_file)
-    try:
-        yield LabgridExecutor(target)
-    finally:
-        target.cleanup()
-
-
-def board_openssl_calls(lab: Lab) -> list[str]:
-    return lab.board_log.read_text().splitlines() if lab.board_log.exists() else []
+    with lab_executor(lab.direct_env_file) as executor:
+        yield executor
 
 
 def test_the_console_is_the_command_driver(executor: LabgridExecutor) -> None:
@@ -151,7 +140,7 @@ def test_put_get_round_trip_over_the_console(executor: LabgridExecutor, tmp_path
     agrees with the local one."""
     payload = bytes(range(256)) * 5 + b"tail"
     (tmp_path / "up.bin").write_bytes(payload)
-    remote = f"/tmp/sbcbench-serial-{tmp_path.name}.bin"
+    remote = str(tmp_path / "remote.bin")  # unique per run: the "board" is this machine
     executor.put(tmp_path / "up.bin", remote)
     try:
         local_sum = subprocess.run(["cksum", str(tmp_path / "up.bin")], capture_output=True,
@@ -209,22 +198,11 @@ REPO = Path(__file__).resolve().parents[1]
 DIGEST = "benchmarks/test_crypto.py::test_digest[sha256]"
 
 
-def lab_profile(baselines: Path) -> None:
-    """The lab's profile for its console board (``board=lab-serial``): this machine."""
-    folder = baselines / "boards"
-    folder.mkdir(parents=True)
-    (folder / f"{SHELL_TAGS['board']}.json").write_text(json.dumps({
-        "schema": "sbcbench-board/1", "name": SHELL_TAGS["board"],
-        "title": "serial console lab board", "soc": SHELL_TAGS["soc"],
-        "arch": os.uname().machine,
-        "clusters": [{"cores": os.cpu_count() or 1, "core": "lab core"}]}))
-
-
 def test_suite_over_the_console(lab: Lab, tmp_path: Path) -> None:
     """The crypto quick run over ShellDriver: openssl ran on the board, the place's tag chose
     the board, the test passed, and the board sampler is reported as not sampled, with the
     reason, in the summary and the results (no telemetry samples), never an error."""
-    lab_profile(tmp_path / "baselines")
+    lab_profile(tmp_path / "baselines", SHELL_TAGS, "serial console lab board")
     results = tmp_path / "serial.json"
     before = len(board_openssl_calls(lab))
     argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",

@@ -13,14 +13,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from labgrid_lab import Lab, LabUnavailable, preload_labgrid, start_lab
+from boards import PathBoard
+from labgrid_lab import Lab, lab_profile, preload_labgrid, running_lab, start_lab
 
 from pytest_sbcbench.errors import SbcBenchError, SbcBenchWarning, ToolError
 from pytest_sbcbench.measure import board_storage, storage, stream
 from pytest_sbcbench.measure.c_helpers import compiled_on_board
 from pytest_sbcbench.measure.scaling import thread_counts
 from pytest_sbcbench.platform.executor import Completed, LocalExecutor
-from pytest_sbcbench.platform.executor import LocalHandle as ExecHandle
 from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.suite import listing_settings
@@ -61,16 +61,10 @@ def logged(log: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    try:
-        running = start_lab(tmp_path_factory.mktemp("lab"))
-    except LabUnavailable as exc:
-        pytest.skip(str(exc))
-    try:
+    with running_lab(start_lab, tmp_path_factory.mktemp("lab")) as running:
         board_wrapper(running, "cc")
         board_wrapper(running, "dd", when="iflag=direct")
         yield running
-    finally:
-        running.close()
 
 
 def forget_coordinator() -> None:
@@ -207,23 +201,6 @@ def remove_board_compiles(cc_log: Path, before: int) -> None:
         subprocess.run(["rm", "-f", "--", source, source.removesuffix(".c")], check=True)
 
 
-class PathBoard(LocalExecutor):
-    """A remote board whose PATH holds only ``sh``: no C compiler there."""
-
-    name = "bare-board"
-    is_local = False
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
-            cwd: str | None = None) -> Completed:
-        return super().run(argv, timeout, {**(env or {}), "PATH": str(self.path)}, cwd)
-
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> ExecHandle:
-        raise AssertionError("not used")
-
-
 def test_memory_skips_when_the_board_has_no_compiler(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The controller's ``CC`` does not count: the reason names the board."""
@@ -233,12 +210,12 @@ def test_memory_skips_when_the_board_has_no_compiler(tmp_path: Path,
     monkeypatch.setenv("CC", shutil.which("cc") or "cc")
     from pytest_sbcbench.platform.host import LOCAL_HOST
 
-    ctx = Context(listing_settings(Path("/"), True), PathBoard(bin_dir), LOCAL_HOST)
+    ctx = Context(listing_settings(Path("/"), True), PathBoard(bin_dir, "bare-board"), LOCAL_HOST)
     reason = memory.WORKLOADS[0].available(ctx)
     assert reason == ("no C compiler on the board (bare-board) to build the memory kernel "
                       "there: install cc, gcc or clang on the board")
     with pytest.raises(ToolError, match=r"no C compiler on the board \(bare-board\)"):
-        compiled_on_board(PathBoard(bin_dir), "stream", stream.SOURCE)
+        compiled_on_board(PathBoard(bin_dir, "bare-board"), "stream", stream.SOURCE)
 
 
 # -- storage: the board's dd, the board's filesystem, cleaned up -------------------------------
@@ -413,7 +390,6 @@ def test_the_suite_runs_scaling_memory_and_storage_on_the_board(lab: Lab, tmp_pa
                                                                 ) -> None:
     """``pytest --lg-env`` over the shipped scaling (openssl), memory and storage tests, quick:
     all three pass, and the board-only openssl, cc and dd logged their commands."""
-    from test_labgrid import lab_profile
 
     lab_profile(tmp_path / "baselines")
     logs = {name: lab.root / f"board-{name}.log" for name in ("openssl", "cc", "dd")}
@@ -447,7 +423,6 @@ def test_the_suite_runs_scaling_memory_and_storage_on_the_board(lab: Lab, tmp_pa
 def test_a_storage_path_missing_on_the_board_is_an_error(lab: Lab, tmp_path: Path) -> None:
     """Not a skip (CI would stay green), and not checked on the controller (it names a board
     path): the test errors, naming the option, the board and the failed command."""
-    from test_labgrid import lab_profile
 
     lab_profile(tmp_path / "baselines")
     missing = tmp_path / "not-on-the-board"
