@@ -27,7 +27,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -98,22 +97,6 @@ class Output:
 
     def join(self, timeout: float) -> None:
         self._thread.join(timeout)
-
-
-def wait_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until 127.0.0.1:port accepts connections; fail with the process's log if it dies.
-    (A bounded retry with a deadline, for a process that prints no ready line; the lab's own
-    processes are waited for through :meth:`Lab.wait_ready` instead.)"""
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args!r} exited {proc.returncode}:\n{log.read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{proc.args!r} did not listen on {port}:\n{log.read_text()}")
 
 
 def labgrid_tool(name: str) -> str:
