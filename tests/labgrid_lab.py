@@ -475,3 +475,29 @@ def lab_executor(env_file: Path) -> Iterator[LabgridExecutor]:
         yield LabgridExecutor(target)
     finally:
         target.cleanup()
+
+
+class ExecutorContract:
+    """What the labgrid executor does the same over either transport (the sshd lab's
+    SSHDriver and the serial lab's ShellDriver).  A test module collects these by subclassing
+    (``class TestContract(ExecutorContract)``) beside its module-scoped ``lab`` and
+    ``executor`` fixtures."""
+
+    def test_commands_run_on_the_board(self, lab: Lab, executor: LabgridExecutor) -> None:
+        """``openssl`` resolves to the board-only wrapper on the board's PATH (the sshd
+        session's or the console shell's)."""
+        before = len(board_openssl_calls(lab))
+        done = executor.run(["openssl", "version", "-v"], timeout=30)
+        assert done.returncode == 0 and done.stdout.startswith("OpenSSL ")
+        calls = board_openssl_calls(lab)
+        assert len(calls) == before + 1 and calls[-1].endswith(" version -v")
+
+    def test_env_and_cwd(self, executor: LabgridExecutor) -> None:
+        done = executor.run(["sh", "-c", 'printf "%s %s" "$SBC_X" "$(pwd)"'], timeout=30,
+                            env={"SBC_X": "one two"}, cwd="/tmp")
+        assert (done.returncode, done.stdout) == (0, "one two /tmp\n")
+
+    def test_missing_tool_is_exit_127(self, executor: LabgridExecutor) -> None:
+        done = executor.run(["sbcbench-no-such-tool"], timeout=30)
+        assert done.returncode == 127 and not done.timed_out
+        assert "sbcbench-no-such-tool" in done.stderr and done.stdout == ""
