@@ -12,7 +12,7 @@ import pytest
 
 from .errors import SbcBenchError
 from .fixtures import Bench
-from .runloop import Handle
+from .runloop import Handle, plain_runs
 from .session import get_session
 from .workload import Unavailable
 
@@ -58,9 +58,7 @@ class LazyPedantic:
     def __call__(self, reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:
         fixture = benchmark_fixture(self.request)
         if fixture is None:
-            for _ in range(runs):
-                reset()
-                take()
+            plain_runs(reset, take, runs)
             return
         self.driver = PedanticDriver(fixture)
         self.driver(reset, take, runs)
@@ -83,10 +81,6 @@ class PedanticDriver:
     def annotate(self, handles: list[Handle]) -> None:
         for handle in handles:
             self.fixture.extra_info.update(handle.measurement.identity.as_dict())
-
-
-def pedantic_driver(fixture: Any) -> PedanticDriver:
-    return PedanticDriver(fixture)
 
 
 @pytest.fixture

@@ -54,6 +54,13 @@ class Handle:
         self._result = result
 
 
+def plain_runs(reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:
+    """The loop's own :data:`Driver`: ``runs`` times, reset then take one sample."""
+    for _ in range(runs):
+        reset()
+        take()
+
+
 def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
                  max_runs: int | None, driver: Driver | None = None) -> list[Measurement]:
     """Prepare, take the planned samples (through ``driver`` when given), then one more while
@@ -81,12 +88,7 @@ def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs
 
     def take() -> None:
         samples.append(workload.sample(ctx))
-    if driver is not None:
-        driver(reset, take, runs)
-    else:
-        for _ in range(runs):
-            reset()
-            take()
+    (driver or plain_runs)(reset, take, runs)
     budget = max(runs, max_runs or runs)
     while len(samples) < budget and more_needed(workload, combine(workload.name, base, samples)):
         reset()

@@ -21,7 +21,7 @@ import sys
 import tarfile
 import tempfile
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -78,11 +78,9 @@ def _regular_files(root: Path) -> list[str]:
     """Relative paths of the regular files under ``root`` (symlinks not followed, the
     top-level ``.git`` left out), refusing names that ``sha256sum`` would escape."""
     found = []
-    for folder, dirs, files in os.walk(root):
-        if Path(folder) == root and ".git" in dirs:
-            dirs.remove(".git")
+    for folder, _, files in _walk(root):
         for name in files:
-            path = Path(folder) / name
+            path = folder / name
             if path.is_symlink() or not path.is_file():
                 continue
             rel = path.relative_to(root).as_posix()
@@ -109,12 +107,16 @@ def digest_of(text: str) -> TreeDigest:
 
 def _entries(root: Path) -> list[Path]:
     """Everything under ``root`` but the top-level ``.git``, symlinks kept as links."""
-    out = []
+    return sorted(folder / name for folder, dirs, files in _walk(root)
+                  for name in (*dirs, *files))
+
+
+def _walk(root: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
+    """``os.walk(root)`` without the top-level ``.git`` (the tree's content, not its history)."""
     for folder, dirs, files in os.walk(root):
         if Path(folder) == root and ".git" in dirs:
             dirs.remove(".git")
-        out += [Path(folder) / name for name in (*dirs, *files)]
-    return sorted(out)
+        yield Path(folder), dirs, files
 
 
 def pack(root: Path, out: Path) -> None:

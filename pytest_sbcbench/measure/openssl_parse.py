@@ -213,11 +213,10 @@ def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
     if fields[0] == "+F2" and len(fields) >= 7:
         ops = (*ops, "encrypt", "decrypt")
     first = 4 if fields[0] == "+F6" else 3
-    values = [float(v) for v in fields[first:first + len(ops)]]
-    if len(values) != len(ops):
+    printed = fields[first:first + len(ops)]
+    if len(printed) != len(ops):
         raise ValueError(f"expected {len(ops)} value(s)")
-    if not per_second:
-        values = [_per_second(v) for v in fields[first:first + len(ops)]]
+    values = [float(v) if per_second else _per_second(v) for v in printed]
     return [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
 
 
