@@ -242,7 +242,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from .suite import list_registered
+    from .run.suite import list_registered
 
     return list_registered(args.json, args.sysroot)
 
@@ -400,7 +400,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["run"]:  # everything after "run" is pytest's
-        from .suite import run
+        from .run.suite import run
 
         return run(given[1:])
     args = parser().parse_args(given)

@@ -4,8 +4,10 @@ A workload says what it is (``name``, ``markers``), whether it can run here (``a
 asked at test set-up), how long it wants (``plan``), what makes its numbers comparable
 (``identity``, tool and version included) and how to take **one** sample (``sample``: one timed
 run, which may carry several metrics of that run).  The run loop
-(:meth:`pytest_sbcbench.session.Session.measure`), not the workload, decides how many samples to
-take.
+(:func:`pytest_sbcbench.run.loop.take_samples`), not the workload, decides how many samples to
+take; it also calls ``close`` after ``prepare`` on every exit path, and hands the timed runs to
+pytest-benchmark when ``uses_pytest_benchmark`` says so.  Every member it calls is in the
+:class:`Workload` protocol; :class:`BaseWorkload` gives the optional ones their defaults.
 
 This module is imported when pytest starts: it imports nothing heavy.
 """
@@ -189,6 +191,17 @@ class Workload(Protocol):
         """Details that need every sample (scaling efficiency); default: unchanged."""
         ...
 
+    def close(self, ctx: Context) -> None:
+        """Release what ``prepare`` made (a board directory); called by the run loop on every
+        exit path after a successful ``prepare``."""
+        ...
+
+    @property
+    def uses_pytest_benchmark(self) -> bool:
+        """Whether the timed runs also go through pytest-benchmark's ``benchmark.pedantic``
+        when that plugin is active (the compile workloads)."""
+        ...
+
 
 class BaseWorkload:
     """Defaults for the optional parts of :class:`Workload`: subclass and set ``name``,
@@ -198,6 +211,7 @@ class BaseWorkload:
     markers: tuple[str, ...] = ()
     description = ""
     test = GENERIC_TEST
+    uses_pytest_benchmark = False
 
     @property
     def param(self) -> str:
@@ -219,8 +233,6 @@ class BaseWorkload:
         return measurements
 
     def close(self, ctx: Context) -> None:
-        """Release what ``prepare`` made (a board directory): optional, called by the run
-        loop on every exit path after a successful ``prepare``."""
         return None
 
 
@@ -232,7 +244,8 @@ def check_workloads(items: Sequence[object], source: str) -> list[Workload]:
         if not isinstance(item, Workload) or not item.name:
             raise TypeError(f"{source} returned {type(item).__name__}: expected a Workload "
                             "(name, markers, description, test, param, available, plan, "
-                            "identity, prepare, reset, sample, finish)")
+                            "identity, prepare, reset, sample, finish, close, "
+                            "uses_pytest_benchmark; BaseWorkload has defaults)")
         out.append(item)
     return out
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_sbcbench.cli import main
-from pytest_sbcbench.suite import render
+from pytest_sbcbench.run.suite import render
 
 
 def test_probe_json_on_this_machine(capsys: pytest.CaptureFixture[str]) -> None:

@@ -111,7 +111,7 @@ def test_a_failed_clean_up_keeps_the_warm_up_error(tmp_path: Path,
     from pytest_sbcbench.measure.checkout import Tree
     from pytest_sbcbench.measure.fingerprint import Fingerprint
     from pytest_sbcbench.platform.host import LOCAL_HOST
-    from pytest_sbcbench.suite import listing_settings
+    from pytest_sbcbench.run.suite import listing_settings
     from pytest_sbcbench.workload import Context
     from pytest_sbcbench.workloads.compile import Build, BuildSpec
 

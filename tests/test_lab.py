@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from pytest_sbcbench.errors import BoardError
-from pytest_sbcbench.lab import board_for_place
 from pytest_sbcbench.platform.board import builtin_profiles, merge
 from pytest_sbcbench.platform.probe import probe
 from pytest_sbcbench.platform.sysroot import Sysroot
+from pytest_sbcbench.run.lab import board_for_place
 
 
 def test_tag_naming_the_detected_board(star64: Path) -> None:

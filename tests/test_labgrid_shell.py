@@ -37,7 +37,7 @@ from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
 )
 from pytest_sbcbench.platform.sysroot import Sysroot
-from pytest_sbcbench.watch import Watch
+from pytest_sbcbench.run.watch import Watch
 
 preload_labgrid()
 

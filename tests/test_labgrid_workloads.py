@@ -23,7 +23,7 @@ from pytest_sbcbench.measure.scaling import thread_counts
 from pytest_sbcbench.platform.executor import Completed, LocalExecutor
 from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
 from pytest_sbcbench.platform.sysroot import Sysroot
-from pytest_sbcbench.suite import listing_settings
+from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.workload import Context
 from pytest_sbcbench.workloads import memory, scaling
 from pytest_sbcbench.workloads.remote import board_cpus

@@ -29,8 +29,8 @@ from pytest_sbcbench.platform.environment import boot
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.results import document, load_results
 from pytest_sbcbench.report.terminal import verdict_lines
-from pytest_sbcbench.session import Session as SessionOfRun
-from pytest_sbcbench.suite import listing_settings
+from pytest_sbcbench.run.session import Session as SessionOfRun
+from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.workload import Plan
 from pytest_sbcbench.workloads import Registry
 
@@ -157,10 +157,14 @@ def test_boot_is_read_through_the_sysroot(tmp_path: Path) -> None:
 def test_delta_and_budget_come_from_option_workload_or_default(tmp_path: Path) -> None:
     settings = listing_settings(star64_tree(tmp_path / "t"), False)
     run = SessionOfRun(settings, list, lambda: Registry(()))
-    assert (run.plan(3).min_effect_pct, run.plan(3).max_runs) == (3.0, 6)
-    assert run.plan(3, min_effect_pct=5.0).min_effect_pct == 5.0  # the workload's Plan
+
+    def plan(of: SessionOfRun, runs: int, effect: float | None = None) -> tuple[float, int]:
+        chosen = of.recorder.plan(of.target, runs, min_effect_pct=effect)
+        return chosen.min_effect_pct, chosen.max_runs
+    assert plan(run, 3) == (3.0, 6)
+    assert plan(run, 3, 5.0)[0] == 5.0  # the workload's Plan
     chosen = SessionOfRun(dataclasses.replace(settings, min_effect_pct=2.0, max_runs=9), list,
                           lambda: Registry(()))
-    assert chosen.plan(3, min_effect_pct=5.0).min_effect_pct == 2.0  # --sbc-min-effect wins
-    assert chosen.plan(3).max_runs == 9 and chosen.plan(12).max_runs == 12
+    assert plan(chosen, 3, 5.0)[0] == 2.0  # --sbc-min-effect wins
+    assert plan(chosen, 3)[1] == 9 and plan(chosen, 12)[1] == 12
     assert Plan().min_effect_pct is None

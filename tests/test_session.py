@@ -20,9 +20,9 @@ from pytest_sbcbench.model import Identity, Measurement
 from pytest_sbcbench.platform.executor import Completed, Executor
 from pytest_sbcbench.platform.executor import Handle as ExecHandle
 from pytest_sbcbench.report.progress import line_end_column
-from pytest_sbcbench.session import SESSION_KEY, Session
+from pytest_sbcbench.run.session import SESSION_KEY, Session
+from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.settings import Settings
-from pytest_sbcbench.suite import listing_settings
 from pytest_sbcbench.workload import BaseWorkload, Context, Plan, Sample, Workload, combine
 from pytest_sbcbench.workloads import Registry
 
@@ -70,9 +70,9 @@ def test_plugin_is_inert_in_an_unrelated_project(pytester: pytest.Pytester,
     reprec = pytester.inline_run("-p", "no:cacheprovider", "-p", "no:benchmark")
     reprec.assertoutcome(passed=1)
     session = reprec.getcall("pytest_sessionfinish").session.config.stash[SESSION_KEY]
-    assert not session.active and not session.started
-    assert session.results == [] and session.governor is None and session.terminal is None
-    assert session._probe is None and session._executor is None and session._host is None
+    assert not session.active and not session.preflight.started
+    assert session.recorder.results == [] and session.preflight.governor is None
+    assert session.terminal is None and not session.built  # no probe, executor or host
     assert not trace.exists() and not cache.exists()
     after = sorted(p.name for p in pytester.path.rglob("*") if "__pycache__" not in p.parts)
     assert after == before  # not a file, not a directory
@@ -122,13 +122,13 @@ def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
     def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
         asked.append({m.display_name: list(m.samples) for m in measurements})
         return len(asked[-1]["a"]) < 5
-    run.more_needed = more
-    run.max_runs = 10
+    run.recorder.more_needed = more
+    run.recorder.max_runs = 10
     work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
     (a, _) = run.measure("t::y", work, run.context(work))
     assert a.measurement.samples == (1.0, 2.0, 3.0, 4.0, 5.0)
     assert [len(s["a"]) for s in asked] == [3, 4, 5]
-    run.max_runs = 4
+    run.recorder.max_runs = 4
     work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
     assert run.measure("t::z", work, run.context(work))[0].summary.n == 4  # the budget holds
 
@@ -317,7 +317,8 @@ class UseExecutor:
         self.executor = executor
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        session.config.stash[SESSION_KEY].executor = self.executor
+        run = session.config.stash[SESSION_KEY]
+        run.target = run.target.replace(executor=self.executor)
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
@@ -353,13 +354,13 @@ def test_a_captured_tree_replays_through_its_own_host(tmp_path: Path) -> None:
     from pytest_sbcbench.platform.host import LocalHost, SysrootHost
 
     captured = session(tmp_path)
-    assert type(captured.host) is SysrootHost
-    assert captured.host.sysroot == captured.settings.sysroot
+    assert type(captured.target.host) is SysrootHost
+    assert captured.target.host.sysroot == captured.settings.sysroot
     work = Scripted([1.0])
-    assert captured.context(work).host is captured.host
-    assert captured.context(work).executor is captured.executor
+    assert captured.context(work).host is captured.target.host
+    assert captured.context(work).executor is captured.target.executor
     live = Session(listing_settings(Path("/"), False), list, lambda: Registry(()))
-    assert isinstance(live.host, LocalHost)
+    assert isinstance(live.target.host, LocalHost)
 
 
 def test_a_tool_is_looked_up_where_commands_run(tmp_path: Path) -> None:
@@ -377,11 +378,25 @@ def test_a_tool_is_looked_up_where_commands_run(tmp_path: Path) -> None:
     assert which("sh", executor=local) == shutil.which("sh") and local.argvs == []
 
 
-def test_a_built_in_module_brings_its_own_marker(pytester: pytest.Pytester,
-                                                 copy_benchmarks: Callable[..., None],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """One module plus its name in ``MODULES``: its new marker selects it under
-    ``--strict-markers`` with no second list to keep in step."""
+TINY_TEST = """
+import pytest
+
+from pytest_sbcbench.plugin.fixtures import WorkloadRun
+
+pytestmark = pytest.mark.tinymark
+
+
+def test_tiny(sbc_workload: WorkloadRun) -> None:
+    assert sbc_workload.run()
+"""
+
+
+def test_a_built_in_workload_with_its_own_marker_and_test_file(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One module plus one registration line (its markers as data): its own test file runs
+    alone under ``--strict-markers`` (the marker is registered when pytest starts, before any
+    module builds the registry), and ``-m`` selects it over the whole suite."""
     import types
 
     from pytest_sbcbench import workloads
@@ -389,14 +404,25 @@ def test_a_built_in_module_brings_its_own_marker(pytester: pytest.Pytester,
     class Tiny(Scripted):
         name = "tiny"
         markers = ("tinymark",)
+        test = "test_tiny"
 
+        @property
+        def param(self) -> str:
+            return ""
+
+    tiny = Tiny([1.0, 2.0, 3.0, 4.0])
     module = types.ModuleType("pytest_sbcbench.workloads.tiny")
-    module.WORKLOADS = [Tiny([1.0])]  # type: ignore[attr-defined]
+    module.WORKLOADS = [tiny]  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setattr(workloads, "MODULES", (*workloads.MODULES, "tiny"))
-    copy_benchmarks("test_registered.py")
-    result = pytester.runpytest("benchmarks", "-m", "tinymark", "--strict-markers",
-                                "--collect-only", "-q")
-    assert result.ret == 0
-    result.stdout.fnmatch_lines(["benchmarks/test_registered.py::test_workload[[]tiny[]]",
-                                 "1 test collected*"])
+    line = workloads.Registration("tiny", {"tinymark": "a tiny built-in workload"})
+    monkeypatch.setattr(workloads, "BUILTIN", (*workloads.BUILTIN, line))
+    copy_benchmarks("test_crypto.py", "test_registered.py")
+    (pytester.path / "benchmarks" / "test_tiny.py").write_text(TINY_TEST)
+    args = ("--strict-markers", "--sbc-idle-wait", "0", "--sbc-quick", "-p", "no:cacheprovider",
+            "--sbc-baselines", str(pytester.path / "none"))
+    alone = pytester.runpytest("benchmarks/test_tiny.py", *args)
+    alone.assert_outcomes(passed=1)
+    tiny.taken = 0
+    whole = pytester.runpytest("benchmarks", "-m", "tinymark", *args)
+    outcomes = whole.parseoutcomes()  # the suite's other tests collected, then deselected
+    assert outcomes.get("passed") == 1 and outcomes.get("deselected", 0) > 0, outcomes

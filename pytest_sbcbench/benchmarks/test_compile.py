@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_sbcbench.fixtures import WorkloadRun
+from pytest_sbcbench.plugin.fixtures import WorkloadRun
 
 __all__ = [  # noqa: RUF022 - the collection order
     "pytestmark",

@@ -3,7 +3,7 @@ built-in one placed in ``test_workload``), one parameter each."""
 
 from __future__ import annotations
 
-from pytest_sbcbench.fixtures import WorkloadRun
+from pytest_sbcbench.plugin.fixtures import WorkloadRun
 
 __all__ = ["test_workload"]
 

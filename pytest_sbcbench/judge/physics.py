@@ -1,19 +1,22 @@
 """The physics gate: a number beyond what the hardware can do is a bug report, not a result.
 
-Limits come from the board profile: DRAM theoretical bandwidth (``memory-read``,
-``memory-write``), the storage interface or media ceiling (``storage-read``,
-``storage-write``), and the maximum clock (sampled clocks above it are sensor or driver bugs).
-Crypto results get ceilings per metric class that hold on any board (see :data:`CEILINGS`)."""
+Limits come from the board profile: each metric a workload registration bounds by a board
+fact (DRAM theoretical bandwidth, the storage interface or media ceiling: see
+:data:`pytest_sbcbench.workloads.BUILTIN`) gets that fact as its limit, and the maximum clock
+bounds the sampled clocks (above it: sensor or driver bugs).  Crypto results get ceilings per
+metric class that hold on any board (see :data:`CEILINGS`)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SbcBenchError
 from ..model import Result, Verdict, display
 from ..platform.board import BoardProfile
+from ..workloads import DRAM, STORAGE, builtin_limits
 
 CLOCK_SLACK = 1.05
 PHYSICS = "beats physics: a bug report, not a result"
@@ -27,20 +30,18 @@ class Limit:
     source: str
 
 
-def limits(board: BoardProfile) -> list[Limit]:
+def limits(board: BoardProfile, declared: Mapping[str, str] | None = None) -> list[Limit]:
+    """The board's limit for each ``declared`` metric (metric -> the board fact bounding it;
+    default: what the built-in workloads declare) whose fact the profile has, and its clock."""
     facts = board.facts
     note = str(facts.get("limits_note", "board profile"))
+    sources = {DRAM: f"{board.dram or 'DRAM'} theoretical bandwidth ({note})",
+               STORAGE: f"{facts.get('storage', 'storage')} ({note})"}
     out = []
-    dram = facts.get("dram_bandwidth_bytes_per_s")
-    if dram:
-        dram_source = f"{board.dram or 'DRAM'} theoretical bandwidth ({note})"
-        out += [Limit(m, float(dram), "B/s", dram_source)
-                for m in ("memory-read", "memory-write", "memory-copy", "memory-triad")]
-    storage = facts.get("storage_max_bytes_per_s")
-    if storage:
-        storage_source = f"{facts.get('storage', 'storage')} ({note})"
-        out += [Limit(m, float(storage), "B/s", storage_source)
-                for m in ("storage-read", "storage-write")]
+    for metric, fact in (builtin_limits() if declared is None else declared).items():
+        value = facts.get(fact)
+        if value:
+            out.append(Limit(metric, float(value), "B/s", sources.get(fact, f"{fact} ({note})")))
     tops = [c.max_mhz for c in board.clusters if c.max_mhz]
     if tops:
         out.append(Limit("clock", max(tops) * CLOCK_SLACK, "MHz",
@@ -130,11 +131,11 @@ def crypto_limits(result: Result) -> list[Limit]:
 
 
 def measured_limits(result: Result) -> list[Limit]:
-    """Storage results carry the ceiling of the interface they were measured through."""
+    """A result may carry the ceiling of the interface it was measured through (storage)."""
     metric = result.measurement.metric
     ceiling = _positive(result.telemetry.get("interface_limit_bytes_per_s"),
                         f"{result.test}: interface_limit_bytes_per_s")
-    if not ceiling or not metric.startswith("storage-"):
+    if not ceiling:
         return []
     source = str(result.telemetry.get("interface", "the storage interface"))
     return [Limit(metric, ceiling, "B/s", source)]
@@ -153,12 +154,13 @@ def _positive(value: Any, what: str, *, zero_ok: bool = False) -> float | None:
     return float(value)
 
 
-def check(result: Result, board: BoardProfile) -> Verdict | None:
-    """``implausible`` when any sample or a sampled clock exceeds a board or interface limit
-    or the crypto ceiling of its metric class."""
+def check(result: Result, board: BoardProfile, declared: Mapping[str, str] | None = None
+          ) -> Verdict | None:
+    """``implausible`` when any sample or a sampled clock exceeds a board limit (of the
+    ``declared`` metrics), an interface limit or the crypto ceiling of its metric class."""
     found = []
     m = result.measurement
-    for limit in [*limits(board), *measured_limits(result), *crypto_limits(result)]:
+    for limit in [*limits(board, declared), *measured_limits(result), *crypto_limits(result)]:
         if limit.metric == m.metric and limit.unit == m.unit and max(m.samples) > limit.value:
             shown, unit = display(max(m.samples), limit.unit)
             top, _ = display(limit.value, limit.unit)

@@ -241,7 +241,9 @@ class JudgeContext:
     """What a result is judged against: the board (physics limits; ``None`` when unknown, so
     only the limits the result itself carries apply), the baseline, the machine that ran
     (``cpu_model``, ``cpus``: a baseline from another machine is incomparable), the validity
-    findings of the run, and ``--sbc-strict``."""
+    findings of the run, ``--sbc-strict``, the baseline's between-boot prior, and the
+    physical limits the run's workloads declare (metric -> board fact; ``None``: the built-in
+    workloads' declarations)."""
 
     board_name: str
     board: BoardProfile | None = None
@@ -250,6 +252,7 @@ class JudgeContext:
     findings: Sequence[Finding] = field(default_factory=tuple)
     strict: bool = False
     prior: BootPrior | None = None
+    limits: Mapping[str, str] | None = None
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -260,7 +263,8 @@ def unknown_board(name: str) -> BoardProfile:
 def judge_result(result: Result, context: JudgeContext) -> Verdict:
     """``implausible`` when a number beats physics; ``invalid`` under strict when the run had
     findings; else the baseline gate's verdict."""
-    implausible = physics.check(result, context.board or unknown_board(context.board_name))
+    implausible = physics.check(result, context.board or unknown_board(context.board_name),
+                                context.limits)
     if implausible is not None:
         return implausible
     if context.findings and context.strict:

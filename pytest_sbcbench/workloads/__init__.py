@@ -1,38 +1,81 @@
 """The registry: every built-in workload, and those third parties add through the
 ``pytest_sbcbench_workloads`` hook.
 
-A new benchmark is one module here (a :class:`~pytest_sbcbench.workload.BaseWorkload` subclass
-and a ``WORKLOADS`` list) plus its name in :data:`MODULES`.  Its markers are registered from the
-registry, it is sampled and judged like every other workload, and the shipped suite runs it.
-Modules are imported only when the registry is built, and they import their tools lazily.
+A new built-in benchmark is one module here (a :class:`~pytest_sbcbench.workload.BaseWorkload`
+subclass and a ``WORKLOADS`` list) plus one :class:`Registration` line in :data:`BUILTIN`.  The
+line declares, as data, the markers the module's workloads use (registered when pytest starts,
+without importing the module, so ``--strict-markers`` and ``-m`` work for a test file run
+alone) and the physical limits of its metrics (the board-profile fact each metric can never
+exceed; the physics gate reads them from here instead of naming metrics).  Workload modules
+are imported only when the registry is built, and they import their tools lazily.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..workload import Workload, check_workloads
 
-MODULES = ("crypto", "inprocess", "compile", "scaling", "memory", "storage")
+DRAM = "dram_bandwidth_bytes_per_s"  # board-profile facts a metric can never exceed
+STORAGE = "storage_max_bytes_per_s"
 
-MARKER_HELP = {
-    "crypto": "openssl and in-process cipher, hash and signature throughput",
-    "compile": "clean release builds of pinned source trees",
-    "platform": "what the board must have: CPUs, clocks, ISA features",
-    "scaling": "throughput against thread count",
-    "memory": "DRAM bandwidth",
-    "storage": "sequential storage throughput",
-}
+
+@dataclass(frozen=True)
+class Registration:
+    """One built-in workload module: its markers (name -> help) and its metrics' physical
+    limits (metric -> the board-profile fact that bounds it)."""
+
+    module: str
+    markers: Mapping[str, str] = field(default_factory=dict)
+    limits: Mapping[str, str] = field(default_factory=dict)
+
+
+CRYPTO = {"crypto": "openssl and in-process cipher, hash and signature throughput"}
+BUILTIN: tuple[Registration, ...] = (
+    Registration("crypto", CRYPTO),
+    Registration("inprocess", CRYPTO),
+    Registration("compile", {"compile": "clean release builds of pinned source trees"}),
+    Registration("scaling", {"scaling": "throughput against thread count"}),
+    Registration("memory", {"memory": "DRAM bandwidth"},
+                 dict.fromkeys(("memory-read", "memory-write", "memory-copy", "memory-triad"),
+                               DRAM)),
+    Registration("storage", {"storage": "sequential storage throughput"},
+                 dict.fromkeys(("storage-read", "storage-write"), STORAGE)),
+)
+# markers of the shipped suite that no workload module brings
+SUITE_MARKERS = {"platform": "what the board must have: CPUs, clocks, ISA features"}
+
+
+def builtin_markers() -> dict[str, str]:
+    """Every marker the built-in registrations and the shipped suite declare (no import)."""
+    out: dict[str, str] = {}
+    for entry in BUILTIN:
+        for name, text in entry.markers.items():
+            out.setdefault(name, text)
+    return {**out, **SUITE_MARKERS}
+
+
+def builtin_limits() -> dict[str, str]:
+    """Metric -> the board fact that bounds it, as the built-in registrations declare."""
+    return {metric: fact for entry in BUILTIN for metric, fact in entry.limits.items()}
 
 
 def builtin() -> list[Workload]:
-    """The built-in workloads, in suite order."""
+    """The built-in workloads, in suite order; a workload's marker its registration does not
+    declare is an error naming both (it would be unknown when its test file runs alone)."""
     out: list[Workload] = []
-    for name in MODULES:
-        module = importlib.import_module(f"{__name__}.{name}")
-        out += check_workloads(module.WORKLOADS, f"{module.__name__}.WORKLOADS")
+    for entry in BUILTIN:
+        module = importlib.import_module(f"{__name__}.{entry.module}")
+        found = check_workloads(module.WORKLOADS, f"{module.__name__}.WORKLOADS")
+        for workload in found:
+            undeclared = set(workload.markers) - set(entry.markers)
+            if undeclared:
+                raise ValueError(f"workload {workload.name} uses marker(s) "
+                                 f"{', '.join(sorted(undeclared))} that its registration "
+                                 f"Registration({entry.module!r}, ...) does not declare")
+        out += found
     return out
 
 
@@ -63,7 +106,7 @@ class Registry:
 def markers(workloads: Iterable[Workload]) -> dict[str, str]:
     """Marker name -> help: the built-in ones, then those ``workloads`` bring (the one source
     of the markers pytest registers)."""
-    out = dict(MARKER_HELP)
+    out = builtin_markers()
     for workload in workloads:
         for marker in workload.markers:
             out.setdefault(marker, workload.description or f"the {workload.name} workload")

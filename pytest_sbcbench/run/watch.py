@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .judge.validity import Finding
-from .measure.board_sampler import BoardSampler
-from .measure.idle import wait_for_idle
-from .measure.sampler import Sampler, Trace
-from .platform.executor import Executor
-from .platform.host import Host
-from .report.progress import StatusLine
-from .settings import Settings
+from ..judge.validity import Finding
+from ..measure.board_sampler import BoardSampler
+from ..measure.idle import wait_for_idle
+from ..measure.sampler import Sampler, Trace
+from ..platform.executor import Executor
+from ..platform.host import Host
+from ..report.progress import StatusLine
+from ..settings import Settings
 
 
 @dataclass

@@ -12,16 +12,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .platform.sysroot import Sysroot
-from .settings import Settings
-from .workload import Context
-from .workloads import Registry
+from ..platform.sysroot import Sysroot
+from ..settings import Settings
+from ..workload import Context
+from ..workloads import Registry
 
 if TYPE_CHECKING:
-    from .platform.executor import Executor
-    from .platform.host import Host
+    from ..platform.executor import Executor
+    from ..platform.host import Host
 
-PACKAGE = Path(__file__).parent
+PACKAGE = Path(__file__).parent.parent  # the installed pytest_sbcbench package
 SUITE = PACKAGE / "benchmarks"
 SUITE_INI = SUITE / "suite.ini"
 

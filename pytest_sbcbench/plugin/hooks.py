@@ -1,7 +1,7 @@
-"""The pytest plugin (entry point ``sbcbench``): options, hooks, fixtures.  Thin glue only.
+"""The plugin's pytest hooks: thin glue between pytest and the run (:mod:`..run.session`).
 
-Inert until used: in a project without benchmarks it registers its options and markers and
-does nothing else (no idle wait, no sampler, no subprocess, no cache writes).  A test is a
+Inert until used: in a project without benchmarks they register the options and markers and
+do nothing else (no idle wait, no sampler, no subprocess, no cache writes).  A test is a
 benchmark because it uses the plugin's fixtures (or is the shipped suite, which does), never
 because of a marker name."""
 
@@ -12,23 +12,19 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from . import hookspecs, lab
-from .errors import SbcBenchError
-from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
-from .fixtures_compile import compile_bench, pinned_checkout
-from .interrupts import Interrupts
-from .session import SESSION_KEY, Session
-from .settings import add_options, from_config
-from .workload import Workload, check_workloads
+from ..errors import SbcBenchError
+from ..interrupts import Interrupts
+from ..run.session import SESSION_KEY
+from ..workload import Workload, check_workloads
+from . import hookspecs
+from .options import add_options, settings_from
 
 if TYPE_CHECKING:
-    from .model import Result
-    from .platform.board import BoardProfile
-    from .watch import Watch
-    from .workloads import Registry
-
-__all__ = ["compile_bench", "pinned_checkout", "sbc_board", "sbc_openssl", "sbc_platform",
-           "sbc_workload", "sbcbench"]
+    from ..model import Result
+    from ..platform.board import BoardProfile
+    from ..run.session import Session
+    from ..run.watch import Watch
+    from ..workloads import Registry
 
 BENCHMARK_FIXTURES = frozenset({"sbcbench", "sbc_workload", "compile_bench", "pinned_checkout",
                                 "sbc_board", "sbc_platform", "sbc_openssl"})
@@ -44,7 +40,7 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def _hook_profiles(config: pytest.Config) -> list[BoardProfile]:
-    from .platform import board as boards
+    from ..platform import board as boards
 
     out: list[BoardProfile] = []
     try:  # an invalid profile built inside the hook (a BoardProfile validates its name)
@@ -79,32 +75,27 @@ def _hook_workloads(config: pytest.Config) -> list[Workload]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
-    from .workloads import markers
+    from .. import workloads
+    from ..run import lab
+    from ..run.session import Session
 
     extra = _hook_workloads(config)  # the package is light; workload modules load on use
-    for name, text in markers(extra).items():
+    for name, text in workloads.markers(extra).items():  # declared data: nothing imported
         config.addinivalue_line("markers", f"{name}: {text}")
 
     def registry() -> Registry:
-        from . import workloads
-
         try:
-            built = workloads.build([extra])
+            return workloads.build([extra])
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from exc
-        registered = markers(extra)
-        for name, text in built.markers().items():  # a built-in module's own new marker
-            if name not in registered:
-                config.addinivalue_line("markers", f"{name}: {text}")
-        return built
     profiles: list[BoardProfile] | None = None
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
 
     def hook_profiles() -> list[BoardProfile]:
         return profiles if profiles is not None else _hook_profiles(config)
-    session = Session(from_config(config), hook_profiles, registry)
-    session.lab = lab.from_config(config)  # labgrid's --lg-env: the run goes to that board
+    # labgrid's --lg-env: the run goes to that board
+    session = Session(settings_from(config), hook_profiles, registry, lab.from_config(config))
     config.stash[SESSION_KEY] = session
     if extra:
         _ = session.registry  # contributed workloads: a clash is a usage error now
@@ -155,9 +146,9 @@ def pytest_collection(session: pytest.Session) -> bool | None:
     run = session.config.stash.get(SESSION_KEY, None)
     if fmt is None or run is None:
         return None
-    from . import suite
+    from ..run import suite
 
-    table = suite.rows(run.registry, run.settings, run.executor, run.host)
+    table = suite.rows(run.registry, run.settings, run.target.executor, run.target.host)
     print(suite.render(table, fmt == "json"), flush=True)
     return True
 
@@ -174,26 +165,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     session = config.stash.get(SESSION_KEY, None)
     if session is not None and any(is_benchmark(item) for item in items):
         _activate(session, config)
-        session.plan_suite([item.nodeid for item in items if is_benchmark(item)])
+        tests = [item.nodeid for item in items if is_benchmark(item)]
+        session.recorder.plan_suite(session.baseline, tests)
 
 
 def _start_watch(item: pytest.Item, session: Session) -> Watch:
-    from . import watch
+    from ..run import watch
 
     session.start_workloads()
     reporter = item.config.pluginmanager.get_plugin("terminalreporter")
     terminal = None
     if reporter is not None and reporter.verbosity >= 0 and reporter.isatty:
         if session.terminal is None:
-            from .report.progress import open_terminal
+            from ..report.progress import open_terminal
 
             session.terminal = open_terminal()
         terminal = session.terminal
-    remote = None if session.executor.is_local else session.executor
-    running = watch.start(session.settings, item.name, terminal, session.host, session.clock,
-                          remote)
+    target = session.target
+    running = watch.start(target.settings, item.name, terminal, target.host, session.clock,
+                          target.remote)
     for name, reason in running.sampler.unavailable.items():
-        session.unavailable.setdefault(name, reason)
+        session.recorder.unavailable.setdefault(name, reason)
     return running
 
 
@@ -201,7 +193,7 @@ def _publish(item: pytest.Item) -> Any:
     """Each judged result goes to the ``pytest_sbcbench_result`` hook and, as JUnit properties
     (metric, unit, median, change %, tolerance %, verdict), into ``--junitxml``."""
     def publish(result: Result) -> None:
-        from .report.junit import junit_properties
+        from ..report.junit import junit_properties
 
         item.user_properties.extend(junit_properties(result))
         item.config.hook.pytest_sbcbench_result(config=item.config, result=result)
@@ -211,10 +203,10 @@ def _publish(item: pytest.Item) -> Any:
 def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool) -> None:
     """Stop sampling, judge the test's results, and fail the test on a failing verdict unless
     it already failed on its own."""
-    from .report.progress import line_end_column
+    from ..report.progress import line_end_column
 
     trace = running.stop(line_end_column(item.config))
-    extra = [*session.session_findings, *([running.gate] if running.gate else [])]
+    extra = [*session.preflight.findings, *([running.gate] if running.gate else [])]
     message = session.finalize(item.nodeid, trace, extra, _publish(item))
     if message and not failed:
         pytest.fail(message, pytrace=False)
@@ -253,14 +245,14 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object
 
 def _finalize_unsampled(item: pytest.Item) -> str | None:
     session = item.config.stash.get(SESSION_KEY, None)
-    if session is None or not session.pending.get(item.nodeid):
+    if session is None or not session.recorder.pending.get(item.nodeid):
         return None
     return session.finalize(item.nodeid, None, [], _publish(item))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     session = config.stash.get(SESSION_KEY, None)
-    if session is None or not session.active or not session.board_resolved:
+    if session is None or not session.active or not session.lookup.resolved:
         return None
     if session.settings.board is None and not session.settings.sysroot_given:
         return None
@@ -271,16 +263,18 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     session = config.stash.get(SESSION_KEY, None)
-    if session is None or not session.results:
+    if session is None or not session.recorder.results:
         return
-    from .report import terminal
-    from .report.trace import summary_line
+    from ..report import terminal
+    from ..report.trace import summary_line
 
-    extra = terminal.extra_lines(session.findings, session.results, session.unavailable,
-                                 session.real_clock, session.notes)
-    extra += summary_line(session.settings.trace_dir, session.trace_files)
+    recorder = session.recorder
+    extra = terminal.extra_lines(recorder.findings, recorder.results, recorder.unavailable,
+                                 session.preflight.real_clock, session.notes)
+    extra += summary_line(session.settings.trace_dir, recorder.trace_files)
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
-                           session.results, extra, session.settings.results, session.saved)
+                           recorder.results, extra, session.settings.results,
+                           session.outputs.saved)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -297,7 +291,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
                          "was left as it was (writes are atomic)")
         late = True
     finally:
-        run.restore_governors()
+        run.preflight.restore_governors()
     if late:
         session.exitstatus = pytest.ExitCode.INTERRUPTED
 

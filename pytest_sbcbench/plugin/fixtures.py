@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .errors import SbcBenchError
-from .runloop import Driver, Handle
-from .session import Session, get_session
-from .workload import Context, Unavailable, Workload
+from ..errors import SbcBenchError
+from ..run.loop import Driver, Handle
+from ..run.session import Session, get_session
+from ..workload import Context, Unavailable, Workload
 
 if TYPE_CHECKING:
-    from .measure.openssl import OpensslTool
-    from .model import Measurement
-    from .platform.board import BoardProfile
-    from .settings import Settings
+    from ..measure.openssl import OpensslTool
+    from ..model import Measurement
+    from ..platform.board import BoardProfile
+    from ..settings import Settings
 
 
 class Bench:
@@ -62,21 +62,21 @@ class Bench:
 
     def openssl_throughput(self, algorithm: str, block_bytes: int = 16384) -> Handle:
         """``openssl speed -evp ALG -bytes N``, in bytes per second."""
-        from .workloads.crypto import Throughput
+        from ..workloads.crypto import Throughput
 
         (handle,) = self.run(Throughput(algorithm, "custom", block_bytes))
         return handle
 
     def openssl_rate(self, algorithm: str, op: str) -> Handle:
         """Sign or verify operations per second (``openssl speed rsa2048`` / ``ecdsap256``)."""
-        from .workloads.crypto import Rate
+        from ..workloads.crypto import Rate
 
         (handle,) = self.run(Rate(algorithm, op))
         return handle
 
     def inprocess_aead(self, algorithm: str, block_bytes: int = 16384) -> Handle:
         """AEAD encryption through the ``cryptography`` package, in this Python process."""
-        from .workloads.inprocess import Aead
+        from ..workloads.inprocess import Aead
 
         (handle,) = self.run(Aead(algorithm, block_bytes))
         return handle
@@ -85,9 +85,13 @@ class Bench:
 def run_in_test(session: Session, nodeid: str, workload: Workload, ctx: Context,
                 driver: Driver | None = None) -> list[Handle]:
     """The session's loop inside a test: an unavailable workload skips, a broken tool fails the
-    test with its message (no traceback of the plugin's own code)."""
+    test with its message (no traceback of the plugin's own code); the driver annotates what
+    it timed."""
     try:
-        return session.measure(nodeid, workload, ctx, driver)
+        handles = session.measure(nodeid, workload, ctx, driver)
+        if driver is not None:
+            driver.annotate(handles)
+        return handles
     except Unavailable as exc:
         pytest.skip(exc.reason)
     except SbcBenchError as exc:
@@ -109,9 +113,6 @@ class WorkloadRun:
         """Take the samples (in the call phase, under the sampler) and record the results."""
         self.handles = run_in_test(self.bench.session, self.bench.nodeid, self.workload,
                                    self.ctx, self.driver)
-        annotate = getattr(self.driver, "annotate", None)
-        if annotate is not None:
-            annotate(self.handles)
         return self.handles
 
 
@@ -146,8 +147,8 @@ def sbc_workload(request: pytest.FixtureRequest, sbcbench: Bench) -> WorkloadRun
     if reason is not None:
         pytest.skip(reason)
     driver = None
-    if getattr(workload, "uses_pytest_benchmark", False):
-        from .fixtures_compile import benchmark_driver
+    if workload.uses_pytest_benchmark:
+        from .benchmark_driver import benchmark_driver
 
         driver = benchmark_driver(request)
     return WorkloadRun(sbcbench, workload, ctx, driver)
@@ -166,7 +167,7 @@ def sbc_board(request: pytest.FixtureRequest) -> BoardProfile:
 def sbc_platform(request: pytest.FixtureRequest) -> dict[str, Any]:
     """Platform facts of the machine (or --sbc-sysroot tree): features, ISA, accelerators,
     clusters, kernel crypto (``sbcbench probe --json``)."""
-    from .platform.facts import platform_facts
+    from ..platform.facts import platform_facts
 
     return platform_facts(get_session(request.config).settings.sysroot)
 
@@ -174,11 +175,12 @@ def sbc_platform(request: pytest.FixtureRequest) -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def sbc_openssl(request: pytest.FixtureRequest) -> OpensslTool:
     """The real ``openssl`` binary and its version; skips with a reason when absent."""
-    from .workloads.crypto import find_tool
+    from ..workloads.crypto import find_tool
 
     session = get_session(request.config)
-    found = find_tool(Context(session.settings, session.executor, session.host, session.shared,
-                              session.tools))
+    target, recorder = session.target, session.recorder
+    found = find_tool(Context(target.settings, target.executor, target.host, recorder.shared,
+                              recorder.tools))
     if isinstance(found, str):
         pytest.skip(found)
     return found

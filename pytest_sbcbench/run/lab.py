@@ -22,16 +22,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import BoardError, SbcBenchError
+from ..errors import BoardError, SbcBenchError
 
 if TYPE_CHECKING:
     import pytest
 
-    from .platform.board import BoardProfile
-    from .platform.labgrid_executor import LabgridExecutor
-    from .platform.probe import Probe
-    from .platform.sysroot import Sysroot
-    from .session import Session
+    from ..platform.board import BoardProfile
+    from ..platform.labgrid_executor import LabgridExecutor
+    from ..platform.probe import Probe
+    from ..platform.sysroot import Sysroot
+    from .target import BoardLookup, RunTarget
 
 ROLE = "main"
 SKIPPED_CHECKS = ("system checks and real-clock check skipped: the board is remote ({name}); "
@@ -72,7 +72,7 @@ def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
                     ) -> BoardProfile:
     """The profile the place's ``board`` tag names.  The board's own identity (device tree,
     DMI) must not contradict it; an unrecognised board (generic) takes the lab's word."""
-    from .platform.board import describe, detect
+    from ..platform.board import describe, detect
 
     detected = detect(probe, profiles)
     if detected.name == tag:
@@ -86,6 +86,22 @@ def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
     return profiles[tag]
 
 
+def attach_board(lab: LabRun, target: RunTarget, lookup: BoardLookup) -> RunTarget:
+    """Point the run at the lab's board: the returned target runs there, and the place's
+    ``board`` tag names the board profile unless ``--board`` was given.  labgrid's own errors
+    (no such place, not acquired) become an :class:`SbcBenchError` naming labgrid."""
+    try:
+        attached = lab.attach(target)
+        tag = lab.tags.get("board")
+        if target.settings.board is None and tag is not None:
+            lookup.choose(board_for_place(tag, lookup.probe, lookup.profiles()))
+    except SbcBenchError:
+        raise
+    except Exception as exc:
+        raise SbcBenchError(f"labgrid: {type(exc).__name__}: {exc}") from exc
+    return attached
+
+
 class LabRun:
     """The labgrid environment of this run; :meth:`attach` connects and captures, once."""
 
@@ -97,6 +113,7 @@ class LabRun:
         self.tags: dict[str, str] = {}
         self.place: str | None = None
         self.sysroot: Sysroot | None = None
+        self.note = ""
         self._tmp: Path | None = None
 
     @property
@@ -106,7 +123,7 @@ class LabRun:
     def connect(self) -> LabgridExecutor:
         """The target's executor (labgrid activates SSHDriver, or the ShellDriver fallback on
         a serial console, on first use)."""
-        from .platform.labgrid_executor import LabgridExecutor, place_name, place_tags
+        from ..platform.labgrid_executor import LabgridExecutor, place_name, place_tags
 
         self.target = self.env.get_target(self.role)
         if self.target is None:
@@ -119,41 +136,34 @@ class LabRun:
 
     def capture_board(self, executor: LabgridExecutor) -> Sysroot:
         """The board's files, captured over the executor and extracted into a temp dir."""
-        from .platform.capture import capture, extract
-        from .platform.sysroot import Sysroot
+        from ..platform.capture import capture, extract
+        from ..platform.sysroot import Sysroot
 
         self._tmp = Path(tempfile.mkdtemp(prefix="sbcbench-board-"))
         done = capture(executor, self._tmp / "board.tar.gz")
         self.sysroot = Sysroot(extract(done.path, self._tmp / "root"))
         return self.sysroot
 
-    def attach(self, session: Session) -> BoardProfile | None:
-        """Point ``session`` at the board: executor, captured sysroot and host.  Returns the
-        profile the place's tag chose (None: ``--board`` given or no tag; the session resolves
-        as usual against the captured tree)."""
-        from .platform.host import SysrootHost
+    def attach(self, target: RunTarget) -> RunTarget:
+        """The run's target on the board: its executor, its captured sysroot and a host
+        reading that tree (``note`` says which place and how)."""
+        from ..platform.host import SysrootHost
 
         executor = self.connect()
         sysroot = self.capture_board(executor)
-        session.settings = dataclasses.replace(session.settings, sysroot=sysroot,
-                                               sysroot_given=True)
-        session.executor = executor
-        session.host = SysrootHost(sysroot)
+        settings = dataclasses.replace(target.settings, sysroot=sysroot, sysroot_given=True)
         tags = " ".join(f"{k}={v}" for k, v in sorted(self.tags.items())) or "none"
-        session.notes.append(f"labgrid: place {self.place or '?'} (tags {tags}) through "
-                             f"{executor.name}; /proc and /sys captured on the board")
-        tag = self.tags.get("board")
-        if session.settings.board is not None or tag is None:
-            return None
-        return board_for_place(tag, session.probe, session.profiles())
+        self.note = (f"labgrid: place {self.place or '?'} (tags {tags}) through "
+                     f"{executor.name}; /proc and /sys captured on the board")
+        return target.replace(settings=settings, executor=executor, host=SysrootHost(sysroot))
 
     def skipped_checks(self) -> str:
         return SKIPPED_CHECKS.format(name=self.executor.name if self.executor else self.role)
 
     def environment(self) -> dict[str, Any]:
         """The results environment's ``lab`` block."""
-        from .platform.labgrid_executor import env_digest
-        from .platform.sysroot import PROC, SYS
+        from ..platform.labgrid_executor import env_digest
+        from ..platform.sysroot import PROC, SYS
 
         def board_file(rel: str) -> str | None:
             text = self.sysroot.read(rel, default="") if self.sysroot else ""

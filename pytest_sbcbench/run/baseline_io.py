@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import SbcBenchError
-from .fileio import check_writable_target, clean_stale_temps, validate_outputs
-from .judge.baseline import Baseline, baseline_path, load_verified
-from .judge.saving import save_session
-from .model import Result
-from .settings import Settings
+from ..errors import SbcBenchError
+from ..fileio import check_writable_target, clean_stale_temps, validate_outputs
+from ..judge.baseline import Baseline, baseline_path, load_verified
+from ..judge.saving import save_session
+from ..model import Result
+from ..settings import Settings
 
 
 def check_outputs(settings: Settings) -> None:

@@ -4,16 +4,28 @@ handle a recorded result is known by until its verdict is final."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from .errors import SbcBenchError
-from .workload import Context, Sample, Workload, combine
+from ..errors import SbcBenchError
+from ..workload import Context, Sample, Workload, combine
 
 if TYPE_CHECKING:
-    from .model import Measurement, Result, Summary, Verdict
+    from ..model import Measurement, Result, Summary, Verdict
 
 MoreNeeded = Callable[[Workload, Sequence["Measurement"]], bool]
-Driver = Callable[[Callable[[], None], Callable[[], None], int], None]
+
+
+class Driver(Protocol):
+    """Something else that times the planned runs (pytest-benchmark's ``pedantic``): called
+    with the untimed reset, the timed take and the count; told the handles afterwards."""
+
+    def __call__(self, reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:
+        ...
+
+    def annotate(self, handles: Sequence[Handle]) -> None:
+        ...
+
+
 NOT_FINAL = ("{name}: the verdict is not final yet; it is given when the test's call phase "
              "ends (read it from the results JSON or the pytest_sbcbench_result hook)")
 
@@ -29,7 +41,7 @@ class Handle:
     raises :class:`SbcBenchError` saying so."""
 
     def __init__(self, test: str, measurement: Measurement) -> None:
-        from .judge.stats import summarize
+        from ..judge.stats import summarize
 
         self.test = test
         self.measurement = measurement
@@ -65,16 +77,14 @@ def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
                  max_runs: int | None, driver: Driver | None = None) -> list[Measurement]:
     """Prepare, take the planned samples (through ``driver`` when given), then one more while
     ``more_needed`` says so (asked with every metric's measurement so far: the sequential
-    decision's look) and fewer than ``max_runs`` were taken; one measurement per metric.  A
-    workload's optional ``close(ctx)`` runs after a successful ``prepare`` on every exit path
-    (a failed or interrupted sample included)."""
+    decision's look) and fewer than ``max_runs`` were taken; one measurement per metric.  The
+    workload's ``close(ctx)`` runs after a successful ``prepare`` on every exit path (a failed
+    or interrupted sample included)."""
     workload.prepare(ctx)
     try:
         return _sampled(workload, ctx, more_needed, max_runs, driver)
     finally:
-        close = getattr(workload, "close", None)  # optional: a third party may not have it
-        if close is not None:
-            close(ctx)
+        workload.close(ctx)
 
 
 def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs: int | None,

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .model import Result
-    from .platform.board import BoardProfile
-    from .workload import Workload
+    from ..model import Result
+    from ..platform.board import BoardProfile
+    from ..workload import Workload
 
 
 @pytest.hookspec

@@ -1,0 +1,161 @@
+"""The plugin's command-line options, declared once.
+
+:data:`OPTIONS` is the one table: ``pytest_addoption`` adds each row, :func:`settings_from`
+builds :class:`~pytest_sbcbench.settings.Settings` from the same rows (a row names the field
+it fills), and :func:`explicit` (was any sbcbench option given, so the run means to use the
+plugin) reads them too.  A test checks that every ``Settings`` field is filled by a row or is
+one of :data:`DERIVED`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..platform.sysroot import Sysroot
+from ..settings import (
+    DEFAULT_INTERVAL,
+    IDLE_WAIT,
+    MAX_RUNS,
+    QUICK_IDLE_WAIT,
+    Settings,
+    board_name,
+    interval_seconds,
+    max_runs,
+    min_effect_pct,
+    positive_int,
+    seconds_or_zero,
+)
+
+GROUP = ("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option: its flag, the :class:`Settings` field it fills (``None``: it
+    is an action, not a setting, and does not make a run explicit), argparse's keywords and
+    the help text."""
+
+    flag: str
+    setting: str | None
+    help: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _flag(flag: str, setting: str, help: str) -> Option:
+    return Option(flag, setting, help, {"action": "store_true"})
+
+
+def _value(flag: str, setting: str, help: str, kind: Any, metavar: str, **more: Any) -> Option:
+    return Option(flag, setting, help, {"type": kind, "default": None, "metavar": metavar,
+                                        **more})
+
+
+OPTIONS: tuple[Option, ...] = (
+    _value("--board", "board", "board profile to judge against (default: auto-detected)",
+           board_name, "NAME"),
+    _value("--sbc-baselines", "baselines",
+           "baseline directory (default: baselines/ in the rootdir)", Path, "DIR"),
+    _flag("--sbc-save-baseline", "save_baseline",
+          "record this run's results into the board's baseline (verdicts pass, improvement, "
+          "inconclusive and no-baseline; see --sbc-accept)"),
+    Option("--sbc-accept", "accept",
+           "with --sbc-save-baseline: also save these non-passing results (a node id or any "
+           "part of one, e.g. test_sequential; repeat for more)",
+           {"action": "append", "default": None, "metavar": "TESTS"}),
+    _value("--sbc-results", "results", "write this run's results JSON to PATH", Path, "PATH"),
+    _value("--sbc-sysroot", "sysroot", "read /proc and /sys from DIR instead of /", Path,
+           "DIR"),
+    _flag("--sbc-quick", "quick", "short durations and fewer runs, for smoke runs and CI"),
+    _value("--sbc-runs", "runs",
+           f"timed runs per workload, 1 to {MAX_RUNS} (overrides the workload's default)",
+           positive_int, "N"),
+    _value("--sbc-min-effect", "min_effect_pct",
+           "smallest change that matters, %% (default 3, or the workload's): 'pass' means no "
+           "regression of at least this much", min_effect_pct, "PCT"),
+    _value("--sbc-max-runs", "max_runs",
+           "run budget per metric for sequential sampling (default 2x the planned runs; at "
+           "least the planned runs)", max_runs, "N"),
+    _value("--sbc-interval", "interval", f"sampler interval (default {DEFAULT_INTERVAL})",
+           interval_seconds, "SECONDS"),
+    _value("--sbc-idle-wait", "idle_wait_given",
+           f"longest wait for the machine to settle before a workload (0: none; default "
+           f"{IDLE_WAIT:g}, {QUICK_IDLE_WAIT:g} with --sbc-quick)", seconds_or_zero, "SECONDS"),
+    _flag("--sbc-strict", "strict",
+          "validity findings (throttling, swap, background load) fail the test"),
+    _flag("--sbc-performance", "performance",
+          "set the performance governor for the run and restore it after"),
+    _value("--sbc-trace-dir", "trace_dir", "write per-test sampler traces and charts to DIR",
+           Path, "DIR"),
+    _value("--sbc-cache", "cache", "checkout and build cache for compile workloads", Path,
+           "DIR"),
+    _flag("--sbc-drop-caches", "drop_caches",
+          "drop the page cache before each timed build (root only)"),
+    _flag("--sbc-allow-incomparable", "allow_incomparable",
+          "do not fail tests whose baseline identity differs"),
+    _value("--sbc-verify-key", "verify_key",
+           "refuse baselines that are unsigned or whose signature does not match", Path,
+           "PUBKEY"),
+    _value("--sbc-report", "report_dir",
+           "write the fleet report for this run among the published boards", Path, "DIR"),
+    _value("--sbc-storage-path", "storage_path",
+           "directory for the storage test file (default: the current directory)", Path,
+           "DIR"),
+    Option("--sbc-list", None,
+           "list every registered workload (markers, availability, expected time) and exit; "
+           "'sbcbench list' runs this", {"choices": ("text", "json"), "default": None}),
+)
+# Settings fields no option fills directly: worked out from the rows above
+DERIVED = frozenset({"sysroot_given", "explicit"})
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup(*GROUP)
+    for option in OPTIONS:
+        group.addoption(option.flag, help=option.help, **option.kwargs)
+
+
+def given(config: pytest.Config) -> dict[str, Any]:
+    """The value of every setting row, as given (``None`` or ``False`` when not given)."""
+    return {o.setting: config.getoption(o.flag) for o in OPTIONS if o.setting is not None}
+
+
+def explicit(config: pytest.Config) -> bool:
+    """True when any sbcbench setting was given: the run means to use the plugin."""
+    return any(value not in (None, False) for value in given(config).values())
+
+
+def settings_from(config: pytest.Config) -> Settings:
+    """The run's :class:`Settings` from the rows of :data:`OPTIONS`, checked together."""
+    values = given(config)
+    sysroot: Path | None = values["sysroot"]
+    if sysroot is not None and not sysroot.is_dir():
+        raise pytest.UsageError(f"--sbc-sysroot {sysroot}: not a directory")
+    accept = tuple(values["accept"] or ())
+    _check_accept(accept, bool(values["save_baseline"]))
+    runs, budget = values["runs"], values["max_runs"]
+    if runs is not None and budget is not None and budget < runs:
+        raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
+                                "budget must allow the planned runs")
+    baselines = values["baselines"]
+    values.update(
+        baselines=baselines if baselines is not None else config.rootpath / "baselines",
+        sysroot=Sysroot(sysroot) if sysroot is not None else Sysroot(),
+        sysroot_given=sysroot is not None,
+        interval=float(values["interval"] or DEFAULT_INTERVAL),
+        accept=accept,
+        explicit=any(value not in (None, False) for value in values.values()),
+    )
+    return Settings(**values)
+
+
+def _check_accept(accept: tuple[str, ...], save: bool) -> None:
+    if accept and not save:
+        raise pytest.UsageError("--sbc-accept names results to save: it needs "
+                                "--sbc-save-baseline")
+    if any(not pattern.strip() for pattern in accept):
+        raise pytest.UsageError("--sbc-accept: an empty pattern would accept every result; "
+                                "name the tests")

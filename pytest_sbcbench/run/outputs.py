@@ -1,0 +1,96 @@
+"""The run's outputs at the end: the results file's environment block, the results JSON, the
+fleet report and the baseline save (with how many boots the saved metrics now have)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from importlib import metadata
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..judge.baseline import Baseline
+    from ..model import Result
+    from ..platform.board import BoardProfile
+    from .lab import LabRun
+    from .preflight import Preflight
+    from .recorder import Recorder
+    from .target import BoardLookup, RunTarget
+
+
+@dataclasses.dataclass
+class Outputs:
+    """What the run writes; ``saved`` says what ``--sbc-save-baseline`` did (summary lines)."""
+
+    created: str
+    saved: list[str] | None = None
+
+    def environment(self, target: RunTarget, lookup: BoardLookup, preflight: Preflight,
+                    recorder: Recorder, lab: LabRun | None) -> dict[str, Any]:
+        """The results file's environment block (plain data)."""
+        from ..platform.environment import environment
+
+        try:
+            crypto: str | None = metadata.version("cryptography")  # without importing it
+        except metadata.PackageNotFoundError:
+            crypto = None
+        env = environment(target.settings.sysroot, lookup.probe,
+                          openssl=openssl_version(target, recorder.tools), cryptography=crypto)
+        governor = preflight.governor
+        env["governors"] = dict(governor.recorded) if governor else {}
+        checks = preflight.system_checks
+        env["system_checks"] = checks.as_dict() if checks else None
+        env["real_clock"] = {when: [dataclasses.asdict(r) for r in readings]
+                             for when, readings in preflight.real_clock.items()}
+        env["not_sampled"] = dict(recorder.unavailable)
+        env["session_findings"] = [f.as_dict() for f in preflight.findings]
+        if lab is not None:
+            env["lab"] = lab.environment()
+        return env
+
+    def write(self, target: RunTarget, board: BoardProfile, profiles: dict[str, BoardProfile],
+              environment: dict[str, Any], results: Sequence[Result],
+              interrupted: bool) -> tuple[dict[str, Any], str | None]:
+        """Results JSON (``interrupted``: workloads are missing) and fleet report; returns the
+        document and the report's note."""
+        from ..report import results as results_io
+
+        settings = target.settings
+        doc: dict[str, Any] = results_io.document(board.name, self.created, environment,
+                                                  list(results), interrupted)
+        if settings.results is not None:
+            results_io.write_json_atomic(settings.results, doc)
+        note = None
+        if settings.report_dir is not None:
+            from ..report import run_in_fleet
+
+            note = run_in_fleet.write(settings.report_dir, doc, settings.baselines, profiles)
+        return doc, note
+
+    def save(self, target: RunTarget, board: str, baseline: Baseline | None,
+             results: Sequence[Result], environment: dict[str, Any], interrupted: bool) -> None:
+        from ..judge.saving import savable
+        from ..judge.verdict import boots_note
+        from . import baseline_io
+
+        settings = target.settings
+        self.saved = baseline_io.save(settings, board, results, self.created, environment,
+                                      interrupted)
+        if any(line.startswith("baseline saved") for line in self.saved):
+            saved, _ = savable(results, settings.accept)
+            self.saved.append(boots_note(baseline, saved, environment.get("boot_id")))
+
+
+def openssl_version(target: RunTarget, tools: dict[str, str | None]) -> str | None:
+    """The version the run's openssl workloads saw, else the target's openssl, else None."""
+    if "openssl" in tools:
+        return tools["openssl"]
+    from ..measure import openssl
+
+    path = openssl.find_openssl(executor=target.executor)
+    if path is None:
+        return None
+    try:
+        return openssl.openssl_tool(path, executor=target.executor).version
+    except Exception:  # the environment block is informative; the tests report tool errors
+        return None

@@ -1,0 +1,192 @@
+"""Measure and judge: each metric's plan, the run loop with its sequential decision, and the
+verdict given when a test's call phase ends.
+
+Sequential sampling plugs in at :meth:`Recorder.measure`: after the planned runs the loop asks
+the sequential decision (:func:`judge.verdict.wants_more`, with every metric's samples so far)
+whether to take one more, up to the metric's budget.  ``more_needed`` and ``max_runs``
+override the decision and the budget (tests).  ``n_metrics`` and ``prior`` (the suite's size
+and the baseline's between-boot prior) are fixed by :meth:`plan_suite` before the first test."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..workload import Context, Workload
+from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
+
+if TYPE_CHECKING:
+    from ..judge.baseline import Baseline
+    from ..judge.boots import BootPrior
+    from ..judge.sequential import Plan
+    from ..judge.validity import Finding
+    from ..judge.verdict import JudgeContext
+    from ..measure.sampler import Trace
+    from ..model import Measurement, Result, Verdict
+    from ..platform.board import BoardProfile
+    from ..settings import Settings
+    from .target import RunTarget
+
+Publish = Callable[["Result"], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class Judged:
+    """What a verdict is given against: the board, its baseline and machine, the suite's
+    between-boot prior and the physical limits the workloads declare (metric -> board fact)."""
+
+    board: BoardProfile
+    baseline: Baseline | None
+    machine: dict[str, Any]
+    prior: BootPrior | None
+    limits: Mapping[str, str]
+
+
+class Recorder:
+    """Plans, measures and judges the run's metrics; keeps every judged result in order."""
+
+    def __init__(self) -> None:
+        self.results: list[Result] = []
+        self.pending: dict[str, list[Handle]] = {}
+        self.findings: list[tuple[str, Finding]] = []
+        self.unavailable: dict[str, str] = {}
+        self.trace_files: list[Path] = []
+        self.tools: dict[str, str | None] = {}
+        self.shared: dict[str, Any] = {}
+        self.more_needed: MoreNeeded | None = None
+        self.max_runs: int | None = None
+        self.n_metrics = 1
+        self.prior: BootPrior | None = None
+
+    def context(self, target: RunTarget, workload: Workload) -> Context:
+        return Context(target.settings, target.executor, target.host, self.shared, self.tools,
+                       plan=workload.plan(target.settings))
+
+    def plan_suite(self, baseline: Baseline | None, tests: Sequence[str]) -> None:
+        """Before the first test: n, the metrics of the collected ``tests`` that have a
+        baseline (per-metric alpha 5% / n), and the baseline's between-boot prior."""
+        from ..judge.verdict import boot_prior, count_metrics
+
+        self.n_metrics = count_metrics(baseline, tests)
+        self.prior = boot_prior(baseline)
+
+    def plan(self, target: RunTarget, min_runs: int,
+             min_effect_pct: float | None = None) -> Plan:
+        """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
+        ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
+        from ..judge.boots import ONE_BOOT_ALLOWANCE
+        from ..judge.verdict import run_plan
+
+        effect = target.settings.min_effect_pct or min_effect_pct
+        budget = self.max_runs or target.settings.max_runs
+        return run_plan(min_runs, budget, effect, self.n_metrics, self.prior or ONE_BOOT_ALLOWANCE)
+
+    def record(self, target: RunTarget, test: str, measurement: Measurement,
+               plan: Plan | None = None) -> Handle:
+        """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends), with
+        its plan (a custom measurement: its samples as a fixed count)."""
+        from ..judge.verdict import PLAN_KEY, plan_details
+
+        if plan is None:
+            n = max(1, len(measurement.samples))
+            plan = dataclasses.replace(self.plan(target, n), max_runs=n)
+        if PLAN_KEY not in measurement.details:
+            details = {**measurement.details, PLAN_KEY: plan_details(plan, self.n_metrics)}
+            measurement = dataclasses.replace(measurement, details=details)
+        handle = Handle(test, measurement)
+        self.pending.setdefault(test, []).append(handle)
+        return handle
+
+    def measure(self, target: RunTarget, judged: Callable[[], Judged], test: str,
+                workload: Workload, ctx: Context, driver: Driver | None = None
+                ) -> list[Handle]:
+        """Prepare ``workload``, take its planned samples (through ``driver`` when given, e.g.
+        pytest-benchmark), then more while the sequential decision asks and the budget allows;
+        record one result per metric."""
+        plan = self.plan(target, ctx.plan.runs_for(ctx.settings), ctx.plan.min_effect_pct)
+        more = self._more(judged, test, plan)
+        measurements = take_samples(workload, ctx, more, plan.max_runs, driver)
+        return [self.record(target, test, m, plan) for m in measurements]
+
+    def _more(self, judged: Callable[[], Judged], test: str, plan: Plan) -> MoreNeeded:
+        """The loop's question: does any metric's decision still say ``continue``?"""
+        if self.more_needed is not None:
+            return self.more_needed
+        against = judged()
+        if against.baseline is None:
+            return never_more
+        from ..judge.verdict import wants_more
+
+        baseline, machine = against.baseline, against.machine
+
+        def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
+            return any(wants_more(test, m, baseline, machine, plan) for m in measurements)
+        return more
+
+    def finalize(self, nodeid: str, against: Callable[[], Judged], trace: Trace | None,
+                 extra: Sequence[Finding], publish: Publish, settings: Settings) -> str | None:
+        """Judge and publish the test's pending results with their telemetry and details, and
+        write its trace (``--sbc-trace-dir``).  Returns the failure message when a verdict
+        fails the test."""
+        from ..judge import telemetry as telemetry_mod
+        from ..judge import validity
+        from ..judge.verdict import failure_message, judge_result
+        from ..model import Result
+
+        pending = self.pending.pop(nodeid, [])
+        telemetry: dict[str, Any] = {}
+        found: list[Finding] = list(extra)
+        if trace is not None:
+            telemetry = telemetry_mod.summarize_trace(trace)
+            found = validity.findings(trace, telemetry, extra)
+            telemetry.update(validity.throttling(found))
+            self.write_trace(settings.trace_dir, nodeid, trace)
+        telemetry["findings"] = [f.as_dict() for f in found]
+        context = self._judge_context(against(), found, settings.strict) if pending else None
+        failures = []
+        for handle in pending:
+            assert context is not None
+            # judged exactly as written: the workload's details (an interface ceiling) included
+            merged = {**telemetry, **handle.measurement.details}
+            result = Result(handle.test, handle.measurement, handle.summary, _placeholder(),
+                            merged)
+            verdict = judge_result(result, context)
+            message = failure_message(verdict, found, settings.allow_incomparable,
+                                      settings.strict)
+            if message:
+                failures.append(message)
+            final = dataclasses.replace(result, verdict=verdict)
+            handle.settle(final)
+            self.results.append(final)
+            publish(final)
+        if pending:  # a skipped or errored test measured nothing: its findings judge nothing
+            # one summary line each (report/terminal.py), not also a warning with a source line
+            self.findings += [(nodeid, f) for f in found]
+        return "\n".join(failures) or None
+
+    @staticmethod
+    def _judge_context(against: Judged, found: Sequence[Finding], strict: bool
+                       ) -> JudgeContext:
+        from ..judge.verdict import JudgeContext
+
+        return JudgeContext(against.board.name, against.board, against.baseline,
+                            against.machine, tuple(found), strict, against.prior,
+                            against.limits)
+
+    def write_trace(self, folder: Path | None, nodeid: str, trace: Trace) -> None:
+        if folder is None:
+            return
+        from ..report import trace as trace_out
+
+        name = trace_out.safe_name(nodeid)
+        self.trace_files.append(trace_out.write_csv(trace, folder / f"{name}.csv"))
+        png = trace_out.write_png(trace, folder / f"{name}.png", nodeid)
+        self.trace_files += [png] if png is not None else []
+
+
+def _placeholder() -> Verdict:
+    from ..model import Verdict
+
+    return Verdict("no-baseline", "not judged yet")

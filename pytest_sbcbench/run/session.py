@@ -1,0 +1,198 @@
+"""One pytest run (kept in ``config.stash``): a facade over objects with one job each: the
+frozen :class:`~.target.RunTarget` (built here or returned by the lab) and its
+:class:`~.target.BoardLookup`, the :class:`~.preflight.Preflight` checks, the
+:class:`~.recorder.Recorder` (plans, run loop, verdicts) and the :class:`~.outputs.Outputs`.
+
+Inert until a benchmark is collected (or an sbcbench option is given); everything heavy is
+imported on first use, so a project that merely has the plugin installed pays for none of it."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+import pytest
+
+from ..errors import SbcBenchError, SysrootError
+from .outputs import Outputs
+from .preflight import Preflight
+from .recorder import Judged, Recorder
+from .target import BoardLookup, RunTarget, local
+
+if TYPE_CHECKING:
+    from ..judge.baseline import Baseline
+    from ..judge.validity import Finding
+    from ..measure.sampler import Trace
+    from ..model import Measurement
+    from ..platform.board import BoardProfile
+    from ..settings import Settings
+    from ..workload import Context, Workload
+    from ..workloads import Registry
+    from .lab import LabRun
+    from .loop import Driver, Handle
+    from .recorder import Publish
+
+
+class Session:
+    """The run: what it measures (``target``, ``lookup``), its checks (``preflight``), its
+    measurements (``recorder``) and its files (``outputs``).  ``clock`` times the sampler (a
+    test scripts it with the host)."""
+
+    def __init__(self, settings: Settings, hook_profiles: Callable[[], list[BoardProfile]],
+                 registry: Callable[[], Registry], lab: LabRun | None = None) -> None:
+        self._settings = settings
+        self._target: RunTarget | None = None
+        self._registry_factory = registry
+        self._registry: Registry | None = None
+        self.lab = lab  # a labgrid board (--lg-env): attached on activation
+        self.lookup = BoardLookup(lambda: self.settings, hook_profiles)
+        self.preflight = Preflight()
+        self.recorder = Recorder()
+        self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+        self.baseline: Baseline | None = None
+        self.terminal: TextIO | None = None
+        self.clock: Callable[[], float] = time.monotonic
+        self.active = False
+
+    @property
+    def settings(self) -> Settings:
+        return self._target.settings if self._target is not None else self._settings
+
+    @property
+    def target(self) -> RunTarget:
+        """Where the run measures: this machine until the lab returns the board's target."""
+        if self._target is None:
+            self._target = local(self._settings)
+        return self._target
+
+    @target.setter
+    def target(self, target: RunTarget) -> None:
+        self._target = target
+
+    @property
+    def built(self) -> bool:  # whether anything looked at the machine (an inert run never)
+        return self._target is not None or self.lookup.probed
+
+    @property
+    def registry(self) -> Registry:  # every workload of this run, built on first use
+        if self._registry is None:
+            self._registry = self._registry_factory()
+        return self._registry
+
+    @property
+    def board(self) -> BoardProfile:
+        return self.lookup.board
+
+    @property
+    def notes(self) -> list[str]:
+        return self.preflight.notes
+
+    def activate(self) -> None:
+        """Once: outputs checked, the lab's board attached, the board resolved, its baseline
+        loaded, governors taken.  A mismatch or an unreadable tree stops the run; a host
+        without /proc only defers (nothing that needs the board may run there)."""
+        if self.active:
+            return
+        self.active = True
+        from . import baseline_io
+
+        self.preflight.check_outputs(self.settings, self.target.host, on_board=bool(self.lab))
+        if self.lab is not None:
+            from .lab import attach_board
+
+            self.target = attach_board(self.lab, self.target, self.lookup)
+            self.notes.append(self.lab.note)
+        try:
+            board = self.board
+        except SysrootError:
+            if self.settings.board is not None or self.settings.sysroot_given:
+                raise
+            return
+        self.baseline = baseline_io.load_for_run(self.settings, board.name)
+        self.preflight.take_governors(self.target)
+
+    def judged(self) -> Judged:
+        from ..workloads import builtin_limits
+
+        return Judged(self.board, self.baseline, self.lookup.machine, self.recorder.prior,
+                      builtin_limits())
+
+    def context(self, workload: Workload) -> Context:
+        return self.recorder.context(self.target, workload)
+
+    def record(self, test: str, measurement: Measurement) -> Handle:
+        return self.recorder.record(self.target, test, measurement)
+
+    def measure(self, test: str, workload: Workload, ctx: Context,
+                driver: Driver | None = None) -> list[Handle]:
+        return self.recorder.measure(self.target, self.judged, test, workload, ctx, driver)
+
+    def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
+                 publish: Publish) -> str | None:
+        """Judge and publish ``nodeid``'s results; the failure message, if a verdict fails."""
+        return self.recorder.finalize(nodeid, self.judged, trace, extra, publish, self.settings)
+
+    def start_workloads(self) -> None:
+        """System checks and the real-clock check, before the first workload only."""
+        self.preflight.start(self.target, self.lab.skipped_checks() if self.lab else None)
+
+    def finish(self, collected: bool, interrupted: bool) -> bool:
+        """Results JSON, fleet report, baseline: only for an active run that has something.
+        An interrupt during the real-clock check after the run skips the rest of the check;
+        during the writes it is held until they are done (the baseline is then not saved).
+        Returns True when such a late interrupt arrived: the run exits as interrupted."""
+        if not self.active or not (self.recorder.results or collected):
+            return False
+        from ..interrupts import deferred, signal_name
+
+        late: list[str] = []
+        if not interrupted:
+            try:
+                self.preflight.after(self.target)
+            except KeyboardInterrupt as exc:
+                late.append(str(exc) or "SIGINT")
+        with deferred() as held:
+            doc = self._write(interrupted)
+            if self.settings.save_baseline:
+                self.outputs.save(self.target, self.board.name, self.baseline,
+                                  self.recorder.results, doc["environment"],
+                                  interrupted or bool(late or held.received))
+        late += [signal_name(s) for s in held.received]
+        if late:
+            self.notes.append(f"interrupted ({', '.join(dict.fromkeys(late))}) while finishing "
+                              "the run: the results file was written")
+        return bool(late)
+
+    def _write(self, interrupted: bool) -> dict[str, Any]:
+        """Results JSON (``interrupted``: workloads are missing) and fleet report."""
+        env = self.outputs.environment(self.target, self.lookup, self.preflight, self.recorder,
+                                       self.lab)
+        doc, note = self.outputs.write(self.target, self.board, self.lookup.profiles(), env,
+                                       self.recorder.results, interrupted)
+        if note is not None:
+            self.notes.append(note)
+        return doc
+
+    def close(self) -> None:
+        """At unconfigure: governors back (a failure goes to stderr), lab and terminal closed."""
+        failures = self.preflight.last_restore()
+        if failures:
+            import sys
+
+            print("\n".join(f"sbcbench: {f}" for f in failures), file=sys.stderr)
+        if self.lab is not None:
+            self.lab.close()
+        if self.terminal is not None:
+            self.terminal.close()
+
+
+SESSION_KEY = pytest.StashKey[Session]()
+
+
+def get_session(config: pytest.Config) -> Session:
+    try:
+        return config.stash[SESSION_KEY]
+    except KeyError:
+        raise SbcBenchError("pytest-sbcbench is not configured in this session") from None
