@@ -12,7 +12,7 @@ import pytest
 from helpers import REPO
 from pytest_sbcbench.judge import signing
 from pytest_sbcbench.platform.host import CpuTimes, LocalHost
-from pytest_sbcbench.run.session import SESSION_KEY
+from pytest_sbcbench.plugin.state import session_of
 
 WIDGET = """
 import os
@@ -81,7 +81,7 @@ class BusyNeighbour(LocalHost):
         return CpuTimes(total=self.ticks, idle=0.0, steal=0.0, cpus=2)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        run = session.config.stash[SESSION_KEY]
+        run = session_of(session.config)
         run.target = run.target.replace(host=self)
 
 

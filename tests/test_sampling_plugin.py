@@ -22,8 +22,8 @@ from pytest_sbcbench.measure.sampler import Sample, Sampler
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
 from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
+from pytest_sbcbench.plugin.state import session_of
 from pytest_sbcbench.report.progress import StatusLine
-from pytest_sbcbench.run.session import SESSION_KEY
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
                                    reason="openssl not on PATH (apt-get install openssl)")
@@ -70,7 +70,7 @@ class ScriptedLoad:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Hand the clock to the run's session (a plugin object of the pytester run)."""
-        run = session.config.stash[SESSION_KEY]
+        run = session_of(session.config)
         host = run.target.host
         assert isinstance(host, SysrootHost) and host.sysroot.root == self.tree
         run.clock = self.clock

@@ -19,8 +19,9 @@ from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.model import Identity, Measurement
 from pytest_sbcbench.platform.executor import Completed, Executor
 from pytest_sbcbench.platform.executor import Handle as ExecHandle
+from pytest_sbcbench.plugin.state import SESSION_KEY, session_of
 from pytest_sbcbench.report.progress import line_end_column
-from pytest_sbcbench.run.session import SESSION_KEY, Session
+from pytest_sbcbench.run.session import Session
 from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.settings import Settings
 from pytest_sbcbench.workload import BaseWorkload, Context, Plan, Sample, Workload, combine
@@ -69,10 +70,8 @@ def test_plugin_is_inert_in_an_unrelated_project(pytester: pytest.Pytester,
     # makes ``.benchmarks/`` wherever it is installed) are not this plugin: both off
     reprec = pytester.inline_run("-p", "no:cacheprovider", "-p", "no:benchmark")
     reprec.assertoutcome(passed=1)
-    session = reprec.getcall("pytest_sessionfinish").session.config.stash[SESSION_KEY]
-    assert not session.active and not session.preflight.started
-    assert session.recorder.results == [] and session.preflight.governor is None
-    assert session.terminal is None and not session.built  # no probe, executor or host
+    config = reprec.getcall("pytest_sessionfinish").session.config
+    assert config.stash.get(SESSION_KEY, None) is None  # no run was built: nothing probed
     assert not trace.exists() and not cache.exists()
     after = sorted(p.name for p in pytester.path.rglob("*") if "__pycache__" not in p.parts)
     assert after == before  # not a file, not a directory
@@ -317,7 +316,7 @@ class UseExecutor:
         self.executor = executor
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        run = session.config.stash[SESSION_KEY]
+        run = session_of(session.config)
         run.target = run.target.replace(executor=self.executor)
 
 

@@ -11,21 +11,19 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ..errors import SbcBenchError
-from ..run.loop import Handle
-from ..run.session import get_session
-from ..workload import Unavailable
-from .benchmark_driver import benchmark_driver
-from .fixtures import Bench
+from .state import session_of
 
 if TYPE_CHECKING:
     from ..measure.checkout import Tree
+    from ..run.loop import Handle
+    from .fixtures import Bench
 
 Checkout = Callable[..., "Tree"]
-CompileBench = Callable[..., Handle]
+CompileBench = Callable[..., "Handle"]
 
 
 def cache_dir(config: pytest.Config) -> Path:
-    return get_session(config).settings.cache_root
+    return session_of(config).settings.cache_root
 
 
 @pytest.fixture
@@ -33,6 +31,7 @@ def pinned_checkout(request: pytest.FixtureRequest) -> Checkout:
     """``pinned_checkout(url, commit, expect={"files": .., "loc": .., "crates": ..},
     tier="pinned")``: a cached clone checked out detached at exactly one full SHA, with a
     verified fingerprint; skips with a reason when the remote cannot be reached."""
+    from ..workload import Unavailable
     from ..workloads.compile import Source, check_out
 
     cache = cache_dir(request.config)
@@ -60,6 +59,7 @@ def compile_bench(request: pytest.FixtureRequest, sbcbench: Bench) -> CompileBen
               warmup: int = 1, jobs: int | None = None,
               env: Mapping[str, str] | None = None) -> Handle:
         from ..measure.checkout import repo_name
+        from .benchmark_driver import benchmark_driver
 
         workload = Build(f"compile-{repo_name(tree.url)}", request.node.name,
                          BuildSpec(list(build), list(clean), warmup, jobs, env, runs), tree=tree)

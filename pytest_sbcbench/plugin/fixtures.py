@@ -10,15 +10,16 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..errors import SbcBenchError
-from ..run.loop import Driver, Handle
-from ..run.session import Session, get_session
-from ..workload import Context, Unavailable, Workload
+from .state import session_of
 
 if TYPE_CHECKING:
     from ..measure.openssl import OpensslTool
     from ..model import Measurement
     from ..platform.board import BoardProfile
+    from ..run.loop import Driver, Handle
+    from ..run.session import Session
     from ..settings import Settings
+    from ..workload import Context, Workload
 
 
 class Bench:
@@ -87,6 +88,8 @@ def run_in_test(session: Session, nodeid: str, workload: Workload, ctx: Context,
     """The session's loop inside a test: an unavailable workload skips, a broken tool fails the
     test with its message (no traceback of the plugin's own code); the driver annotates what
     it timed."""
+    from ..workload import Unavailable
+
     try:
         handles = session.measure(nodeid, workload, ctx, driver)
         if driver is not None:
@@ -133,14 +136,14 @@ def workload_for(request: pytest.FixtureRequest, session: Session) -> Workload:
 def sbcbench(request: pytest.FixtureRequest, sbc_board: BoardProfile) -> Bench:
     """Measure with real tools and record judged results for the summary and results JSON
     (``sbc_board`` first: a board that cannot be resolved fails the test with the reason)."""
-    return Bench(request, get_session(request.config))
+    return Bench(request, session_of(request.config))
 
 
 @pytest.fixture
 def sbc_workload(request: pytest.FixtureRequest, sbcbench: Bench) -> WorkloadRun:
     """A registered workload for this test, its availability resolved here (a missing tool
     skips at set-up); call ``.run()`` in the test."""
-    session = get_session(request.config)
+    session = session_of(request.config)
     workload = workload_for(request, session)
     ctx = session.context(workload)
     reason = workload.available(ctx)
@@ -158,7 +161,7 @@ def sbc_workload(request: pytest.FixtureRequest, sbcbench: Bench) -> WorkloadRun
 def sbc_board(request: pytest.FixtureRequest) -> BoardProfile:
     """The board profile this run is judged against."""
     try:
-        return get_session(request.config).board
+        return session_of(request.config).board
     except SbcBenchError as exc:
         pytest.fail(str(exc), pytrace=False)
 
@@ -169,15 +172,16 @@ def sbc_platform(request: pytest.FixtureRequest) -> dict[str, Any]:
     clusters, kernel crypto (``sbcbench probe --json``)."""
     from ..platform.facts import platform_facts
 
-    return platform_facts(get_session(request.config).settings.sysroot)
+    return platform_facts(session_of(request.config).settings.sysroot)
 
 
 @pytest.fixture(scope="session")
 def sbc_openssl(request: pytest.FixtureRequest) -> OpensslTool:
     """The real ``openssl`` binary and its version; skips with a reason when absent."""
+    from ..workload import Context
     from ..workloads.crypto import find_tool
 
-    session = get_session(request.config)
+    session = session_of(request.config)
     target, recorder = session.target, session.recorder
     found = find_tool(Context(target.settings, target.executor, target.host, recorder.shared,
                               recorder.tools))

@@ -13,17 +13,19 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..errors import SbcBenchError
-from ..interrupts import Interrupts
-from ..run.session import SESSION_KEY
-from ..workload import Workload, check_workloads
 from . import hookspecs
 from .options import add_options, settings_from
+from .state import BUILD_KEY, existing, session_of
 
 if TYPE_CHECKING:
+    from ..interrupts import Interrupts
     from ..model import Result
     from ..platform.board import BoardProfile
+    from ..run.lab import LabRun
     from ..run.session import Session
     from ..run.watch import Watch
+    from ..settings import Settings
+    from ..workload import Workload
     from ..workloads import Registry
 
 BENCHMARK_FIXTURES = frozenset({"sbcbench", "sbc_workload", "compile_bench", "pinned_checkout",
@@ -65,7 +67,12 @@ def _hook_profiles(config: pytest.Config) -> list[BoardProfile]:
 
 def _hook_workloads(config: pytest.Config) -> list[Workload]:
     out: list[Workload] = []
-    for contributed in config.hook.pytest_sbcbench_workloads(config=config):
+    answers = config.hook.pytest_sbcbench_workloads(config=config)
+    if not any(answers):
+        return out
+    from ..workload import check_workloads
+
+    for contributed in answers:
         try:
             out += check_workloads(list(contributed or ()), "pytest_sbcbench_workloads")
         except TypeError as exc:
@@ -75,42 +82,60 @@ def _hook_workloads(config: pytest.Config) -> list[Workload]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
+    """Markers (declared data: no workload module is imported) and the options checked now;
+    the run itself is built when something needs it (:mod:`.state`)."""
     from .. import workloads
-    from ..run import lab
-    from ..run.session import Session
 
-    extra = _hook_workloads(config)  # the package is light; workload modules load on use
-    for name, text in workloads.markers(extra).items():  # declared data: nothing imported
+    extra = _hook_workloads(config)
+    for name, text in workloads.markers(extra).items():
         config.addinivalue_line("markers", f"{name}: {text}")
+    settings = settings_from(config)
+    lab = _lab(config)
+    profiles: list[BoardProfile] | None = None
+    if config.hook.pytest_sbcbench_boards.get_hookimpls():
+        profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
+    config.stash[BUILD_KEY] = lambda: _build(config, settings, extra, profiles, lab)
+    if extra or lab is not None:
+        _ = session_of(config).registry  # contributed workloads: a clash is a usage error now
+    if settings.explicit:
+        _activate(session_of(config), config)
+
+
+def _lab(config: pytest.Config) -> LabRun | None:
+    """labgrid's --lg-env: the run goes to that board (nothing imported without labgrid)."""
+    if config.pluginmanager.get_plugin("labgrid") is None:
+        return None
+    from ..run import lab
+
+    return lab.from_config(config)
+
+
+def _build(config: pytest.Config, settings: Settings, extra: list[Workload],
+           profiles: list[BoardProfile] | None, lab: LabRun | None) -> Session:
+    from .. import workloads
+    from ..run.session import Session
 
     def registry() -> Registry:
         try:
             return workloads.build([extra])
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from exc
-    profiles: list[BoardProfile] | None = None
-    if config.hook.pytest_sbcbench_boards.get_hookimpls():
-        profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
 
     def hook_profiles() -> list[BoardProfile]:
         return profiles if profiles is not None else _hook_profiles(config)
-    # labgrid's --lg-env: the run goes to that board
-    session = Session(settings_from(config), hook_profiles, registry, lab.from_config(config))
-    config.stash[SESSION_KEY] = session
-    if extra:
-        _ = session.registry  # contributed workloads: a clash is a usage error now
-    if session.settings.explicit:
-        _activate(session, config)
+    return Session(settings, hook_profiles, registry, lab)
 
 
-INTERRUPTS_KEY = pytest.StashKey[Interrupts]()
+INTERRUPTS_KEY: pytest.StashKey[Interrupts] = pytest.StashKey()
 
 
 def _activate(session: Session, config: pytest.Config) -> None:
     """Activate the run (output locations checked, board, baseline, governors); from now on
-    SIGTERM, SIGHUP and SIGQUIT take pytest's Ctrl-C path (see :mod:`.interrupts`)."""
+    SIGTERM, SIGHUP and SIGQUIT take pytest's Ctrl-C path (see :mod:`..interrupts`)."""
     if session.active:
         return
+    from ..interrupts import Interrupts
+
     interrupts = config.stash.setdefault(INTERRUPTS_KEY, Interrupts())
     interrupts.install()
     try:
@@ -123,9 +148,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A suite test asking for ``sbc_workload`` runs every workload registered for it."""
     if "sbc_workload" not in metafunc.fixturenames:
         return
-    session = metafunc.config.stash.get(SESSION_KEY, None)
-    if session is None:
-        return
+    session = session_of(metafunc.config)
     found = session.registry.for_test(metafunc.function.__name__)
     if len(found) == 1 and not found[0].param:
         return  # one unparametrized workload: the fixture finds it by the function's name
@@ -143,9 +166,9 @@ def pytest_collection(session: pytest.Session) -> bool | None:
     """``--sbc-list``: print every registered workload (built-in, plugins', this project's)
     instead of collecting tests."""
     fmt = session.config.getoption("--sbc-list")
-    run = session.config.stash.get(SESSION_KEY, None)
-    if fmt is None or run is None:
+    if fmt is None:
         return None
+    run = session_of(session.config)
     from ..run import suite
 
     table = suite.rows(run.registry, run.settings, run.target.executor, run.target.host)
@@ -162,8 +185,8 @@ def is_sampled(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    session = config.stash.get(SESSION_KEY, None)
-    if session is not None and any(is_benchmark(item) for item in items):
+    if any(is_benchmark(item) for item in items):
+        session = session_of(config)
         _activate(session, config)
         tests = [item.nodeid for item in items if is_benchmark(item)]
         session.recorder.plan_suite(session.baseline, tests)
@@ -214,7 +237,7 @@ def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
-    session = item.config.stash.get(SESSION_KEY, None)
+    session = existing(item.config)
     if session is None or not session.active or not is_sampled(item):
         return (yield)
     running = _start_watch(item, session)
@@ -244,14 +267,14 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object
 
 
 def _finalize_unsampled(item: pytest.Item) -> str | None:
-    session = item.config.stash.get(SESSION_KEY, None)
+    session = existing(item.config)
     if session is None or not session.recorder.pending.get(item.nodeid):
         return None
     return session.finalize(item.nodeid, None, [], _publish(item))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    session = config.stash.get(SESSION_KEY, None)
+    session = existing(config)
     if session is None or not session.active or not session.lookup.resolved:
         return None
     if session.settings.board is None and not session.settings.sysroot_given:
@@ -262,7 +285,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    session = config.stash.get(SESSION_KEY, None)
+    session = existing(config)
     if session is None or not session.recorder.results:
         return
     from ..report import terminal
@@ -280,7 +303,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Write the run's files, then put the governors back (a failure shows in the summary).
     An interrupt that arrived while finishing makes the run exit as interrupted."""
-    run = session.config.stash.get(SESSION_KEY, None)
+    run = existing(session.config)
     if run is None:
         return
     try:
@@ -297,7 +320,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    session = config.stash.get(SESSION_KEY, None)
+    session = existing(config)
     try:
         if session is not None:
             session.close()

@@ -13,9 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-import pytest
-
-from ..errors import SbcBenchError, SysrootError
+from ..errors import SysrootError
 from .outputs import Outputs
 from .preflight import Preflight
 from .recorder import Judged, Recorder
@@ -186,13 +184,3 @@ class Session:
             self.lab.close()
         if self.terminal is not None:
             self.terminal.close()
-
-
-SESSION_KEY = pytest.StashKey[Session]()
-
-
-def get_session(config: pytest.Config) -> Session:
-    try:
-        return config.stash[SESSION_KEY]
-    except KeyError:
-        raise SbcBenchError("pytest-sbcbench is not configured in this session") from None
