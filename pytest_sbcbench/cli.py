@@ -18,9 +18,10 @@ from .judge.validity import findings, throttling
 from .judge.verdict import JudgeContext, judge_result
 from .measure.openssl import env_problem, find_openssl
 from .measure.openssl_parse import SpeedReport, detect_version, mr_rate_unit, parse_speed
-from .measure.sampler import Sample, Sampler, Trace
+from .measure.sampler import Sampler
 from .measure.sanity import problem
 from .measure.tools import run_tool
+from .model import Reading, Trace
 from .platform.board import known_profiles
 from .platform.capture import capture_parser, run_capture
 from .platform.facts import platform_facts
@@ -68,16 +69,16 @@ def _emit(data: dict[str, object], as_json: bool, width: int) -> None:
     print("\n".join(text.lines(data, width)))
 
 
-def _progress(sample: Sample) -> None:
-    print(text.sample_line(sample), file=sys.stderr, flush=True)
+def _progress(reading: Reading) -> None:
+    print(text.reading_line(reading), file=sys.stderr, flush=True)
 
 
 def _monitor(args: argparse.Namespace) -> int:
-    """Sample until ``--duration`` ends or Ctrl-C, a line per sample on stderr, then the
+    """Read until ``--duration`` ends or Ctrl-C, a line per reading on stderr, then the
     summary on stdout (text, or ``--json``)."""
     sysroot = Sysroot(args.sysroot)
     sampler = Sampler(sysroot, args.interval, load_source="system",
-                      on_sample=None if args.quiet else _progress)
+                      on_reading=None if args.quiet else _progress)
     if not args.quiet:
         print(f"sampling every {args.interval:g} s for {args.duration:g} s (Ctrl-C ends early); "
               "summary at the end", file=sys.stderr, flush=True)
@@ -92,7 +93,7 @@ def _monitor(args: argparse.Namespace) -> int:
 
 def sample_for(sampler: Sampler, duration: float,
                sleep: Callable[[float], None] = time.sleep) -> Trace:
-    """Sample at the start, after every ``sampler.interval`` and at the end of ``duration``
+    """Read at the start, after every ``sampler.interval`` and at the end of ``duration``
     seconds (Ctrl-C ends early; what was sampled is kept).  ``sleep`` is the wait (a test
     passes one that advances a scripted clock): the samples a duration gives are fixed, not a
     race between a thread and the wall clock."""
@@ -101,7 +102,7 @@ def sample_for(sampler: Sampler, duration: float,
     try:
         for _ in range(steps - 1):
             sleep(sampler.interval)
-            sampler.sample()
+            sampler.read()
         sleep(duration - (steps - 1) * sampler.interval)
     except KeyboardInterrupt:
         pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints

@@ -24,15 +24,13 @@ from .workload import Context, Workload
 if TYPE_CHECKING:
     from .judge.baseline import Baseline
     from .judge.boots import BootPrior
-    from .judge.sequential import Plan
-    from .judge.validity import Finding
+    from .judge.sequential import SequentialPlan
     from .judge.verdict import JudgeContext
     from .lab import LabRun
     from .measure.governor import GovernorGuard
     from .measure.realclock import ClockReading
-    from .measure.sampler import Trace
     from .measure.syschecks import SystemChecks
-    from .model import Measurement, Result, Verdict
+    from .model import Finding, Measurement, Result, Trace, Verdict
     from .platform.board import BoardProfile
     from .platform.executor import Executor
     from .platform.host import Host
@@ -248,8 +246,8 @@ class Session:
                               "system checks and real-clock check skipped: --sbc-sysroot is a "
                               "captured tree, not this machine")
             return
-        from .judge.validity import Finding
         from .measure.syschecks import run_system_checks
+        from .model import Finding
 
         self.system_checks = run_system_checks(executor=self.executor)
         if self.system_checks.on_battery:
@@ -257,8 +255,8 @@ class Session:
         self.check_real_clock("before")
 
     def check_real_clock(self, when: str) -> None:
-        from .judge.validity import Finding
         from .measure import realclock
+        from .model import Finding
 
         try:
             readings = realclock.check_clusters(self.settings.sysroot, self.settings.cache_root,
@@ -287,7 +285,7 @@ class Session:
         self.n_metrics = count_metrics(self.baseline, tests)
         self.prior = boot_prior(self.baseline)
 
-    def plan(self, min_runs: int, min_effect_pct: float | None = None) -> Plan:
+    def plan(self, min_runs: int, min_effect_pct: float | None = None) -> SequentialPlan:
         """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
         ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
         from .judge.boots import ONE_BOOT_ALLOWANCE
@@ -297,7 +295,7 @@ class Session:
         budget = self.max_runs or self.settings.max_runs
         return run_plan(min_runs, budget, effect, self.n_metrics, self.prior or ONE_BOOT_ALLOWANCE)
 
-    def _with_plan(self, measurement: Measurement, plan: Plan) -> Measurement:
+    def _with_plan(self, measurement: Measurement, plan: SequentialPlan) -> Measurement:
         from .judge.verdict import PLAN_KEY, plan_details
 
         if PLAN_KEY in measurement.details:
@@ -305,7 +303,8 @@ class Session:
         details = {**measurement.details, PLAN_KEY: plan_details(plan, self.n_metrics)}
         return dataclasses.replace(measurement, details=details)
 
-    def record(self, test: str, measurement: Measurement, plan: Plan | None = None) -> Handle:
+    def record(self, test: str, measurement: Measurement,
+               plan: SequentialPlan | None = None) -> Handle:
         """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends), with
         its plan (a custom measurement: its samples as a fixed count)."""
         if plan is None:
@@ -325,7 +324,7 @@ class Session:
                                     driver)
         return [self.record(test, m, plan) for m in measurements]
 
-    def _more(self, test: str, plan: Plan) -> MoreNeeded:
+    def _more(self, test: str, plan: SequentialPlan) -> MoreNeeded:
         """The loop's question: does any metric's decision still say ``continue``?"""
         if self.more_needed is not None:
             return self.more_needed

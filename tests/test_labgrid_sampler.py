@@ -20,7 +20,8 @@ from pytest_sbcbench.measure.board_sampler import (
     parse_lines,
     sampler_argv,
 )
-from pytest_sbcbench.measure.sampler import Sample, Sampler, Trace
+from pytest_sbcbench.measure.sampler import Sampler
+from pytest_sbcbench.model import Reading, Trace
 from pytest_sbcbench.platform.executor import LocalExecutor
 from pytest_sbcbench.platform.sysroot import Sysroot
 
@@ -81,13 +82,13 @@ def two_samples(root: Path, change: Callable[[Path], None] | None = throttle) ->
 def test_same_layout_and_readings_as_the_local_sampler(star64: Path) -> None:
     board(star64)
     local = Sampler(Sysroot(star64), 1.0)
-    first = local.sample()
+    first = local.read()
     trace = parse_lines(two_samples(star64), 1.0)
     assert trace.cpus == local.cpus == (0, 1, 2, 3)
     assert trace.max_mhz == local.max_mhz
     assert trace.governors == local.governors
     assert trace.sensors == local.sensors  # names, paths and trip points
-    got = trace.samples[0]
+    got = trace.readings[0]
     assert (got.mhz, got.temps_c, got.mem_used, got.swap_used) == \
         (first.mhz, first.temps_c, first.mem_used, first.swap_used)
     assert trace.load_source == "system" and trace.unavailable == {}
@@ -96,7 +97,7 @@ def test_same_layout_and_readings_as_the_local_sampler(star64: Path) -> None:
 def test_throttling_gives_the_same_findings(star64: Path) -> None:
     board(star64)
     trace = parse_lines(two_samples(star64), 1.0)
-    last = trace.samples[-1]
+    last = trace.readings[-1]
     assert last.t == 1.0 and last.busy_cpus == (0,)
     assert last.system_busy_cpus == pytest.approx(1.0)
     assert last.mhz == (1000.0,) * 4 and last.temps_c == (90.5,)
@@ -112,7 +113,7 @@ def test_missing_probes_give_reasons(tmp_path: Path) -> None:
     (tmp_path / "proc/uptime").write_text("5.00 9.00\n")
     trace = parse_lines(two_samples(tmp_path, None), 1.0)
     assert set(trace.unavailable) == {"cpufreq", "thermal", "memory"}
-    assert trace.samples[0].mem_used is None
+    assert trace.readings[0].mem_used is None
 
 
 @pytest.mark.parametrize("line, reason", [
@@ -154,15 +155,15 @@ def test_board_sampler_through_the_local_executor() -> None:
     LocalExecutor().run(["sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"],
                         timeout=120)
     trace = sampler.stop()
-    assert trace.samples and trace.samples[0].t == 0.0 and trace.load_source == "system"
+    assert trace.readings and trace.readings[0].t == 0.0 and trace.load_source == "system"
     assert sampler.cpu_s is not None and sampler.cpu_s >= 0
     assert trace.sampler_cpu_s == sampler.cpu_s  # its cost travels with the trace
     cost = summarize_trace(trace)["sampler_cost"]
     assert cost is not None and cost["cpu_s"] == round(sampler.cpu_s, 4)
 
 
-def sample_at(t: float) -> Sample:
-    return Sample(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None, tree_cpu_s=0.0,
+def sample_at(t: float) -> Reading:
+    return Reading(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None, tree_cpu_s=0.0,
                   system_busy_cpus=None, busy_cpus=())
 
 

@@ -30,7 +30,7 @@ class Completed:
 
 
 @runtime_checkable
-class Handle(Protocol):
+class Spawned(Protocol):
     """A long-running command started with :meth:`Executor.spawn` (a board-side sampler)."""
 
     def lines(self) -> Iterator[str]:
@@ -75,7 +75,7 @@ class Executor(Protocol):
         """Copy a file from the target."""
         ...
 
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Handle:
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Spawned:
         """Start ``argv`` in the background and stream its output lines."""
         ...
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import SbcBenchError
 from ..platform.board import known_profiles
 from .charts import write_charts
-from .fleet import Entry
+from .fleet import FleetEntry
 from .markdown import render
 from .results import load_results
 
@@ -46,10 +46,10 @@ def place_of(path: Path, board: str, environment: dict[str, Any]) -> Place:
                  str(lab.get("boot_id") or "-"), str(lab.get("env_digest") or "-"), path)
 
 
-def load(paths: Sequence[Path]) -> tuple[list[Place], list[Entry]]:
+def load(paths: Sequence[Path]) -> tuple[list[Place], list[FleetEntry]]:
     """Every file's place and results; a labgrid place seen in two files is an error."""
     places: list[Place] = []
-    entries: list[Entry] = []
+    entries: list[FleetEntry] = []
     for path in paths:
         loaded = load_results(path)
         place = place_of(path, loaded.board, loaded.environment)
@@ -58,7 +58,7 @@ def load(paths: Sequence[Path]) -> tuple[list[Place], list[Entry]]:
             raise SbcBenchError(f"place {place.place} is in both {twice[0].source} and {path}: "
                                 "merge one results file per place")
         places.append(place)
-        entries += [Entry(loaded.board, r, loaded.environment) for r in loaded.results]
+        entries += [FleetEntry(loaded.board, r, loaded.environment) for r in loaded.results]
     return places, entries
 
 
@@ -70,7 +70,7 @@ def places_section(places: Sequence[Place]) -> list[str]:
     return [*lines, ""]
 
 
-def merge(paths: Sequence[Path], baselines: Path) -> tuple[str, list[Entry]]:
+def merge(paths: Sequence[Path], baselines: Path) -> tuple[str, list[FleetEntry]]:
     """The merged report's markdown (places first, then the fleet report) and its entries."""
     places, entries = load(paths)
     report = render(entries, known_profiles(baselines))

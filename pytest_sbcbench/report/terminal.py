@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from ..model import Result, display
 
 if TYPE_CHECKING:
-    from ..judge.validity import Finding
     from ..measure.realclock import ClockReading
+    from ..model import Finding
 
 
 def rows(results: Sequence[Result]) -> list[list[str]]:
