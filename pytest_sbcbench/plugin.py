@@ -16,7 +16,7 @@ from . import hookspecs, lab
 from .errors import SbcBenchError
 from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
 from .fixtures_compile import compile_bench, pinned_checkout
-from .interrupts import Interrupts
+from .platform.interrupts import Interrupts
 from .session import SESSION_KEY, Session
 from .settings import add_options, from_config
 from .workload import Workload, check_workloads

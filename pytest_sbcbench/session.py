@@ -449,7 +449,7 @@ class Session:
         exits as interrupted."""
         if not self.active or not (self.results or collected):
             return False
-        from .interrupts import deferred, signal_name
+        from .platform.interrupts import deferred, signal_name
 
         late: list[str] = []
         if self.started and self.settings.sysroot.is_host and not interrupted:

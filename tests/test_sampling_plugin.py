@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from helpers import DATA, star64_tree, write_files
-from pytest_sbcbench.cli import main, sample_for
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.cli.commands import read_for
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
@@ -190,7 +191,7 @@ def test_monitor_samples_every_interval_of_the_duration(tmp_path: Path) -> None:
 
     sampler = Sampler(Sysroot(star64_tree(tmp_path / "t")), 0.2, load_source="system",
                       clock=lambda: now[0])
-    trace = sample_for(sampler, 1.0, sleep=wait)
+    trace = read_for(sampler, 1.0, sleep=wait)
     assert [round(s.t, 6) for s in trace.readings] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     assert all(s.mhz == (1500.0,) * 4 for s in trace.readings)
 

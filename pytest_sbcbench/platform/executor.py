@@ -101,7 +101,7 @@ def _start(args: tuple[str, ...], **options: Any) -> subprocess.Popen[str]:
     orphans the command: a signal that arrives while it starts (after the fork, before
     ``Popen`` returns, when nobody yet holds its pid) is held, the started command's group
     killed, and the signal then delivered as it would have been."""
-    from ..interrupts import deferred
+    from .interrupts import deferred
 
     with deferred() as held:
         proc = subprocess.Popen(args, text=True, errors="replace", start_new_session=True,
