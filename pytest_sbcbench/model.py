@@ -168,6 +168,21 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class ClockReading:
+    """One CPU's delivered clock, timed by the real-clock check, beside what cpufreq claims."""
+
+    cpu: int
+    measured_mhz: float
+    cpufreq_mhz: float | None
+
+    @property
+    def mismatch_pct(self) -> float | None:
+        if not self.cpufreq_mhz:
+            return None
+        return 100.0 * (self.measured_mhz - self.cpufreq_mhz) / self.cpufreq_mhz
+
+
+@dataclass(frozen=True)
 class Sensor:
     """One temperature source: a thermal zone or an hwmon input (millidegree file)."""
 

@@ -28,9 +28,8 @@ if TYPE_CHECKING:
     from .judge.verdict import JudgeContext
     from .lab import LabRun
     from .measure.governor import GovernorGuard
-    from .measure.realclock import ClockReading
     from .measure.syschecks import SystemChecks
-    from .model import Finding, Measurement, Result, Trace, Verdict
+    from .model import ClockReading, Finding, Measurement, Result, Trace, Verdict
     from .platform.board import BoardProfile
     from .platform.executor import Executor
     from .platform.host import Host

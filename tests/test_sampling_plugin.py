@@ -21,7 +21,7 @@ from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
 from pytest_sbcbench.measure.sampler import Sampler
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
-from pytest_sbcbench.model import Reading
+from pytest_sbcbench.model import ClockReading, Reading
 from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.progress import StatusLine
@@ -225,9 +225,9 @@ def test_real_clock_loop_measures_this_machine(tmp_path: Path) -> None:
 
 def test_real_clock_output_and_mismatch() -> None:
     assert realclock.parse_output("1000000 0.025600000 7\n") == pytest.approx(2500.0)
-    reading = realclock.ClockReading(0, 1455.0, 1500.0)
+    reading = ClockReading(0, 1455.0, 1500.0)
     assert reading.mismatch_pct == pytest.approx(-3.0)
-    assert realclock.ClockReading(0, 1455.0, None).mismatch_pct is None
+    assert ClockReading(0, 1455.0, None).mismatch_pct is None
 
 
 def test_pyperf_system_checks() -> None:
