@@ -62,8 +62,8 @@ def throttle(root: Path) -> None:
     (root / "proc/uptime").write_text("101.00 181.00\n")
 
 
-def two_samples(root: Path, change: Callable[[Path], None] | None = throttle) -> list[str]:
-    """First sample, then ``change`` the tree, then TERM: the last sample.  No timing involved:
+def two_readings(root: Path, change: Callable[[Path], None] | None = throttle) -> list[str]:
+    """First reading, then ``change`` the tree, then TERM: the last reading.  No timing involved:
     the interval is a minute (far longer than the test), so exactly two lines come out.  (A
     TERM landing as the sampler forks its sleep leaves that sleep to end on its own: it does not
     hold the output, and it is gone within the interval.)"""
@@ -83,7 +83,7 @@ def test_same_layout_and_readings_as_the_local_sampler(star64: Path) -> None:
     board(star64)
     local = Sampler(Sysroot(star64), 1.0)
     first = local.read()
-    trace = parse_lines(two_samples(star64), 1.0)
+    trace = parse_lines(two_readings(star64), 1.0)
     assert trace.cpus == local.cpus == (0, 1, 2, 3)
     assert trace.max_mhz == local.max_mhz
     assert trace.governors == local.governors
@@ -96,7 +96,7 @@ def test_same_layout_and_readings_as_the_local_sampler(star64: Path) -> None:
 
 def test_throttling_gives_the_same_findings(star64: Path) -> None:
     board(star64)
-    trace = parse_lines(two_samples(star64), 1.0)
+    trace = parse_lines(two_readings(star64), 1.0)
     last = trace.readings[-1]
     assert last.t == 1.0 and last.busy_cpus == (0,)
     assert last.system_busy_cpus == pytest.approx(1.0)
@@ -111,7 +111,7 @@ def test_missing_probes_give_reasons(tmp_path: Path) -> None:
     (tmp_path / "proc").mkdir()
     (tmp_path / "proc/stat").write_text(STAT.read_text())
     (tmp_path / "proc/uptime").write_text("5.00 9.00\n")
-    trace = parse_lines(two_samples(tmp_path, None), 1.0)
+    trace = parse_lines(two_readings(tmp_path, None), 1.0)
     assert set(trace.unavailable) == {"cpufreq", "thermal", "memory"}
     assert trace.readings[0].mem_used is None
 
@@ -162,7 +162,7 @@ def test_board_sampler_through_the_local_executor() -> None:
     assert cost is not None and cost["cpu_s"] == round(sampler.cpu_s, 4)
 
 
-def sample_at(t: float) -> Reading:
+def reading_at(t: float) -> Reading:
     return Reading(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None, tree_cpu_s=0.0,
                   system_busy_cpus=None, busy_cpus=())
 
@@ -170,12 +170,12 @@ def sample_at(t: float) -> Reading:
 def test_sampler_cost_in_telemetry() -> None:
     """The board sampler's own CPU time and its share of one CPU over the trace's span (the
     README's 0.35 %: 35 ms of CPU over 10 s); none measured, none claimed."""
-    trace = Trace(1.0, (), (), (), (), (sample_at(0.0), sample_at(4.0), sample_at(10.0)),
+    trace = Trace(1.0, (), (), (), (), (reading_at(0.0), reading_at(4.0), reading_at(10.0)),
                   load_source="system", sampler_cpu_s=0.035)
     assert summarize_trace(trace)["sampler_cost"] == {"cpu_s": 0.035, "one_cpu_pct": 0.35}
-    assert sampler_cost(Trace(1.0, (), (), (), (), (sample_at(0.0),), sampler_cpu_s=0.01)) \
+    assert sampler_cost(Trace(1.0, (), (), (), (), (reading_at(0.0),), sampler_cpu_s=0.01)) \
         == {"cpu_s": 0.01, "one_cpu_pct": None}  # one sample: no span to share it over
-    assert sampler_cost(Trace(1.0, (), (), (), (), (sample_at(0.0), sample_at(1.0)))) is None
+    assert sampler_cost(Trace(1.0, (), (), (), (), (reading_at(0.0), reading_at(1.0)))) is None
 
 
 def test_local_sampler_states_its_thread_cost(star64: Path) -> None:

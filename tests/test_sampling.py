@@ -302,9 +302,9 @@ def test_sensor_choice(tmp_path: Path) -> None:
 
 def test_steal_time_is_a_finding() -> None:
     """A VM whose host hands its CPU time to other guests measures the host, not the board."""
-    samples = [Reading(t, (), (), None, None, 0.0, 1.0, (), steal_pct=pct)
-               for t, pct in ((0.0, None), (1.0, 10.0), (2.0, 30.0), (2.5, None))]
-    trace = Trace(1.0, (), (), (), (), tuple(samples))
+    readings = [Reading(t, (), (), None, None, 0.0, 1.0, (), steal_pct=pct)
+                for t, pct in ((0.0, None), (1.0, 10.0), (2.0, 30.0), (2.5, None))]
+    trace = Trace(1.0, (), (), (), (), tuple(readings))
     telemetry = summarize_trace(trace)
     assert telemetry["steal_pct"] == 20.0
     (found,) = validity.findings(trace, telemetry)

@@ -203,13 +203,13 @@ def test_monitor_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_status_line_only_when_live_and_after_the_delay() -> None:
-    sample = Reading(1.0, (1500.0, None), (61.5,), None, None, 0.0, None, ())
+    reading = Reading(1.0, (1500.0, None), (61.5,), None, None, 0.0, None, ())
     quiet = io.StringIO()
-    StatusLine(quiet, "t", live=False, delay=0).update(sample)
+    StatusLine(quiet, "t", live=False, delay=0).update(reading)
     assert quiet.getvalue() == ""
     out = io.StringIO()
     line = StatusLine(out, "test_cipher[aes-128-gcm]", live=True, delay=0)
-    line.update(sample)
+    line.update(reading)
     assert "test_cipher[aes-128-gcm]" in out.getvalue() and "1500 MHz | 61.5 C" in out.getvalue()
     assert line.close() is True and out.getvalue().endswith("\r\x1b[K")
     stolen = Reading(2.0, (1500.0,), (), None, None, 0.0, None, (), steal_pct=12.4)
