@@ -164,7 +164,7 @@ def test_trace_png_labels_panels_without_data(tmp_path: Path) -> None:
 import json
 from pytest_sbcbench.model import Reading, Trace
 from pytest_sbcbench.report import trace
-samples = tuple(Reading(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
+readings = tuple(Reading(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
 tr = Trace(1.0, (0, 1), (None, None), (None, None), (), readings,
            {"cpufreq": "no cpufreq here", "thermal": "no thermal zone here"})
 plt = trace.pyplot()
