@@ -12,7 +12,7 @@ metrics drifts of 0, 0.25, 0.5, 1 and 2% in turn) and the noise per run (SD ``cv
 same random draws serve every shift and every rule (common random numbers).
 
 This project's :func:`pytest_sbcbench.judge.sequential.decide` runs sequentially: looked at
-after 3 runs and after each further run up to 6 (``Plan.default(3)``, per-metric alpha
+after 3 runs and after each further run up to 6 (``SequentialPlan.default(3)``, per-metric alpha
 0.05 / 25, the between-boot prior pooled over the suite's baseline).  The other rules see the
 first 3 runs (the Phoronix Test Suite its own dynamic count) and the same baseline:
 
@@ -52,7 +52,7 @@ from pytest_sbcbench.judge.boots import (
     BaselineSession,
     suite_boot_prior,
 )
-from pytest_sbcbench.judge.sequential import Decision, Plan, decide
+from pytest_sbcbench.judge.sequential import Decision, SequentialPlan, decide
 from pytest_sbcbench.judge.tdist import t_ppf
 from pytest_sbcbench.measure.openssl_parse import parse_speed
 
@@ -174,7 +174,7 @@ class Tally:
         return self.statuses.get(status, 0) / max(1, self.metrics)
 
 
-def sequential(sessions: Sequence[BaselineSession], cur: Sequence[float], plan: Plan
+def sequential(sessions: Sequence[BaselineSession], cur: Sequence[float], plan: SequentialPlan
                ) -> tuple[str, int]:
     """The run loop as the plugin drives it: decide after min_runs and each further run."""
     for n in range(plan.min_runs, plan.max_runs + 1):
@@ -204,7 +204,7 @@ def run_cell(sc: Scenario, trials: int, seed: int, prior_floor: float = PRIOR_DF
         sessions = [[BaselineSession(tuple(b), str(i)) for i, b in enumerate(base)]
                     for base, _ in suite]
         prior = suite_boot_prior(sessions, prior_floor, prior_cap)
-        plan = Plan.default(RUNS, N_METRICS, boot_prior=prior)
+        plan = SequentialPlan.default(RUNS, N_METRICS, boot_prior=prior)
         rules = ANCHORS if anchors else {}
         for shift in sc.shifts:
             flagged = dict.fromkeys([OURS, *rules], False)
@@ -246,7 +246,7 @@ def _rate(tallies: dict[tuple[str, float], Tally], name: str, shift: float) -> s
 
 def summary_table(results: Results) -> list[str]:
     """This project's verdicts, one row per cell."""
-    plan = Plan.default(RUNS, N_METRICS)
+    plan = SequentialPlan.default(RUNS, N_METRICS)
     lines = [f"| cell (25 metrics, {RUNS} runs a boot) | false alarms per metric / per suite | "
              "detected 1% / 3% / 5% / 10% | oracle power at 3% | inconclusive 0% / 3% | "
              "pass 0% / 3% | runs 0% / 3% |", "|---|---|---|---|---|---|---|"]
@@ -277,7 +277,7 @@ def anchor_table(sc: Scenario, tallies: dict[tuple[str, float], Tally]) -> list[
     return [*lines, ""]
 
 
-def oracle_power(sc: Scenario, plan: Plan, n: int, effect: float = 0.03) -> float:
+def oracle_power(sc: Scenario, plan: SequentialPlan, n: int, effect: float = 0.03) -> float:
     """Power of the best possible test: known variances, one look at plan.alpha_look, n runs
     (averaged over the metrics when their drift differs)."""
     z = statistics.NormalDist().inv_cdf(1 - plan.alpha_look)
@@ -324,7 +324,7 @@ def replay(shift: float = 0.0, baseline_groups: Sequence[int] = (1, 2, 3), curre
         raise FileNotFoundError(f"no {REPLAY_GLOB} in {REPLAY_DIR}")
     sessions = [[BaselineSession(tuple(groups[g]), f"group{g}") for g in baseline_groups]
                 for _, groups in data]
-    plan = Plan.default(RUNS, len(data), boot_prior=suite_boot_prior(sessions))
+    plan = SequentialPlan.default(RUNS, len(data), boot_prior=suite_boot_prior(sessions))
     out = []
     for (algorithm, groups), sess in zip(data, sessions, strict=True):
         stream = [v * (1.0 + shift) for v in groups[current]]
@@ -383,7 +383,8 @@ def tradeoff_table(trials: int, seed: int) -> list[str]:
                      for sc in TRADEOFF_CELLS]
             hit = cells[0][(OURS, 0.03)]
             alarms = [c[(OURS, 0.0)] for c in cells[1:]]
-            oracle = oracle_power(TRADEOFF_CELLS[0], Plan.default(runs, N_METRICS), 2 * runs)
+            oracle = oracle_power(TRADEOFF_CELLS[0], SequentialPlan.default(runs, N_METRICS),
+                                  2 * runs)
             head.append(f"| {runs}, {floor:g} / {cap:g} | {pct(hit.flagged / hit.metrics)} | "
                         f"{pct(oracle)} | "
                         + " | ".join(pct(a.suites_flagged / a.suites) for a in alarms) + " |")

@@ -52,7 +52,7 @@ def main() -> None:
     ratio = statistics.median(sampled) / statistics.median(plain)
     print(f"sysroot {args.sysroot}, interval {args.interval} s, {args.rounds} rounds of "
           f"openssl speed -evp sha256 -seconds {args.seconds}")
-    print(f"samples per round       {len(trace.samples)}")
+    print(f"samples per round       {len(trace.readings)}")
     print(f"sampler thread CPU      {100 * thread_cpu / wall:.3f}% of one core (budget 0.5%)")
     print(f"throughput without      {statistics.median(plain) / 1e6:.1f} MB/s")
     print(f"throughput with         {statistics.median(sampled) / 1e6:.1f} MB/s")

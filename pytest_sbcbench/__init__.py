@@ -8,7 +8,6 @@ rewriting; without this marker it warns "Module already imported so cannot be re
 from __future__ import annotations
 
 from .model import Identity, Measurement, Result, Summary, Verdict
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["Identity", "Measurement", "Result", "Summary", "Verdict", "__version__"]

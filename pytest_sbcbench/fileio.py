@@ -100,6 +100,13 @@ def check_writable_dir(directory: Path, what: str, shown: Path | None = None) ->
     return None
 
 
+def default_cache() -> Path:
+    """``$XDG_CACHE_HOME/pytest-sbcbench`` (``~/.cache/pytest-sbcbench``): this machine's
+    checkouts, build logs and compiled helpers (``--sbc-cache`` overrides it)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pytest-sbcbench"
+
+
 def _fsync_dir(directory: Path) -> None:
     fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:

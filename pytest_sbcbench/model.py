@@ -1,4 +1,9 @@
-"""Frozen value types shared by every layer.  This module imports nothing of the package."""
+"""Frozen value types shared by every layer.  This module imports nothing of the package.
+
+Measurements, summaries, verdicts and results (what the results JSON holds); the sampler's
+telemetry (a :class:`Reading` every interval, gathered in a :class:`Trace`, with the
+:class:`Sensor` each temperature came from); and the validity :class:`Finding` the samplers,
+the idle gate and the system checks produce and the judge and reports read."""
 
 from __future__ import annotations
 
@@ -149,3 +154,78 @@ class Result:
             "telemetry": dict(self.telemetry),
             "verdict": self.verdict.as_dict(),
         }
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason a number may not be trustworthy (``kind`` such as ``thermal-trip``)."""
+
+    kind: str
+    detail: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """One CPU's delivered clock, timed by the real-clock check, beside what cpufreq claims."""
+
+    cpu: int
+    measured_mhz: float
+    cpufreq_mhz: float | None
+
+    @property
+    def mismatch_pct(self) -> float | None:
+        if not self.cpufreq_mhz:
+            return None
+        return 100.0 * (self.measured_mhz - self.cpufreq_mhz) / self.cpufreq_mhz
+
+
+@dataclass(frozen=True)
+class Sensor:
+    """One temperature source: a thermal zone or an hwmon input (millidegree file)."""
+
+    name: str
+    path: str
+    trips_c: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One telemetry reading of a sampler, ``t`` seconds after it started: each CPU's clock,
+    each sensor's temperature, memory and swap in use, CPU use of the benchmark's process tree
+    and of the whole system."""
+
+    t: float
+    mhz: tuple[float | None, ...]
+    temps_c: tuple[float | None, ...]
+    mem_used: int | None
+    swap_used: int | None
+    tree_cpu_s: float
+    system_busy_cpus: float | None
+    busy_cpus: tuple[int, ...]
+    steal_pct: float | None = None
+
+    @property
+    def temp_c(self) -> float | None:
+        known = [t for t in self.temps_c if t is not None]
+        return max(known) if known else None
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Every reading of one sampler run, with what was read (CPUs, their max clock and governor,
+    the sensors), the probes that could not run, cpufreq residency over the run and the
+    sampler's own CPU time."""
+
+    interval: float
+    cpus: tuple[int, ...]
+    max_mhz: tuple[float | None, ...]
+    governors: tuple[str | None, ...]
+    sensors: tuple[Sensor, ...]
+    readings: tuple[Reading, ...]
+    unavailable: dict[str, str] = field(default_factory=dict)
+    time_in_state: tuple[dict[int, int], ...] = ()
+    load_source: str = "tree"
+    sampler_cpu_s: float | None = None  # the sampler's own CPU time (thread, or board-side sh)

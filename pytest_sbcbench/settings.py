@@ -159,6 +159,6 @@ class Settings:
         """``--sbc-cache`` or the user's cache directory: checkouts, logs, compiled helpers."""
         if self.cache is not None:
             return self.cache
-        from .measure.c_helpers import default_cache
+        from .fileio import default_cache
 
         return default_cache()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_sbcbench.platform.executor import Executor, Handle, LocalExecutor
+from pytest_sbcbench.platform.executor import Executor, LocalExecutor, Spawned
 
 WRAPPER = "sleep 100 & echo $! > \"$1\"; echo started; wait"
 
@@ -129,7 +129,7 @@ def test_spawn_streams_lines_and_stop_kills_the_group(executor: LocalExecutor,
                                                       tmp_path: Path) -> None:
     pidfile = tmp_path / "grandchild.pid"
     handle = executor.spawn(["sh", "-c", WRAPPER, "sh", str(pidfile)])
-    assert isinstance(handle, Handle)
+    assert isinstance(handle, Spawned)
     assert next(iter(handle.lines())) == "started"
     child = grandchild(pidfile)
     assert alive(child)

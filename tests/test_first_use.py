@@ -162,10 +162,10 @@ def test_trace_png_labels_panels_without_data(tmp_path: Path) -> None:
     sampler's reason.  A child process: matplotlib loads once per process."""
     script = """
 import json
-from pytest_sbcbench.measure.sampler import Sample, Trace
+from pytest_sbcbench.model import Reading, Trace
 from pytest_sbcbench.report import trace
-samples = tuple(Sample(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
-tr = Trace(1.0, (0, 1), (None, None), (None, None), (), samples,
+readings = tuple(Reading(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
+tr = Trace(1.0, (0, 1), (None, None), (None, None), (), readings,
            {"cpufreq": "no cpufreq here", "thermal": "no thermal zone here"})
 plt = trace.pyplot()
 fig = trace.figure(plt, tr, "t")

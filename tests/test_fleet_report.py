@@ -22,24 +22,25 @@ PROFILES = merge(builtin_profiles())
 
 
 @pytest.fixture(scope="module")
-def entries() -> list[fleet.Entry]:
+def entries() -> list[fleet.FleetEntry]:
     return fleet.load_fleet(PUBLISHED)
 
 
-def family_2026(entries: list[fleet.Entry]) -> dict[str, dict[str, fleet.Entry]]:
+def family_2026(entries: list[fleet.FleetEntry]) -> dict[str, dict[str, fleet.FleetEntry]]:
     (family,) = [f for ident, f in fleet.crypto_families(entries).items()
                  if ident.as_dict().get("block_bytes") == 16384
                  and "aesni" not in ident.as_dict()]
     return family
 
 
-def compile_group(entries: list[fleet.Entry], commit: str, crates: int) -> list[fleet.Entry]:
+def compile_group(entries: list[fleet.FleetEntry], commit: str,
+                  crates: int) -> list[fleet.FleetEntry]:
     return next(g for (metric, _, ident), g in fleet.groups(entries).items()
                 if metric == "build-time" and ident.as_dict()["commit"] == commit
                 and ident.as_dict()["crates"] == crates)
 
 
-def test_star64_gaps_to_the_a76(entries: list[fleet.Entry]) -> None:
+def test_star64_gaps_to_the_a76(entries: list[fleet.FleetEntry]) -> None:
     rows = {r.metric: r for r in fleet.gaps(family_2026(entries), "star64", "nanopc-t6n")}
     # the seeds quote 100.9x from unrounded data; the stored 2185.7 / 21.7 give 100.7x
     assert rows["aes-128-gcm"].gap == pytest.approx(2185.7 / 21.7) == pytest.approx(100.72, 1e-3)
@@ -50,7 +51,7 @@ def test_star64_gaps_to_the_a76(entries: list[fleet.Entry]) -> None:
     assert rows["aes-128-gcm"].isa_factor == pytest.approx(17.0, abs=0.05)  # "about 17x"
 
 
-def test_macbook_against_the_a76(entries: list[fleet.Entry]) -> None:
+def test_macbook_against_the_a76(entries: list[fleet.FleetEntry]) -> None:
     rows = {r.metric: r for r in fleet.gaps(family_2026(entries), "macbookpro8-1",
                                             "nanopc-t6n")}
     assert [round(rows[m].gap, 2) for m in ("aes-128-cbc", "aes-128-gcm", "aes-256-gcm",
@@ -58,7 +59,7 @@ def test_macbook_against_the_a76(entries: list[fleet.Entry]) -> None:
     assert round(1 / rows["chacha20-poly1305"].gap, 2) == 1.13  # Sandy Bridge wins by 13%
 
 
-def test_chacha_aes_inversion(entries: list[fleet.Entry]) -> None:
+def test_chacha_aes_inversion(entries: list[fleet.FleetEntry]) -> None:
     family = family_2026(entries)
     prefer_star64 = fleet.cipher_preference(family["star64"])
     prefer_a76 = fleet.cipher_preference(family["nanopc-t6n"])
@@ -72,7 +73,7 @@ def ratio(a: float | None, b: float | None) -> float:
     return a / b
 
 
-def test_compile_ratios_and_normalisation(entries: list[fleet.Entry]) -> None:
+def test_compile_ratios_and_normalisation(entries: list[fleet.FleetEntry]) -> None:
     rows = {r.board: r for r in fleet.compile_rows(compile_group(entries, "2821bba", 144),
                                                    PROFILES)}
     assert len(rows) == 11 and rows["nanopc-t6n"].rank == 1
@@ -89,7 +90,7 @@ def test_compile_ratios_and_normalisation(entries: list[fleet.Entry]) -> None:
     assert "all-core sustained max" in mac.clock_source
 
 
-def test_identities_are_never_mixed(entries: list[fleet.Entry]) -> None:
+def test_identities_are_never_mixed(entries: list[fleet.FleetEntry]) -> None:
     keys = fleet.groups(entries)
     sha512 = [k for k in keys if k[0] == "sha512"]
     assert {k[2].as_dict()["block_bytes"] for k in sha512} == {16384, 8192}
@@ -103,7 +104,7 @@ def test_identities_are_never_mixed(entries: list[fleet.Entry]) -> None:
     assert len(aesni) == 2  # AES-NI disabled is another measurement
 
 
-def test_markdown_and_json(entries: list[fleet.Entry]) -> None:
+def test_markdown_and_json(entries: list[fleet.FleetEntry]) -> None:
     text = render(entries, PROFILES)
     assert "### Gaps to nanopc-t6n" in text and "| aes-128-gcm | 21.70 MB/s | 2,185.7 MB/s " \
         "| 100.72x | 17.01x |" in text

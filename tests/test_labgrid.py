@@ -137,7 +137,7 @@ def test_board_sampler_over_labgrid(executor: LabgridExecutor) -> None:
     sampler.start()
     executor.run(["sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"], timeout=120)
     trace = sampler.stop()
-    assert len(trace.samples) >= 2 and trace.load_source == "system"
+    assert len(trace.readings) >= 2 and trace.load_source == "system"
     telemetry = summarize_trace(trace)
     assert telemetry["memory_used_max_bytes"] > 0
     assert telemetry["system_busy_cpus"] is not None

@@ -20,7 +20,8 @@ from pytest_sbcbench.measure.board_sampler import (
     parse_lines,
     sampler_argv,
 )
-from pytest_sbcbench.measure.sampler import Sample, Sampler, Trace
+from pytest_sbcbench.measure.sampler import Sampler
+from pytest_sbcbench.model import Reading, Trace
 from pytest_sbcbench.platform.executor import LocalExecutor
 from pytest_sbcbench.platform.sysroot import Sysroot
 
@@ -61,8 +62,8 @@ def throttle(root: Path) -> None:
     (root / "proc/uptime").write_text("101.00 181.00\n")
 
 
-def two_samples(root: Path, change: Callable[[Path], None] | None = throttle) -> list[str]:
-    """First sample, then ``change`` the tree, then TERM: the last sample.  No timing involved:
+def two_readings(root: Path, change: Callable[[Path], None] | None = throttle) -> list[str]:
+    """First reading, then ``change`` the tree, then TERM: the last reading.  No timing involved:
     the interval is a minute (far longer than the test), so exactly two lines come out.  (A
     TERM landing as the sampler forks its sleep leaves that sleep to end on its own: it does not
     hold the output, and it is gone within the interval.)"""
@@ -81,13 +82,13 @@ def two_samples(root: Path, change: Callable[[Path], None] | None = throttle) ->
 def test_same_layout_and_readings_as_the_local_sampler(star64: Path) -> None:
     board(star64)
     local = Sampler(Sysroot(star64), 1.0)
-    first = local.sample()
-    trace = parse_lines(two_samples(star64), 1.0)
+    first = local.read()
+    trace = parse_lines(two_readings(star64), 1.0)
     assert trace.cpus == local.cpus == (0, 1, 2, 3)
     assert trace.max_mhz == local.max_mhz
     assert trace.governors == local.governors
     assert trace.sensors == local.sensors  # names, paths and trip points
-    got = trace.samples[0]
+    got = trace.readings[0]
     assert (got.mhz, got.temps_c, got.mem_used, got.swap_used) == \
         (first.mhz, first.temps_c, first.mem_used, first.swap_used)
     assert trace.load_source == "system" and trace.unavailable == {}
@@ -95,8 +96,8 @@ def test_same_layout_and_readings_as_the_local_sampler(star64: Path) -> None:
 
 def test_throttling_gives_the_same_findings(star64: Path) -> None:
     board(star64)
-    trace = parse_lines(two_samples(star64), 1.0)
-    last = trace.samples[-1]
+    trace = parse_lines(two_readings(star64), 1.0)
+    last = trace.readings[-1]
     assert last.t == 1.0 and last.busy_cpus == (0,)
     assert last.system_busy_cpus == pytest.approx(1.0)
     assert last.mhz == (1000.0,) * 4 and last.temps_c == (90.5,)
@@ -110,9 +111,9 @@ def test_missing_probes_give_reasons(tmp_path: Path) -> None:
     (tmp_path / "proc").mkdir()
     (tmp_path / "proc/stat").write_text(STAT.read_text())
     (tmp_path / "proc/uptime").write_text("5.00 9.00\n")
-    trace = parse_lines(two_samples(tmp_path, None), 1.0)
+    trace = parse_lines(two_readings(tmp_path, None), 1.0)
     assert set(trace.unavailable) == {"cpufreq", "thermal", "memory"}
-    assert trace.samples[0].mem_used is None
+    assert trace.readings[0].mem_used is None
 
 
 @pytest.mark.parametrize("line, reason", [
@@ -154,27 +155,27 @@ def test_board_sampler_through_the_local_executor() -> None:
     LocalExecutor().run(["sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"],
                         timeout=120)
     trace = sampler.stop()
-    assert trace.samples and trace.samples[0].t == 0.0 and trace.load_source == "system"
+    assert trace.readings and trace.readings[0].t == 0.0 and trace.load_source == "system"
     assert sampler.cpu_s is not None and sampler.cpu_s >= 0
     assert trace.sampler_cpu_s == sampler.cpu_s  # its cost travels with the trace
     cost = summarize_trace(trace)["sampler_cost"]
     assert cost is not None and cost["cpu_s"] == round(sampler.cpu_s, 4)
 
 
-def sample_at(t: float) -> Sample:
-    return Sample(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None, tree_cpu_s=0.0,
+def reading_at(t: float) -> Reading:
+    return Reading(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None, tree_cpu_s=0.0,
                   system_busy_cpus=None, busy_cpus=())
 
 
 def test_sampler_cost_in_telemetry() -> None:
     """The board sampler's own CPU time and its share of one CPU over the trace's span (the
     README's 0.35 %: 35 ms of CPU over 10 s); none measured, none claimed."""
-    trace = Trace(1.0, (), (), (), (), (sample_at(0.0), sample_at(4.0), sample_at(10.0)),
+    trace = Trace(1.0, (), (), (), (), (reading_at(0.0), reading_at(4.0), reading_at(10.0)),
                   load_source="system", sampler_cpu_s=0.035)
     assert summarize_trace(trace)["sampler_cost"] == {"cpu_s": 0.035, "one_cpu_pct": 0.35}
-    assert sampler_cost(Trace(1.0, (), (), (), (), (sample_at(0.0),), sampler_cpu_s=0.01)) \
+    assert sampler_cost(Trace(1.0, (), (), (), (), (reading_at(0.0),), sampler_cpu_s=0.01)) \
         == {"cpu_s": 0.01, "one_cpu_pct": None}  # one sample: no span to share it over
-    assert sampler_cost(Trace(1.0, (), (), (), (), (sample_at(0.0), sample_at(1.0)))) is None
+    assert sampler_cost(Trace(1.0, (), (), (), (), (reading_at(0.0), reading_at(1.0)))) is None
 
 
 def test_local_sampler_states_its_thread_cost(star64: Path) -> None:

@@ -183,7 +183,7 @@ def test_memory_kernel_is_compiled_and_run_on_the_board(lab: Lab, executor: Labg
         assert built.compiler_version == real.stdout.splitlines()[0].strip()
         assert compiled_on_board(executor, "stream", stream.SOURCE, stream.FLAGS) == built
         assert [c for c in logged(cc_log)[before:] if c.startswith("-O3 -o ")] == compiles
-        spec = stream.Plan(buffer_bytes=16 * 2**20, llc_bytes=4 * 2**20, llc_source="test")
+        spec = stream.BufferPlan(buffer_bytes=16 * 2**20, llc_bytes=4 * 2**20, llc_source="test")
         found = stream.measure(built, spec, passes=1, runs=1, executor=executor)
         assert {m.metric for m in found} == set(stream.KERNELS.values())
         assert all(m.samples[0] > 0 for m in found)

@@ -12,9 +12,10 @@ import pytest
 
 from helpers import DATA
 from pytest_sbcbench.cli import main
+from pytest_sbcbench.cli.commands import export_lava
 from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.model import Verdict
-from pytest_sbcbench.report.lava import export, lava_cases, sanitise
+from pytest_sbcbench.report.lava import lava_cases, sanitise
 from pytest_sbcbench.report.results import load_results
 
 RESULTS = DATA / "this_machine" / "results_crypto-quick_generic-x86_64.json"
@@ -84,7 +85,7 @@ def test_sanitise() -> None:
 
 def test_calls_lava_test_case_when_found(tmp_path: Path) -> None:
     tool, log = stand_in(tmp_path / "bin")
-    lines, recorded = export(load_results(RESULTS).results, tool=str(tool))
+    lines, recorded = export_lava(load_results(RESULTS).results, tool=str(tool))
     assert recorded and len(lines) == 12
     assert log.read_text().splitlines() == [line.split()[1] for line in lines]
 

@@ -71,12 +71,13 @@ def test_chart_stems_are_contained(name: str, stem: str) -> None:
     assert chart_stem(name) == stem
 
 
-def entry(board: str, metric: str, value: float) -> fleet.Entry:
+def entry(board: str, metric: str, value: float) -> fleet.FleetEntry:
     identity = Identity.of(tool="openssl", version="3.0.19", algorithm=metric,
                            block_bytes=16384, threads=1, seconds=3)
     samples = (value, value)
     m = Measurement(metric, "B/s", "higher", identity, samples)
-    return fleet.Entry(board, Result(f"t::{metric}", m, summarize(samples), Verdict("pass", "")))
+    result = Result(f"t::{metric}", m, summarize(samples), Verdict("pass", ""))
+    return fleet.FleetEntry(board, result)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,

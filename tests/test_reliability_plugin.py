@@ -31,11 +31,11 @@ from interrupting import (
 )
 
 from helpers import star64_tree
-from pytest_sbcbench.interrupts import Interrupts, deferred
 from pytest_sbcbench.judge import signing
 from pytest_sbcbench.judge.baseline import lock_path
 from pytest_sbcbench.measure.checkout import remove_stale_partials
 from pytest_sbcbench.platform.executor import LocalExecutor
+from pytest_sbcbench.platform.interrupts import Interrupts, deferred
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
 

@@ -20,7 +20,8 @@ from pytest_sbcbench.judge import validity
 from pytest_sbcbench.judge.telemetry import summarize_trace, under_load
 from pytest_sbcbench.measure.cputime import SystemCpu
 from pytest_sbcbench.measure.idle import wait_for_idle
-from pytest_sbcbench.measure.sampler import Sample, Sampler, Trace
+from pytest_sbcbench.measure.sampler import Sampler
+from pytest_sbcbench.model import Reading, Trace
 from pytest_sbcbench.platform import cpufreq, thermal
 from pytest_sbcbench.platform.host import USER_HZ, LocalHost, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
@@ -96,7 +97,7 @@ def run(machine: Machine, plan: list[Step], **kwargs: Any) -> Trace:
         if action is not None:
             action()
         machine.step(**step)
-        sampler.sample()
+        sampler.read()
     return sampler.stop()
 
 
@@ -163,7 +164,7 @@ def test_idle_gaps_between_busy_runs(tmp_path: Path) -> None:
     telemetry = summarize_trace(trace)
     assert telemetry["at_max_clock_pct"] == 100.0
     assert telemetry["under_load_samples"] == 10 and telemetry["samples"] == 15
-    assert [s.mhz[0] for s in trace.samples].count(625.0) == 3
+    assert [s.mhz[0] for s in trace.readings].count(625.0) == 3
 
 
 def test_temperature_past_a_trip_point(star64: Path) -> None:
@@ -219,9 +220,9 @@ def test_stop_is_prompt(star64: Path) -> None:
     sampler = Sampler(Sysroot(star64), interval=3600.0, host=LocalHost())
     sampler.start()
     trace = sampler.stop()
-    assert len(trace.samples) == 2  # the start and the stop sample
-    assert trace.samples[0].t <= trace.samples[1].t
-    assert all(s.tree_cpu_s > 0 for s in trace.samples)  # this process has used CPU
+    assert len(trace.readings) == 2  # the start and the stop sample
+    assert trace.readings[0].t <= trace.readings[1].t
+    assert all(s.tree_cpu_s > 0 for s in trace.readings)  # this process has used CPU
 
 
 def test_missing_sensors_give_reasons_not_crashes(tmp_path: Path) -> None:
@@ -234,7 +235,7 @@ def test_missing_sensors_give_reasons_not_crashes(tmp_path: Path) -> None:
     assert "a VM, or no cpufreq driver" in sampler.unavailable["cpufreq"]
     sampler.start(background=False)
     machine.step(tree_cpus=1.0)
-    sampler.sample()
+    sampler.read()
     telemetry = summarize_trace(sampler.stop())
     assert telemetry["samples"] == 3 and telemetry["memory_used_max_bytes"] is None
     assert telemetry["under_load_samples"] == 1 and telemetry["clock_mhz"] is None
@@ -251,7 +252,7 @@ def test_under_load_uses_the_system_for_monitor(star64: Path) -> None:
     """``sbcbench monitor`` watches the whole system, not a process tree."""
     trace = run(Machine(star64), loads({"other_cpus": 1.5}, {"other_cpus": 0.2},
                                        {"other_cpus": 0.5}), load_source="system")
-    assert [s.system_busy_cpus for s in trace.samples[1:4]] == pytest.approx([1.5, 0.2, 0.5])
+    assert [s.system_busy_cpus for s in trace.readings[1:4]] == pytest.approx([1.5, 0.2, 0.5])
     assert under_load(trace) == [False, True, False, True, False]
 
 
@@ -301,14 +302,14 @@ def test_sensor_choice(tmp_path: Path) -> None:
 
 def test_steal_time_is_a_finding() -> None:
     """A VM whose host hands its CPU time to other guests measures the host, not the board."""
-    samples = [Sample(t, (), (), None, None, 0.0, 1.0, (), steal_pct=pct)
-               for t, pct in ((0.0, None), (1.0, 10.0), (2.0, 30.0), (2.5, None))]
-    trace = Trace(1.0, (), (), (), (), tuple(samples))
+    readings = [Reading(t, (), (), None, None, 0.0, 1.0, (), steal_pct=pct)
+                for t, pct in ((0.0, None), (1.0, 10.0), (2.0, 30.0), (2.5, None))]
+    trace = Trace(1.0, (), (), (), (), tuple(readings))
     telemetry = summarize_trace(trace)
     assert telemetry["steal_pct"] == 20.0
     (found,) = validity.findings(trace, telemetry)
     assert found.kind == "steal-time" and "20% of this VM's CPU time" in found.detail
-    quiet = Trace(1.0, (), (), (), (), tuple(Sample(t, (), (), None, None, 0.0, 1.0, (),
+    quiet = Trace(1.0, (), (), (), (), tuple(Reading(t, (), (), None, None, 0.0, 1.0, (),
                                                    steal_pct=1.0) for t in (0.0, 1.0)))
     assert summarize_trace(quiet)["steal_pct"] == 1.0 and validity.findings(
         quiet, summarize_trace(quiet)) == []

@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 
 from helpers import DATA, star64_tree, write_files
-from pytest_sbcbench.cli import main, sample_for
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.cli.commands import read_for
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
-from pytest_sbcbench.measure.sampler import Sample, Sampler
+from pytest_sbcbench.measure.sampler import Sampler
 from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
+from pytest_sbcbench.model import ClockReading, Reading
 from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.plugin.state import session_of
@@ -190,9 +192,9 @@ def test_monitor_samples_every_interval_of_the_duration(tmp_path: Path) -> None:
 
     sampler = Sampler(Sysroot(star64_tree(tmp_path / "t")), 0.2, load_source="system",
                       clock=lambda: now[0])
-    trace = sample_for(sampler, 1.0, sleep=wait)
-    assert [round(s.t, 6) for s in trace.samples] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
-    assert all(s.mhz == (1500.0,) * 4 for s in trace.samples)
+    trace = read_for(sampler, 1.0, sleep=wait)
+    assert [round(s.t, 6) for s in trace.readings] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert all(s.mhz == (1500.0,) * 4 for s in trace.readings)
 
 
 def test_monitor_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,16 +204,16 @@ def test_monitor_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_status_line_only_when_live_and_after_the_delay() -> None:
-    sample = Sample(1.0, (1500.0, None), (61.5,), None, None, 0.0, None, ())
+    reading = Reading(1.0, (1500.0, None), (61.5,), None, None, 0.0, None, ())
     quiet = io.StringIO()
-    StatusLine(quiet, "t", live=False, delay=0).update(sample)
+    StatusLine(quiet, "t", live=False, delay=0).update(reading)
     assert quiet.getvalue() == ""
     out = io.StringIO()
     line = StatusLine(out, "test_cipher[aes-128-gcm]", live=True, delay=0)
-    line.update(sample)
+    line.update(reading)
     assert "test_cipher[aes-128-gcm]" in out.getvalue() and "1500 MHz | 61.5 C" in out.getvalue()
     assert line.close() is True and out.getvalue().endswith("\r\x1b[K")
-    stolen = Sample(2.0, (1500.0,), (), None, None, 0.0, None, (), steal_pct=12.4)
+    stolen = Reading(2.0, (1500.0,), (), None, None, 0.0, None, (), steal_pct=12.4)
     assert line.render(stolen).endswith("1500 MHz | steal 12%")
 
 
@@ -224,9 +226,9 @@ def test_real_clock_loop_measures_this_machine(tmp_path: Path) -> None:
 
 def test_real_clock_output_and_mismatch() -> None:
     assert realclock.parse_output("1000000 0.025600000 7\n") == pytest.approx(2500.0)
-    reading = realclock.ClockReading(0, 1455.0, 1500.0)
+    reading = ClockReading(0, 1455.0, 1500.0)
     assert reading.mismatch_pct == pytest.approx(-3.0)
-    assert realclock.ClockReading(0, 1455.0, None).mismatch_pct is None
+    assert ClockReading(0, 1455.0, None).mismatch_pct is None
 
 
 def test_pyperf_system_checks() -> None:

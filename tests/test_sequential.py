@@ -19,7 +19,13 @@ from pytest_sbcbench.judge.boots import (
     group_by_boot,
     suite_boot_prior,
 )
-from pytest_sbcbench.judge.sequential import Decision, Plan, decide, noise_upper, suite_alpha
+from pytest_sbcbench.judge.sequential import (
+    Decision,
+    SequentialPlan,
+    decide,
+    noise_upper,
+    suite_alpha,
+)
 from pytest_sbcbench.judge.tdist import t_ppf
 
 
@@ -39,7 +45,7 @@ def suite_prior(rng: random.Random, k: int, cv: float, drift: float) -> BootPrio
     return suite_boot_prior([boots(rng, k, cv, drift) for _ in range(25)])
 
 
-def run(sessions: list[BaselineSession], stream: list[float], plan: Plan,
+def run(sessions: list[BaselineSession], stream: list[float], plan: SequentialPlan,
         better: str = "lower") -> Decision:
     """The loop the plugin runs: decide after min_runs and after each further sample."""
     for n in range(plan.min_runs, plan.max_runs + 1):
@@ -52,7 +58,7 @@ def run(sessions: list[BaselineSession], stream: list[float], plan: Plan,
 def test_quiet_unchanged_metric_passes_at_the_minimum() -> None:
     rng = random.Random(1)
     base = boots(rng, 3, 0.003, 0.0)
-    plan = Plan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
+    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
     decision = run(base, [100.0 * (1 + rng.gauss(0, 0.003)) for _ in range(6)], plan)
     assert decision.status == "pass" and decision.samples_used == 3
     assert decision.detectable_pct <= 3.0 and decision.ci_pct[1] < 3.0
@@ -63,7 +69,7 @@ def test_quiet_unchanged_metric_passes_at_the_minimum() -> None:
 def test_a_regression_is_re_measured_before_it_is_confirmed() -> None:
     rng = random.Random(2)
     base = boots(rng, 3, 0.003, 0.0)
-    plan = Plan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
+    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
     slower = [110.0 * (1 + rng.gauss(0, 0.003)) for _ in range(6)]
     first = decide(base, slower[:3], "lower", plan)
     assert first.status == "continue" and "measuring again" in first.detail
@@ -76,7 +82,7 @@ def test_a_regression_is_re_measured_before_it_is_confirmed() -> None:
 def test_direction_follows_better_and_improvement_is_final() -> None:
     rng = random.Random(3)
     base = boots(rng, 3, 0.003, 0.0)
-    plan = Plan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
+    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
     faster_throughput = [110.0 * (1 + rng.gauss(0, 0.003)) for _ in range(6)]
     assert decide(base, faster_throughput[:3], "higher", plan).status == "improvement"
     assert run(base, [90.0, 90.1, 89.9, 90.2, 90.0, 89.8], plan, "higher").status == "regression"
@@ -85,7 +91,7 @@ def test_direction_follows_better_and_improvement_is_final() -> None:
 def test_noise_beyond_the_budget_is_inconclusive_and_says_what_it_would_take() -> None:
     rng = random.Random(4)
     base = boots(rng, 3, 0.03, 0.0)
-    plan = Plan.default(3, boot_prior=suite_prior(rng, 3, 0.03, 0.0))
+    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.03, 0.0))
     decision = run(base, [100.0 * (1 + rng.gauss(0, 0.03)) for _ in range(6)], plan)
     assert decision.status == "inconclusive" and decision.samples_used == 6
     assert decision.detectable_pct > 3.0
@@ -100,7 +106,7 @@ def test_never_pass_below_80_percent_power() -> None:
     """A run whose interval excludes a 3% drop but whose power for 3% is low: not a pass."""
     base = [BaselineSession((100.0, 101.0, 99.0), "a"), BaselineSession((100.5, 99.5, 100.0), "b"),
             BaselineSession((99.6, 100.4, 100.0), "c")]
-    plan = Plan(3, 6, alpha=0.002, boot_prior=BootPrior(0.5, 30.0, "test"))
+    plan = SequentialPlan(3, 6, alpha=0.002, boot_prior=BootPrior(0.5, 30.0, "test"))
     decision = decide(base, [100.0, 100.9, 99.1, 100.2, 99.8, 100.0], "lower", plan)
     naive_upper = decision.change_pct + t_ppf(1 - plan.alpha_pass, decision.df) * (
         decision.tolerance_pct / t_ppf(1 - plan.alpha_look, decision.df))
@@ -115,7 +121,7 @@ def test_pass_always_has_the_power() -> None:
         cv, drift = rng.choice((0.002, 0.005, 0.01, 0.02)), rng.choice((0.0, 0.003, 0.01))
         k = rng.choice((1, 2, 3, 5))
         base = boots(rng, k, cv, drift)
-        plan = Plan.default(rng.choice((2, 3)), boot_prior=suite_prior(rng, k, cv, drift))
+        plan = SequentialPlan.default(rng.choice((2, 3)), boot_prior=suite_prior(rng, k, cv, drift))
         decision = run(base, [100.0 * (1 + rng.gauss(0, cv)) for _ in range(plan.max_runs)],
                        plan)
         if decision.status == "pass":
@@ -130,7 +136,7 @@ def test_max_runs_is_always_final() -> None:
         cv = rng.choice((0.001, 0.01, 0.05))
         base = boots(rng, rng.choice((1, 2, 3)), cv, rng.choice((0.0, 0.01, 0.03)),
                      n=rng.choice((1, 2, 3)))
-        plan = Plan(rng.choice((1, 2, 3)), rng.choice((3, 4, 6)), alpha=0.002)
+        plan = SequentialPlan(rng.choice((1, 2, 3)), rng.choice((3, 4, 6)), alpha=0.002)
         current = [100.0 * (1 + rng.gauss(rng.choice((0, 0.03)), cv))
                    for _ in range(plan.max_runs)]
         assert decide(base, current, "higher", plan).status != "continue"
@@ -138,7 +144,7 @@ def test_max_runs_is_always_final() -> None:
 
 def test_one_boot_uses_the_allowance_and_says_so() -> None:
     one = [BaselineSession((100.0, 100.05, 99.95), "only")]
-    plan = Plan(3, 6, alpha=0.002)
+    plan = SequentialPlan(3, 6, alpha=0.002)
     decision = decide(one, [102.0, 102.05, 101.95, 102.0, 102.05, 101.95], "lower", plan)
     assert decision.baseline_boots == 1 and decision.status != "regression"
     allowance = ONE_BOOT_ALLOWANCE.sd_pct
@@ -151,7 +157,7 @@ def test_one_boot_uses_the_allowance_and_says_so() -> None:
              BaselineSession((99.98, 100.03, 99.93), "c")]
     quiet_prior = BootPrior(MIN_BOOT_SD_PCT, 30.0, "test")
     confirmed = decide(three, [102.0, 102.05, 101.95, 102.0, 102.05, 101.95], "lower",
-                       Plan(3, 6, alpha=0.002, boot_prior=quiet_prior))
+                       SequentialPlan(3, 6, alpha=0.002, boot_prior=quiet_prior))
     assert confirmed.status == "regression" and "one baseline boot" not in confirmed.detail
 
 
@@ -160,7 +166,7 @@ def test_sessions_of_one_boot_are_one_replicate() -> None:
     assert group_by_boot(same).k == 1 and group_by_boot(same).counts == (4,)
     unknown = [BaselineSession((100.0, 101.0)), BaselineSession((99.0, 100.5))]
     assert group_by_boot(unknown).k == 2
-    decision = decide(same, [100.0, 100.2, 99.9], "lower", Plan(3, 6, alpha=0.002))
+    decision = decide(same, [100.0, 100.2, 99.9], "lower", SequentialPlan(3, 6, alpha=0.002))
     assert decision.baseline_boots == 1 and "one baseline boot" in decision.detail
 
 
@@ -169,12 +175,12 @@ def test_between_boot_spread_has_honest_degrees_of_freedom() -> None:
     within-boot df, and the tolerance covers the spread."""
     two = [BaselineSession((100.0, 100.1, 99.9), "a"), BaselineSession((104.0, 104.1, 103.9), "b")]
     prior = BootPrior(0.5, 4.0, "test")
-    decision = decide(two, [102.0, 102.1, 101.9], "lower", Plan(3, 6, alpha=0.002,
+    decision = decide(two, [102.0, 102.1, 101.9], "lower", SequentialPlan(3, 6, alpha=0.002,
                                                                boot_prior=prior))
     assert decision.df <= prior.df + 2 - 1 + 0.5  # not the 6 within-boot df
     assert decision.tolerance_pct > 4.0 and decision.status == "continue"
     assert decide(two, [102.0, 102.1, 101.9, 102.0, 102.1, 101.9], "lower",
-                  Plan(3, 6, alpha=0.002, boot_prior=prior)).status == "inconclusive"
+                  SequentialPlan(3, 6, alpha=0.002, boot_prior=prior)).status == "inconclusive"
 
 
 def test_suite_prior_pools_boots_and_falls_back_to_the_allowance() -> None:
@@ -204,22 +210,23 @@ def test_suite_alpha_bounds_the_family() -> None:
         assert m * suite_alpha(m) <= 0.05 + 1e-12  # any dependence (Bonferroni)
     with pytest.raises(ValueError):
         suite_alpha(0)
-    assert Plan.default(3, 25).alpha == suite_alpha(25) and Plan.default(3).max_runs == 6
+    assert SequentialPlan.default(3, 25).alpha == suite_alpha(25)
+    assert SequentialPlan.default(3).max_runs == 6
 
 
 def test_plan_and_samples_are_validated() -> None:
     with pytest.raises(ValueError):
-        Plan(4, 3)
+        SequentialPlan(4, 3)
     with pytest.raises(ValueError):
-        Plan(3, 6, alpha=0.0)
+        SequentialPlan(3, 6, alpha=0.0)
     with pytest.raises(ValueError):
-        decide([BaselineSession((1.0, 0.0))], [1.0, 1.0], "lower", Plan(2, 4))
+        decide([BaselineSession((1.0, 0.0))], [1.0, 1.0], "lower", SequentialPlan(2, 4))
     with pytest.raises(ValueError):
-        decide([], [1.0, 1.0], "lower", Plan(2, 4))
+        decide([], [1.0, 1.0], "lower", SequentialPlan(2, 4))
 
 
 def test_no_repeated_sample_is_inconclusive() -> None:
-    decision = decide([BaselineSession((100.0,), "a")], [90.0], "higher", Plan(1, 1))
+    decision = decide([BaselineSession((100.0,), "a")], [90.0], "higher", SequentialPlan(1, 1))
     assert decision.status == "inconclusive" and "no variance" in decision.detail
 
 

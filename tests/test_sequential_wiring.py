@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import star64_tree
-from pytest_sbcbench.judge.baseline import Baseline, Entry, Session
+from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
 from pytest_sbcbench.judge.boots import ONE_BOOT_ALLOWANCE
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import (
@@ -42,9 +42,9 @@ BOOTS = {"b1": (1000.0, 1003.0, 997.0), "b2": (1002.0, 1005.0, 999.0),
 
 
 def baseline(boot_ids: bool = True) -> Baseline:
-    sessions = tuple(Session(f"2026-11-0{i}", samples, {"boot_id": b} if boot_ids else {})
+    sessions = tuple(StoredSession(f"2026-11-0{i}", samples, {"boot_id": b} if boot_ids else {})
                      for i, (b, samples) in enumerate(BOOTS.items(), start=1))
-    return Baseline("star64", (Entry(TEST, "sha256", "B/s", "higher", IDENTITY, sessions),))
+    return Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY, sessions),))
 
 
 def result(samples: tuple[float, ...], n_metrics: int = 1, max_runs: int = 6) -> Result:
@@ -59,8 +59,8 @@ def test_sessions_of_one_boot_are_one_replicate() -> None:
     three = judge(steady, baseline(), "star64")
     assert three.status == "pass" and three.evidence is not None
     assert three.evidence.baseline_boots == 3 and three.evidence.samples == 3
-    one = Baseline("star64", (Entry(TEST, "sha256", "B/s", "higher", IDENTITY, tuple(
-        Session("x", s, {"boot_id": "same"}) for s in BOOTS.values())),))
+    one = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY, tuple(
+        StoredSession("x", s, {"boot_id": "same"}) for s in BOOTS.values())),))
     single = judge(steady, one, "star64")
     assert single.status == "inconclusive" and single.evidence is not None
     assert single.evidence.baseline_boots == 1 and "one baseline boot" in single.detail

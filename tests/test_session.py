@@ -17,8 +17,7 @@ from helpers import DATA, star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.model import Identity, Measurement
-from pytest_sbcbench.platform.executor import Completed, Executor
-from pytest_sbcbench.platform.executor import Handle as ExecHandle
+from pytest_sbcbench.platform.executor import Completed, Executor, Spawned
 from pytest_sbcbench.plugin.state import SESSION_KEY, session_of
 from pytest_sbcbench.report.progress import line_end_column
 from pytest_sbcbench.run.session import Session
@@ -304,7 +303,7 @@ class Recording:
     def get(self, remote: str, local: Path) -> None:
         self.inner.get(remote, local)
 
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> ExecHandle:
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Spawned:
         self.argvs.append(tuple(argv))
         return self.inner.spawn(argv, env)
 

@@ -22,20 +22,25 @@ BASELINE_SCHEMA = "sbcbench-baseline/1"
 
 
 @dataclass(frozen=True)
-class Session:
+class StoredSession:
+    """One recorded session of a baseline entry: its samples, when, and the environment (the
+    boot id among it); :class:`.boots.BaselineSession` is the judge's reduced view of it."""
+
     created: str
     samples: tuple[float, ...]
     environment: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
-class Entry:
+class BaselineEntry:
+    """One test's metric under one identity, with every session recorded for it."""
+
     test: str
     metric: str
     unit: str
     better: str
     identity: Identity
-    sessions: tuple[Session, ...]
+    sessions: tuple[StoredSession, ...]
 
     def as_dict(self) -> dict[str, Any]:
         return {"test": self.test, "metric": self.metric, "unit": self.unit,
@@ -47,10 +52,10 @@ class Entry:
 @dataclass(frozen=True)
 class Baseline:
     board: str
-    entries: tuple[Entry, ...]
+    entries: tuple[BaselineEntry, ...]
     path: Path | None = None
 
-    def slot(self, test: str, metric: str) -> list[Entry]:
+    def slot(self, test: str, metric: str) -> list[BaselineEntry]:
         return [e for e in self.entries if e.test == test and e.metric == metric]
 
     def as_dict(self) -> dict[str, Any]:
@@ -100,17 +105,17 @@ def identity_of(values: Any, where: str) -> Identity:
     return Identity.from_mapping(values)
 
 
-def _session(data: Any, where: str) -> Session:
+def _session(data: Any, where: str) -> StoredSession:
     if not isinstance(data, dict):
         raise ValueError(f"{where}: a session must be an object")
     environment = data.get("environment", {})
     if not isinstance(environment, dict):
         raise ValueError(f"{where}: environment must be an object")
-    return Session(text_field(data["created"], f"{where} created"),
+    return StoredSession(text_field(data["created"], f"{where} created"),
                    samples_field(data["samples"], where), environment)
 
 
-def _entry(data: Any, index: int) -> Entry:
+def _entry(data: Any, index: int) -> BaselineEntry:
     where = f"entry {index}"
     if not isinstance(data, dict):
         raise ValueError(f"{where}: an entry must be an object")
@@ -121,7 +126,7 @@ def _entry(data: Any, index: int) -> Entry:
         raise ValueError(f"{where}: no sessions")
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{where}: better must be 'higher' or 'lower'")
-    return Entry(text_field(data["test"], f"{where} test"),
+    return BaselineEntry(text_field(data["test"], f"{where} test"),
                  text_field(data["metric"], f"{where} metric"),
                  text_field(data["unit"], f"{where} unit"), str(data["better"]),
                  identity_of(data["identity"], where), sessions)
@@ -198,14 +203,14 @@ def with_session(baseline: Baseline | None, board: str, results: Sequence[Result
     entries = list(baseline.entries) if baseline else []
     for result in results:
         m = result.measurement
-        session = Session(created, m.samples, environment)
+        session = StoredSession(created, m.samples, environment)
         for i, entry in enumerate(entries):
             if (entry.test, entry.metric, entry.identity) == (result.test, m.metric, m.identity):
-                entries[i] = Entry(entry.test, entry.metric, entry.unit, entry.better,
+                entries[i] = BaselineEntry(entry.test, entry.metric, entry.unit, entry.better,
                                    entry.identity, (*entry.sessions, session))
                 break
         else:
-            entries.append(Entry(result.test, m.metric, m.unit, m.better, m.identity,
+            entries.append(BaselineEntry(result.test, m.metric, m.unit, m.better, m.identity,
                                  (session,)))
     return Baseline(board, tuple(entries), baseline.path if baseline else None)
 

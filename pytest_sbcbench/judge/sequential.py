@@ -56,11 +56,11 @@ NOISE_CONFIDENCE = 0.95  # power is judged at the noise's 95% upper confidence b
 MAX_HINT_RUNS = 100
 MAX_HINT_BOOTS = 20
 
-__all__ = ["BaselineSession", "BootPrior", "Decision", "Plan", "decide", "suite_alpha"]
+__all__ = ["BaselineSession", "BootPrior", "Decision", "SequentialPlan", "decide", "suite_alpha"]
 
 
 @dataclass(frozen=True)
-class Plan:
+class SequentialPlan:
     """The run budget and error rates of one metric."""
 
     min_runs: int
@@ -78,7 +78,7 @@ class Plan:
     @classmethod
     def default(cls, min_runs: int, n_metrics: int = 25,
                 min_effect_pct: float = DEFAULT_MIN_EFFECT_PCT,
-                boot_prior: BootPrior = ONE_BOOT_ALLOWANCE) -> Plan:
+                boot_prior: BootPrior = ONE_BOOT_ALLOWANCE) -> SequentialPlan:
         """min_runs, a budget of RUN_BUDGET_FACTOR x min_runs, suite-adjusted alpha."""
         return cls(min_runs, RUN_BUDGET_FACTOR * min_runs, min_effect_pct,
                    suite_alpha(n_metrics), boot_prior)
@@ -171,7 +171,7 @@ def _runs_for(noise: _Noise, k: int, target: float) -> int | None:
     return max(1, math.ceil(1 / per_run)) if per_run > 1 / MAX_HINT_RUNS else None
 
 
-def _hints(noise: _Noise, plan: Plan, z: float) -> tuple[int | None, int | None]:
+def _hints(noise: _Noise, plan: SequentialPlan, z: float) -> tuple[int | None, int | None]:
     """What 80% power at delta would take, the variance estimates taken as exact (normal
     quantiles ``z``): runs of this boot against these boots, and, when that exceeds the budget,
     the fewest baseline boots (same runs per boot) that make it possible within max_runs, else
@@ -190,7 +190,7 @@ def _hints(noise: _Noise, plan: Plan, z: float) -> tuple[int | None, int | None]
 
 
 def decide(sessions: Sequence[BaselineSession], current: Sequence[float],
-           better: Literal["higher", "lower"], plan: Plan) -> Decision:
+           better: Literal["higher", "lower"], plan: SequentialPlan) -> Decision:
     """One look at this run's samples against the baseline; see the module docstring."""
     boots = group_by_boot(sessions)
     cur = logs(current)
@@ -232,7 +232,7 @@ def noise_upper(df: float, confidence: float) -> float:
 
 
 def _status(worse: float, tol: float, upper: float, detectable: float, n: int,
-            plan: Plan) -> Status:
+            plan: SequentialPlan) -> Status:
     """The decision rule at this look (all values in log space, the bad way positive)."""
     delta = math.log1p(plan.min_effect_pct / 100.0)
     final = n >= plan.max_runs
@@ -246,7 +246,8 @@ def _status(worse: float, tol: float, upper: float, detectable: float, n: int,
 
 
 def _detail(status: Status, change: float, ci: tuple[float, float], shown: tuple[float, float],
-            noise: _Noise, plan: Plan, n: int, hints: tuple[int | None, int | None]) -> str:
+            noise: _Noise, plan: SequentialPlan, n: int,
+            hints: tuple[int | None, int | None]) -> str:
     """One human line: change, interval, tolerance, power, and what the verdict means."""
     conf = 100.0 * (1 - 2 * plan.alpha_look)
     k = noise.boots.k
@@ -271,7 +272,7 @@ def _detail(status: Status, change: float, ci: tuple[float, float], shown: tuple
     return f"{head}; {tail}"
 
 
-def _inconclusive(plan: Plan, detectable: float,
+def _inconclusive(plan: SequentialPlan, detectable: float,
                   hints: tuple[int | None, int | None]) -> str:
     runs, boots = hints
     if boots is not None and runs is not None and runs > plan.max_runs:

@@ -6,10 +6,9 @@ Without ``--sbc-strict`` findings are warnings; with it any finding turns the ve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from ..measure.sampler import Trace
+from ..model import Finding, Trace
 
 AT_MAX_MIN_PCT = 95.0
 TIME_BELOW_MAX_PCT = 2.0
@@ -17,15 +16,6 @@ SWAP_GROWTH_BYTES = 16 * 1024 * 1024
 STEAL_PCT = 2.0
 THROTTLING = ("clock-below-max", "thermal-trip", "time-below-max")
 HOST_NOISE = ("background-load", "steal-time")  # other work on this machine or its VM host
-
-
-@dataclass(frozen=True)
-class Finding:
-    kind: str
-    detail: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "detail": self.detail}
 
 
 def _clock(telemetry: dict[str, Any]) -> list[Finding]:
@@ -43,7 +33,7 @@ def _clock(telemetry: dict[str, Any]) -> list[Finding]:
 def _thermal(trace: Trace) -> list[Finding]:
     out = []
     for i, sensor in enumerate(trace.sensors):
-        readings = [s.temps_c[i] for s in trace.samples if s.temps_c[i] is not None]
+        readings = [s.temps_c[i] for s in trace.readings if s.temps_c[i] is not None]
         if not readings or not sensor.trips_c:
             continue
         peak = max(r for r in readings if r is not None)

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..model import Evidence, Measurement, Result, Status, Verdict, display
+from ..model import Evidence, Finding, Measurement, Result, Status, Verdict, display
 from ..platform.board import BoardProfile
 from . import physics
-from .baseline import Baseline, Entry, quick_mode_hint
+from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .boots import (
     ONE_BOOT_ALLOWANCE,
     BaselineSession,
@@ -34,11 +34,11 @@ from .sequential import (
     DEFAULT_MIN_EFFECT_PCT,
     RUN_BUDGET_FACTOR,
     Decision,
-    Plan,
+    SequentialPlan,
     decide,
     suite_alpha,
 )
-from .validity import HOST_NOISE, Finding
+from .validity import HOST_NOISE
 
 MACHINE_KEYS = ("cpu_model", "cpus")
 
@@ -54,7 +54,7 @@ def no_baseline(board: str) -> Verdict:
     return Verdict("no-baseline", f"no baseline for board {board}; {SAVE_HINT}")
 
 
-def other_machine(entry: Entry, machine: Mapping[str, Any] | None) -> str | None:
+def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
     """Why the baseline's latest session was measured on another machine, if it was."""
     if not machine:
         return None
@@ -65,7 +65,7 @@ def other_machine(entry: Entry, machine: Mapping[str, Any] | None) -> str | None
 
 
 def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
-               machine: Mapping[str, Any] | None = None) -> Entry | Verdict:
+               machine: Mapping[str, Any] | None = None) -> BaselineEntry | Verdict:
     """The baseline entry test ``test``'s measurement ``m`` is judged against, or the verdict
     saying why there is none (``no-baseline``, ``incomparable``: another identity, machine or
     direction)."""
@@ -107,7 +107,7 @@ def judge(result: Result, baseline: Baseline | None, board: str,
     return verdict_of(final_decision(found, m, plan), m, found, plan)
 
 
-def baseline_sessions(entry: Entry) -> list[BaselineSession]:
+def baseline_sessions(entry: BaselineEntry) -> list[BaselineSession]:
     """An entry's sessions with the boot each ran in (recorded ``boot_id``; None: unknown)."""
     return [BaselineSession(s.samples, boot_of(s.environment)) for s in entry.sessions]
 
@@ -136,23 +136,23 @@ def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
 
 
 def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
-             n_metrics: int, prior: BootPrior = ONE_BOOT_ALLOWANCE) -> Plan:
+             n_metrics: int, prior: BootPrior = ONE_BOOT_ALLOWANCE) -> SequentialPlan:
     """A metric's plan in a run: ``max_runs`` (``--sbc-max-runs``) or RUN_BUDGET_FACTOR x
     ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); per-metric
     alpha 5% / n."""
     budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
     effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
-    return Plan(min_runs, max(min_runs, budget), effect, suite_alpha(n_metrics), prior)
+    return SequentialPlan(min_runs, max(min_runs, budget), effect, suite_alpha(n_metrics), prior)
 
 
-def plan_details(plan: Plan, n_metrics: int) -> dict[str, Any]:
+def plan_details(plan: SequentialPlan, n_metrics: int) -> dict[str, Any]:
     """What a result carries of its plan (``details["sequential"]``), so a results file judged
     later (``sbcbench compare``) gets the decision the run gave."""
     return {"min_runs": plan.min_runs, "max_runs": plan.max_runs,
             "min_effect_pct": plan.min_effect_pct, "alpha": plan.alpha, "n_metrics": n_metrics}
 
 
-def plan_of(m: Measurement, prior: BootPrior) -> Plan:
+def plan_of(m: Measurement, prior: BootPrior) -> SequentialPlan:
     """The plan recorded in the measurement's details; without one (a results file written
     before plans were stored), its samples as a fixed count, delta 3%, alpha for 25 metrics."""
     raw = m.details.get(PLAN_KEY)
@@ -160,21 +160,21 @@ def plan_of(m: Measurement, prior: BootPrior) -> Plan:
         try:
             values = [raw["min_runs"], raw["max_runs"], raw["min_effect_pct"], raw["alpha"]]
             if not any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
-                return Plan(int(values[0]), int(values[1]), float(values[2]), float(values[3]),
-                            prior)
+                return SequentialPlan(int(values[0]), int(values[1]), float(values[2]),
+                                      float(values[3]), prior)
         except (KeyError, ValueError):
             pass
     n = len(m.samples)
-    return Plan(n, n, DEFAULT_MIN_EFFECT_PCT, suite_alpha(DEFAULT_SUITE_METRICS), prior)
+    return SequentialPlan(n, n, DEFAULT_MIN_EFFECT_PCT, suite_alpha(DEFAULT_SUITE_METRICS), prior)
 
 
-def decision(entry: Entry, m: Measurement, plan: Plan) -> Decision:
+def decision(entry: BaselineEntry, m: Measurement, plan: SequentialPlan) -> Decision:
     """One look of the sequential rule at ``m``'s samples so far."""
     better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
     return decide(baseline_sessions(entry), m.samples, better, plan)
 
 
-def final_decision(entry: Entry, m: Measurement, plan: Plan) -> Decision:
+def final_decision(entry: BaselineEntry, m: Measurement, plan: SequentialPlan) -> Decision:
     """The decision on the samples taken: a look that would still continue (the loop was cut
     short, or a results file judged later) is judged as the last look."""
     found = decision(entry, m, plan)
@@ -186,7 +186,7 @@ def final_decision(entry: Entry, m: Measurement, plan: Plan) -> Decision:
 
 
 def wants_more(test: str, m: Measurement, baseline: Baseline | None,
-               machine: Mapping[str, Any] | None, plan: Plan) -> bool:
+               machine: Mapping[str, Any] | None, plan: SequentialPlan) -> bool:
     """True while the sequential rule says ``continue`` for a comparable baseline entry: what
     the run loop asks before each further sample."""
     found = comparable(test, m, baseline, "", machine)
@@ -222,7 +222,7 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def verdict_of(d: Decision, m: Measurement, entry: Entry, plan: Plan) -> Verdict:
+def verdict_of(d: Decision, m: Measurement, entry: BaselineEntry, plan: SequentialPlan) -> Verdict:
     """The verdict of a final decision: its line (medians first) and its evidence."""
     status: Status = STATUS_OF[d.status]
     base_samples = [v for s in entry.sessions for v in s.samples]

@@ -1,4 +1,4 @@
-"""The sampler that runs on the board: a POSIX ``sh`` loop streaming one line per sample.
+"""The sampler that runs on the board: a POSIX ``sh`` loop streaming one line per reading.
 
 A board without Python still has a shell.  :func:`sampler_script` is a small ``sh`` program that
 every ``interval`` seconds prints one line with the uptime clock, each CPU's cpufreq clock, max
@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import ParseError, ToolError
+from ..model import Reading, Sensor, Trace
 from ..platform import thermal
-from ..platform.executor import Executor, Handle
+from ..platform.executor import Executor, Spawned
 from ..platform.sysroot import CPU_DIR, PROC, THERMAL_DIR
-from .sampler import Sample, Trace
 
 _SCRIPT = r"""interval=$1
 rd() { v=; { read -r v < "$1"; } 2>/dev/null; [ -n "$v" ] || v=-; }
@@ -104,7 +104,7 @@ Freq = tuple[int | None, int | None, str | None]  # cur kHz, max kHz, governor
 
 
 @dataclass
-class RawSample:
+class RawReading:
     """One parsed line, before it is placed in the trace's CPU and sensor order."""
 
     uptime: float
@@ -131,7 +131,7 @@ def _residency(word: str) -> dict[int, int]:
     return {int(k): int(n) for k, n in pairs}
 
 
-def _add(raw: RawSample, kind: str, words: list[str]) -> None:
+def _add(raw: RawReading, kind: str, words: list[str]) -> None:
     """Add one ``|``-separated record of a line to ``raw``."""
     if kind == "F":
         raw.freqs[_cpu(words[0])] = (_int(words[1]), _int(words[2]),
@@ -154,14 +154,14 @@ def _add(raw: RawSample, kind: str, words: list[str]) -> None:
         raise ValueError(f"unknown record {kind!r}")
 
 
-def parse_line(line: str) -> RawSample:
+def parse_line(line: str) -> RawReading:
     """One sampler line; anything else is a :class:`ParseError` quoting the line."""
     records = line.rstrip("\n").split("|")
     try:
         kind, _, uptime = records[0].partition(" ")
         if kind != "S":
             raise ValueError("a sample starts with 'S <uptime>'")
-        raw = RawSample(float(uptime))
+        raw = RawReading(float(uptime))
         for record in records[1:]:
             kind, *words = record.split(" ")
             _add(raw, kind, words)
@@ -195,20 +195,20 @@ def _used(total: int | None, free: int | None) -> int | None:
 
 @dataclass(frozen=True)
 class Layout:
-    """What the first sample fixes: CPUs with cpufreq, chosen sensors (zone names)."""
+    """What the first reading fixes: CPUs with cpufreq, chosen sensors (zone names)."""
 
     cpus: tuple[int, ...]
     zones: tuple[str, ...]
-    sensors: tuple[thermal.Sensor, ...]
+    sensors: tuple[Sensor, ...]
 
 
-def layout(first: RawSample) -> Layout:
+def layout(first: RawReading) -> Layout:
     """CPUs in order; thermal zones chosen like :func:`..platform.thermal.choose_sensors`."""
     cpus = tuple(sorted(c for c, (_, top, _) in first.freqs.items() if top is not None))
     names = sorted(first.zones)  # the order Sysroot.listdir gives the local sampler
     preferred = [z for z in names if thermal.PREFERRED.search(first.zones[z][0])]
     chosen = tuple(preferred or names)
-    sensors = tuple(thermal.Sensor(first.zones[z][0], f"{THERMAL_DIR}/{z}/temp",
+    sensors = tuple(Sensor(first.zones[z][0], f"{THERMAL_DIR}/{z}/temp",
                                    _trips(first.trips.get(z, []))) for z in chosen)
     return Layout(cpus, chosen, sensors)
 
@@ -226,8 +226,8 @@ def _temp(zone: tuple[str, int | None] | None) -> float | None:
     return celsius if thermal.plausible(celsius) else None
 
 
-def to_sample(raw: RawSample, prev: RawSample | None, start: float, shape: Layout) -> Sample:
-    """One :class:`Sample`: clocks and temperatures now, CPU use since ``prev``."""
+def to_reading(raw: RawReading, prev: RawReading | None, start: float, shape: Layout) -> Reading:
+    """One :class:`Reading`: clocks and temperatures now, CPU use since ``prev``."""
     system = per_cpu = None
     busy_cpus: list[int] = []
     if prev is not None:
@@ -239,7 +239,7 @@ def to_sample(raw: RawSample, prev: RawSample | None, start: float, shape: Layou
                     busy_cpus.append(_cpu(name))
     online = sum(1 for name in raw.stat if name != "cpu") or 1
     total, avail, swap_total, swap_free = raw.mem_kb
-    return Sample(
+    return Reading(
         t=raw.uptime - start,
         mhz=tuple(_mhz(raw.freqs.get(c, (None, None, None))[0]) for c in shape.cpus),
         temps_c=tuple(_temp(raw.zones.get(z)) for z in shape.zones),
@@ -249,7 +249,7 @@ def to_sample(raw: RawSample, prev: RawSample | None, start: float, shape: Layou
         steal_pct=100.0 * system[1] if system else None)
 
 
-def _unavailable(first: RawSample, shape: Layout) -> dict[str, str]:
+def _unavailable(first: RawReading, shape: Layout) -> dict[str, str]:
     out: dict[str, str] = {}
     if not shape.cpus:
         out["cpufreq"] = "no cpufreq on the board (a VM, or no cpufreq driver): clocks are " \
@@ -268,8 +268,8 @@ def parse_lines(lines: Sequence[str], interval: float) -> Trace:
         raise ParseError("board sampler output", "no sample lines", "")
     shape = layout(raws[0])
     first = raws[0]
-    samples = [to_sample(raw, prev, first.uptime, shape)
-               for raw, prev in zip(raws, [None, *raws[:-1]], strict=True)]
+    readings = [to_reading(raw, prev, first.uptime, shape)
+                for raw, prev in zip(raws, [None, *raws[:-1]], strict=True)]
     last = raws[-1]
     residency = tuple(
         {k: v - first.residency.get(c, {}).get(k, 0) for k, v in last.residency[c].items()}
@@ -277,7 +277,7 @@ def parse_lines(lines: Sequence[str], interval: float) -> Trace:
     ) if len(raws) > 1 else ()
     return Trace(interval, shape.cpus,
                  tuple(_mhz(first.freqs[c][1]) for c in shape.cpus),
-                 tuple(first.freqs[c][2] for c in shape.cpus), shape.sensors, tuple(samples),
+                 tuple(first.freqs[c][2] for c in shape.cpus), shape.sensors, tuple(readings),
                  _unavailable(first, shape), residency if len(residency) == len(shape.cpus)
                  else (), load_source="system")
 
@@ -309,7 +309,7 @@ class BoardSampler:
         self.cpu_s: float | None = None
         self.lines: list[str] = []
         self.unavailable: dict[str, str] = {}  # what the board cannot sample, known at start
-        self._handle: Handle | None = None
+        self._handle: Spawned | None = None
         self._thread: threading.Thread | None = None
 
     def available(self) -> str | None:
@@ -319,7 +319,7 @@ class BoardSampler:
         return str(reason) if reason is not None else None
 
     def start(self) -> None:
-        """Start the sampler and wait for its first (idle) sample, as the local one does."""
+        """Start the sampler and wait for its first (idle) reading, as the local one does."""
         reason = self.available()
         if reason is not None:
             self.unavailable = {"sampler": f"no board sampler: {reason}"}
@@ -353,7 +353,7 @@ class BoardSampler:
         return parse_cpu_seconds(stat, int(tck))
 
     def stop(self) -> Trace:
-        """Stop the board-side sampler (its last sample is kept)."""
+        """Stop the board-side sampler (its last reading is kept)."""
         if self._handle is None or self._thread is None:
             why = self.unavailable.get("sampler", "stop() before start()")
             raise RuntimeError(f"BoardSampler never ran: {why}")

@@ -33,7 +33,7 @@ from ..platform.sysroot import DEV, PROC
 from .board_timing import BoardTiming, parse_timing, timed_argv
 from .board_tree import add_note
 from .sanity import per_second
-from .storage import BLOCK, Target, Throughput, mounted
+from .storage import BLOCK, StorageThroughput, Target, mounted
 from .tools import run_tool
 
 SEED_BLOCKS = 16  # MiB of random data the timed loops copy: few dd processes, little RAM
@@ -133,7 +133,7 @@ def _remove(executor: Executor, path: str, seed: str) -> str | None:
     return None
 
 
-def write_then_read(executor: Executor, where: Target, size: int) -> Throughput:
+def write_then_read(executor: Executor, where: Target, size: int) -> StorageThroughput:
     """Write ``size`` bytes (whole MiB blocks, a multiple of the seed) to a fresh file in
     ``where.directory`` on the board, fsync, read them back with ``O_DIRECT``; always remove
     the file and the seed (a removal that fails warns, naming them, or is a note on the error
@@ -171,7 +171,7 @@ def write_then_read(executor: Executor, where: Target, size: int) -> Throughput:
     failed = _remove(executor, path, seed)
     if failed:
         warnings.warn(SbcBenchWarning(failed), stacklevel=2)
-    return Throughput(
+    return StorageThroughput(
         per_second(total, wrote.wall_s, "B/s", write_argv, f"storage write of {total} bytes "
                    "on the board"),
         per_second(total, read.wall_s, "B/s", read_argv, f"storage read of {total} bytes "

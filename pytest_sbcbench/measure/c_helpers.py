@@ -13,12 +13,6 @@ from ..platform.executor import Executor
 from .tools import run_tool
 
 
-def default_cache() -> Path:
-    """``$XDG_CACHE_HOME/pytest-sbcbench`` (``~/.cache/pytest-sbcbench``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pytest-sbcbench"
-
-
 def compiler() -> str | None:
     return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..judge.validity import Finding
+from ..model import Finding
 from ..platform.host import Host
 from .cputime import SystemCpu
 

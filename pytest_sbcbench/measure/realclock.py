@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ToolError
+from ..model import ClockReading
 from ..platform import cpufreq
 from ..platform.executor import Executor, default_executor
 from ..platform.host import Host, default_host
@@ -51,19 +51,6 @@ int main(int argc, char **argv) {
     return 0;
 }
 """
-
-
-@dataclass(frozen=True)
-class ClockReading:
-    cpu: int
-    measured_mhz: float
-    cpufreq_mhz: float | None
-
-    @property
-    def mismatch_pct(self) -> float | None:
-        if not self.cpufreq_mhz:
-            return None
-        return 100.0 * (self.measured_mhz - self.cpufreq_mhz) / self.cpufreq_mhz
 
 
 def build(cache: Path, *, executor: Executor | None = None) -> Path:

@@ -3,11 +3,12 @@
 A :class:`Sampler` wakes every ``interval`` seconds (``Event.wait``, so :meth:`Sampler.stop`
 returns within one interval), reads cpufreq, thermal and meminfo through the Sysroot (so a
 captured board tree replays anywhere) and the CPU time of the benchmark's process tree and of
-the whole system through a :class:`~pytest_sbcbench.platform.host.Host`.  It returns an
-immutable :class:`Trace`.
+the whole system through a :class:`~pytest_sbcbench.platform.host.Host`.  Each wake-up is one
+:class:`~pytest_sbcbench.model.Reading`; :meth:`Sampler.stop` returns them as an immutable
+:class:`~pytest_sbcbench.model.Trace`.
 
 The host and the clock are injectable: the session passes its own host, and tests drive a
-sampler without its thread (``start(background=False)`` and explicit :meth:`Sampler.sample`
+sampler without its thread (``start(background=False)`` and explicit :meth:`Sampler.read`
 calls) over scripted readings, so nothing depends on how fast the machine is.
 """
 
@@ -16,48 +17,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from ..model import Reading, Trace
 from ..platform import cpufreq, thermal
 from ..platform.host import Host, default_host
 from ..platform.parse import parse_meminfo
 from ..platform.sysroot import Sysroot
 from .cputime import ProcessTree, SystemCpu
 
-
-@dataclass(frozen=True)
-class Sample:
-    t: float
-    mhz: tuple[float | None, ...]
-    temps_c: tuple[float | None, ...]
-    mem_used: int | None
-    swap_used: int | None
-    tree_cpu_s: float
-    system_busy_cpus: float | None
-    busy_cpus: tuple[int, ...]
-    steal_pct: float | None = None
-
-    @property
-    def temp_c(self) -> float | None:
-        known = [t for t in self.temps_c if t is not None]
-        return max(known) if known else None
-
-
-@dataclass(frozen=True)
-class Trace:
-    interval: float
-    cpus: tuple[int, ...]
-    max_mhz: tuple[float | None, ...]
-    governors: tuple[str | None, ...]
-    sensors: tuple[thermal.Sensor, ...]
-    samples: tuple[Sample, ...]
-    unavailable: dict[str, str] = field(default_factory=dict)
-    time_in_state: tuple[dict[int, int], ...] = ()
-    load_source: str = "tree"
-    sampler_cpu_s: float | None = None  # the sampler's own CPU time (thread, or board-side sh)
-
-
-OnSample = Callable[[Sample], None]
+OnReading = Callable[[Reading], None]
 Clock = Callable[[], float]
 
 
@@ -87,17 +55,18 @@ def unavailable_probes(sysroot: Sysroot, clocks: bool, sensors: bool) -> dict[st
 
 
 class Sampler:
-    """Sample until stopped; ``pid`` roots the benchmark's process tree (default: this one).
+    """Read every interval until stopped; ``pid`` roots the benchmark's process tree
+    (default: this one).
 
     ``host`` gives process-tree and system CPU readings (default: this machine); ``clock``
-    gives sample times in seconds (default: ``time.monotonic``)."""
+    gives reading times in seconds (default: ``time.monotonic``)."""
 
     def __init__(self, sysroot: Sysroot, interval: float, pid: int | None = None,
-                 on_sample: OnSample | None = None, load_source: str = "tree", *,
+                 on_reading: OnReading | None = None, load_source: str = "tree", *,
                  host: Host | None = None, clock: Clock = time.monotonic) -> None:
         self.sysroot = sysroot
         self.interval = interval
-        self.on_sample = on_sample
+        self.on_reading = on_reading
         self.load_source = load_source
         self.clock = clock
         host = host if host is not None else default_host()
@@ -110,7 +79,7 @@ class Sampler:
         self.governors = tuple(per_cpu[c].governor for c in self.cpus)
         self.sensors = tuple(thermal.choose_sensors(sysroot))
         self.unavailable = unavailable_probes(sysroot, bool(self.cpus), bool(self.sensors))
-        self._samples: list[Sample] = []
+        self._readings: list[Reading] = []
         self._tis_start: tuple[dict[int, int], ...] = ()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -123,50 +92,50 @@ class Sampler:
             return None
         return "; ".join(f"{name}: {reason}" for name, reason in self.unavailable.items())
 
-    def sample(self) -> Sample:
-        """Take one sample now."""
+    def read(self) -> Reading:
+        """Take one reading now."""
         mem_used, swap_used = _meminfo(self.sysroot)
         tree_cpu, busy = self._tree.read()
         system = self._system.read()
-        sample = Sample(
+        reading = Reading(
             t=self.clock() - self._start,
             mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
             temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
             mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
             system_busy_cpus=system.busy if system else None, busy_cpus=busy,
             steal_pct=system.steal_pct if system else None)
-        self._samples.append(sample)
-        if self.on_sample is not None:
-            self.on_sample(sample)
-        return sample
+        self._readings.append(reading)
+        if self.on_reading is not None:
+            self.on_reading(reading)
+        return reading
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
-            self.sample()
+            self.read()
         self.thread_cpu_s = time.thread_time()
 
     def start(self, background: bool = True) -> None:
-        """Take the first sample; then, with ``background``, sample every interval in a
-        thread until :meth:`stop` (without it, the caller calls :meth:`sample`)."""
+        """Take the first reading; then, with ``background``, read every interval in a
+        thread until :meth:`stop` (without it, the caller calls :meth:`read`)."""
         self._start = self.clock()
         self._tis_start = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
-        self.sample()
+        self.read()
         if not background:
             return
         self._thread = threading.Thread(target=self._run, name="sbcbench-sampler", daemon=True)
         self._thread.start()
 
     def stop(self) -> Trace:
-        """Stop the thread (within one interval), take a last sample, return the trace."""
+        """Stop the thread (within one interval), take a last reading, return the trace."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-        self.sample()
+        self.read()
         tis_end = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
         delta = tuple({k: end.get(k, 0) - start.get(k, 0) for k in end}
                       for start, end in zip(self._tis_start, tis_end, strict=True))
         return Trace(self.interval, self.cpus, self.max_mhz, self.governors, self.sensors,
-                     tuple(self._samples), dict(self.unavailable), delta, self.load_source,
+                     tuple(self._readings), dict(self.unavailable), delta, self.load_source,
                      self.thread_cpu_s if self._thread is not None else None)
 
 

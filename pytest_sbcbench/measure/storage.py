@@ -36,7 +36,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Throughput:
+class StorageThroughput:
     write_bytes_per_s: float
     read_bytes_per_s: float
     method: str
@@ -122,7 +122,7 @@ def read_block(fd: int, buf: mmap.mmap, offset: int, argv: Sequence[str],
 
 
 def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | None = None,
-                    clock: Callable[[], float] = time.perf_counter) -> Throughput:
+                    clock: Callable[[], float] = time.perf_counter) -> StorageThroughput:
     """Write ``size`` bytes sequentially, fsync, evict, read them back; always remove the file.
     A clock that did not advance or a rate that cannot be real is a :class:`ToolError`."""
     path = where.directory / f".sbcbench-storage-{uuid.uuid4().hex}.tmp"
@@ -158,7 +158,7 @@ def write_then_read(where: Target, size: int, drop_caches: Callable[[], None] | 
     method = ("O_DIRECT" if direct and read_direct else "fadvise-dontneed"
               + ("+drop_caches" if drop_caches else ""))
     total = blocks * BLOCK
-    return Throughput(
+    return StorageThroughput(
         per_second(total, write_s, "B/s", ("sbcbench-storage", "write", str(path)),
                    f"storage write of {total} bytes"),
         per_second(total, read_s, "B/s", ("sbcbench-storage", "read", str(path)),

@@ -56,13 +56,13 @@ int main(int argc, char **argv) {
 
 
 @dataclass(frozen=True)
-class Plan:
+class BufferPlan:
     buffer_bytes: int
     llc_bytes: int
     llc_source: str
 
 
-def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
+def plan(llc_bytes: int | None, requested: int | None = None) -> BufferPlan:
     """Array size: at least 4x the LLC; a smaller explicit request is refused."""
     llc, source = (llc_bytes, "sysfs cache topology") if llc_bytes else \
         (32 * 2**20, "assumed 32 MiB: no cache topology in the sysroot")
@@ -72,7 +72,7 @@ def plan(llc_bytes: int | None, requested: int | None = None) -> Plan:
             f"memory buffer {requested / 2**20:.0f} MiB would be cache-resident: arrays must be "
             f"at least {MIN_LLC_MULTIPLE}x the {llc / 2**20:.0f} MiB last-level cache "
             f"({floor / 2**20:.0f} MiB); refused, not reported")
-    return Plan(max(requested or 0, floor), llc, source)
+    return BufferPlan(max(requested or 0, floor), llc, source)
 
 
 def build(cache: Path, *, executor: Executor | None = None) -> Compiled:
@@ -104,7 +104,7 @@ def parse_output(text: str, argv: Sequence[str]) -> dict[str, float]:
             for name, value in out.items()}
 
 
-def measure(kernel_binary: Compiled, spec: Plan, passes: int, runs: int, *,
+def measure(kernel_binary: Compiled, spec: BufferPlan, passes: int, runs: int, *,
             executor: Executor | None = None) -> list[Measurement]:
     n = spec.buffer_bytes // 8
     argv = [str(kernel_binary.path), str(n), str(passes)]

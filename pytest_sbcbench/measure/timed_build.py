@@ -29,7 +29,7 @@ class BuildRun:
     wall_s: float
     user_s: float
     sys_s: float
-    peak_tree_rss_bytes: int | None  # None: the build ended before a sample saw it
+    peak_tree_rss_bytes: int | None  # None: the build ended before a reading saw it
     max_process_rss_bytes: int
 
     def as_dict(self) -> dict[str, float | int]:
@@ -37,10 +37,10 @@ class BuildRun:
 
 
 class PeakMemory:
-    """Sample the summed RSS of this process's child processes until stopped.
+    """Read the summed RSS of this process's child processes every interval until stopped.
 
     The build is the only child while it runs, so this is the build tree's memory.  ``peak``
-    stays ``None`` when no sample saw the tree (a build shorter than the interval, or a
+    stays ``None`` when no reading saw the tree (a build shorter than the interval, or a
     sampling thread that a loaded machine did not schedule in time): unknown, never 0."""
 
     def __init__(self, host: Host, interval: float = 0.1) -> None:

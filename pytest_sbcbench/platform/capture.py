@@ -13,7 +13,6 @@ writes it gzip-compressed.  Extract it and point ``--sbc-sysroot`` or ``sbcbench
 
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import io
 import json
@@ -23,8 +22,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import __version__
 from ..errors import SchemaError, ToolError
+from ..version import __version__
 from .executor import Executor, LocalExecutor
 from .sysroot import (
     ATA_LINK_DIR,
@@ -198,17 +197,3 @@ def run_capture(lg_env: Path | None, out: Path | None, role: str = "main",
         return capture(executor, out or Path(f"sbcbench-capture-{name}.tar.gz"), root)
     finally:
         target.cleanup()
-
-
-def capture_parser(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The options of ``sbcbench capture [--lg-env ENV | local] [--out FILE]``."""
-    command.add_argument("where", nargs="?", choices=["local"], default=None,
-                         help="this machine (the default without --lg-env)")
-    command.add_argument("--lg-env", type=Path, default=None, metavar="ENV",
-                         help="labgrid environment file: capture its target over labgrid")
-    command.add_argument("--role", default="main", help="target in ENV (default: main)")
-    command.add_argument("--out", type=Path, default=None, metavar="FILE",
-                         help="tarball to write (default: sbcbench-capture-<target>.tar.gz)")
-    command.add_argument("--root", default="/", metavar="DIR",
-                         help="root directory on the target (default: /)")
-    return command

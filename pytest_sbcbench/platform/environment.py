@@ -7,7 +7,7 @@ import platform as _stdlib_platform
 from collections.abc import Mapping
 from typing import Any
 
-from .. import __version__
+from ..version import __version__
 from .parse import parse_meminfo
 from .probe import Probe
 from .sysroot import Sysroot

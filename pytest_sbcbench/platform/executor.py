@@ -30,7 +30,7 @@ class Completed:
 
 
 @runtime_checkable
-class Handle(Protocol):
+class Spawned(Protocol):
     """A long-running command started with :meth:`Executor.spawn` (a board-side sampler)."""
 
     def lines(self) -> Iterator[str]:
@@ -75,7 +75,7 @@ class Executor(Protocol):
         """Copy a file from the target."""
         ...
 
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Handle:
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Spawned:
         """Start ``argv`` in the background and stream its output lines."""
         ...
 
@@ -101,7 +101,7 @@ def _start(args: tuple[str, ...], **options: Any) -> subprocess.Popen[str]:
     orphans the command: a signal that arrives while it starts (after the fork, before
     ``Popen`` returns, when nobody yet holds its pid) is held, the started command's group
     killed, and the signal then delivered as it would have been."""
-    from ..interrupts import deferred
+    from .interrupts import deferred
 
     with deferred() as held:
         proc = subprocess.Popen(args, text=True, errors="replace", start_new_session=True,

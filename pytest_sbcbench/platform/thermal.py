@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..model import Sensor
 from .sysroot import HWMON_DIR, THERMAL_DIR, Sysroot
 
 PREFERRED = re.compile(r"cpu|soc|core|cluster|pkg|package|tctl|tdie|big|little", re.I)
 VALID_RANGE_C = (-40.0, 150.0)
-
-
-@dataclass(frozen=True)
-class Sensor:
-    """One temperature source: a thermal zone or an hwmon input (millidegree file)."""
-
-    name: str
-    path: str
-    trips_c: tuple[tuple[str, float], ...] = ()
 
 
 def plausible(celsius: float) -> bool:

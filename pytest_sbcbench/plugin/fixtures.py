@@ -63,16 +63,16 @@ class Bench:
 
     def openssl_throughput(self, algorithm: str, block_bytes: int = 16384) -> Handle:
         """``openssl speed -evp ALG -bytes N``, in bytes per second."""
-        from ..workloads.crypto import Throughput
+        from ..workloads.crypto import OpensslThroughput
 
-        (handle,) = self.run(Throughput(algorithm, "custom", block_bytes))
+        (handle,) = self.run(OpensslThroughput(algorithm, "custom", block_bytes))
         return handle
 
     def openssl_rate(self, algorithm: str, op: str) -> Handle:
         """Sign or verify operations per second (``openssl speed rsa2048`` / ``ecdsap256``)."""
-        from ..workloads.crypto import Rate
+        from ..workloads.crypto import OpensslRate
 
-        (handle,) = self.run(Rate(algorithm, op))
+        (handle,) = self.run(OpensslRate(algorithm, op))
         return handle
 
     def inprocess_aead(self, algorithm: str, block_bytes: int = 16384) -> Handle:

@@ -18,9 +18,9 @@ from .options import add_options, settings_from
 from .state import BUILD_KEY, existing, session_of
 
 if TYPE_CHECKING:
-    from ..interrupts import Interrupts
     from ..model import Result
     from ..platform.board import BoardProfile
+    from ..platform.interrupts import Interrupts
     from ..run.lab import LabRun
     from ..run.session import Session
     from ..run.watch import Watch
@@ -134,7 +134,7 @@ def _activate(session: Session, config: pytest.Config) -> None:
     SIGTERM, SIGHUP and SIGQUIT take pytest's Ctrl-C path (see :mod:`..interrupts`)."""
     if session.active:
         return
-    from ..interrupts import Interrupts
+    from ..platform.interrupts import Interrupts
 
     interrupts = config.stash.setdefault(INTERRUPTS_KEY, Interrupts())
     interrupts.install()

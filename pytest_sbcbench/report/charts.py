@@ -36,7 +36,8 @@ def _save(fig: Any, out: Path, name: str) -> list[Path]:
     return paths
 
 
-def write_charts(entries: Sequence[fleet.Entry], out: Path, vs: str | None = None) -> list[Path]:
+def write_charts(entries: Sequence[fleet.FleetEntry], out: Path,
+                 vs: str | None = None) -> list[Path]:
     """Compile ranking bars, crypto bars and gap-vs-control; [] without matplotlib."""
     plt = _plt()
     if plt is None:
@@ -76,7 +77,7 @@ def write_charts(entries: Sequence[fleet.Entry], out: Path, vs: str | None = Non
     return written
 
 
-def _gap_chart(plt: Any, family: dict[str, dict[str, fleet.Entry]], out: Path, i: int,
+def _gap_chart(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]], out: Path, i: int,
                vs: str | None) -> list[Path]:
     reference = fleet.reference_board(family, vs)
     if reference is None:

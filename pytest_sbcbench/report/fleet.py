@@ -23,7 +23,9 @@ CIPHERS = ("chacha20-poly1305", "aes-128-gcm")
 
 
 @dataclass(frozen=True)
-class Entry:
+class FleetEntry:
+    """One result of one board in a fleet report."""
+
     board: str
     result: Result
     environment: dict[str, Any] = field(default_factory=dict)
@@ -34,11 +36,11 @@ class Entry:
         return self.result.summary.mean
 
 
-def load_fleet(paths: Iterable[Path]) -> list[Entry]:
+def load_fleet(paths: Iterable[Path]) -> list[FleetEntry]:
     out = []
     for path in paths:
         loaded = load_results(path)
-        out += [Entry(loaded.board, r, loaded.environment) for r in loaded.results]
+        out += [FleetEntry(loaded.board, r, loaded.environment) for r in loaded.results]
     return out
 
 
@@ -81,7 +83,7 @@ def rank_identity(identity: Identity) -> Identity:
     return Identity.from_mapping(out)
 
 
-def tool_label(entry: Entry) -> str:
+def tool_label(entry: FleetEntry) -> str:
     """Who produced the number: ``openssl 3.0.19``; ``published (openssl 1.0.0i)``."""
     values = entry.result.measurement.identity.as_dict()
     tool = str(values.get("tool") or "unknown tool")
@@ -98,14 +100,14 @@ def group_key(result: Result) -> tuple[str, str, Identity]:
     return (m.metric, m.unit, rank_identity(m.identity))
 
 
-def groups(entries: Sequence[Entry]) -> dict[tuple[str, str, Identity], list[Entry]]:
-    out: dict[tuple[str, str, Identity], list[Entry]] = {}
+def groups(entries: Sequence[FleetEntry]) -> dict[tuple[str, str, Identity], list[FleetEntry]]:
+    out: dict[tuple[str, str, Identity], list[FleetEntry]] = {}
     for e in entries:
         out.setdefault(group_key(e.result), []).append(e)
     return out
 
 
-def ranking(group: Sequence[Entry]) -> list[tuple[int, Entry, float]]:
+def ranking(group: Sequence[FleetEntry]) -> list[tuple[int, FleetEntry, float]]:
     """(rank, entry, x vs best) with the best first, by the metric's direction."""
     lower = group[0].result.measurement.better == "lower"
     ordered = sorted(group, key=lambda e: e.value if lower else -e.value)
@@ -114,7 +116,7 @@ def ranking(group: Sequence[Entry]) -> list[tuple[int, Entry, float]]:
             for i, e in enumerate(ordered)]
 
 
-def clock_mhz(entry: Entry, profiles: dict[str, BoardProfile], measured: bool = False
+def clock_mhz(entry: FleetEntry, profiles: dict[str, BoardProfile], measured: bool = False
               ) -> tuple[float | None, str]:
     """The clock for per-GHz figures: the all-core sustained maximum by default (the
     i5-2435M's 2.8 GHz two-core turbo, the Pi 5's 2.4 GHz), or the measured under-load median."""
@@ -134,7 +136,7 @@ def clock_mhz(entry: Entry, profiles: dict[str, BoardProfile], measured: bool = 
     return None, "unknown (mixed clusters or not stated)"
 
 
-def cores(entry: Entry, profiles: dict[str, BoardProfile]) -> int | None:
+def cores(entry: FleetEntry, profiles: dict[str, BoardProfile]) -> int | None:
     env = entry.environment
     if env.get("physical_cores"):
         return int(env["physical_cores"])
@@ -156,7 +158,7 @@ class CompileRow:
     tool: str = ""
 
 
-def compile_rows(group: Sequence[Entry], profiles: dict[str, BoardProfile],
+def compile_rows(group: Sequence[FleetEntry], profiles: dict[str, BoardProfile],
                  measured_clock: bool = False) -> list[CompileRow]:
     rows = []
     for rank, e, vs in ranking(group):
@@ -174,9 +176,10 @@ def family_key(identity: Identity) -> Identity:
                                   if k not in ("algorithm", "op")})
 
 
-def crypto_families(entries: Sequence[Entry]) -> dict[Identity, dict[str, dict[str, Entry]]]:
+def crypto_families(entries: Sequence[FleetEntry]
+                    ) -> dict[Identity, dict[str, dict[str, FleetEntry]]]:
     """family -> board -> metric label -> entry, for throughput results (B/s)."""
-    out: dict[Identity, dict[str, dict[str, Entry]]] = {}
+    out: dict[Identity, dict[str, dict[str, FleetEntry]]] = {}
     for e in entries:
         m = e.result.measurement
         if m.unit != "B/s" or "algorithm" not in m.identity.as_dict():
@@ -195,7 +198,7 @@ class GapRow:
     isa_factor: float | None
 
 
-def reference_board(family: dict[str, dict[str, Entry]], vs: str | None) -> str | None:
+def reference_board(family: dict[str, dict[str, FleetEntry]], vs: str | None) -> str | None:
     if vs is not None:
         return vs if vs in family else None
     with_control = [b for b, m in family.items() if CONTROL in m]
@@ -204,7 +207,7 @@ def reference_board(family: dict[str, dict[str, Entry]], vs: str | None) -> str 
     return max(with_control, key=lambda b: family[b][CONTROL].value)
 
 
-def gaps(family: dict[str, dict[str, Entry]], board: str, reference: str) -> list[GapRow]:
+def gaps(family: dict[str, dict[str, FleetEntry]], board: str, reference: str) -> list[GapRow]:
     """reference / board per metric, and that gap divided by the control's gap."""
     mine, ref = family[board], family[reference]
     control = ref[CONTROL].value / mine[CONTROL].value if CONTROL in mine and CONTROL in ref \
@@ -217,7 +220,7 @@ def gaps(family: dict[str, dict[str, Entry]], board: str, reference: str) -> lis
     return rows
 
 
-def cipher_preference(metrics: dict[str, Entry]) -> tuple[str, float] | None:
+def cipher_preference(metrics: dict[str, FleetEntry]) -> tuple[str, float] | None:
     """ChaCha20-Poly1305 or AES-128-GCM, and how many times faster the preferred one is."""
     if not all(c in metrics for c in CIPHERS):
         return None

@@ -1,4 +1,4 @@
-"""``sbcbench fleet merge RESULTS... [--out DIR]``: one fleet report from per-place results.
+"""One fleet report from per-place results (``sbcbench fleet merge RESULTS... [--out DIR]``).
 
 A lab runs one pytest per labgrid place (reserve by tags, lock, run, unlock) and each job
 writes its own results file; this merges them into the fleet report of :mod:`.markdown` (ranked
@@ -9,8 +9,6 @@ itself."""
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +16,7 @@ from typing import Any
 
 from ..errors import SbcBenchError
 from ..platform.board import known_profiles
-from .charts import write_charts
-from .fleet import Entry
+from .fleet import FleetEntry
 from .markdown import render
 from .results import load_results
 
@@ -46,10 +43,10 @@ def place_of(path: Path, board: str, environment: dict[str, Any]) -> Place:
                  str(lab.get("boot_id") or "-"), str(lab.get("env_digest") or "-"), path)
 
 
-def load(paths: Sequence[Path]) -> tuple[list[Place], list[Entry]]:
+def load(paths: Sequence[Path]) -> tuple[list[Place], list[FleetEntry]]:
     """Every file's place and results; a labgrid place seen in two files is an error."""
     places: list[Place] = []
-    entries: list[Entry] = []
+    entries: list[FleetEntry] = []
     for path in paths:
         loaded = load_results(path)
         place = place_of(path, loaded.board, loaded.environment)
@@ -58,7 +55,7 @@ def load(paths: Sequence[Path]) -> tuple[list[Place], list[Entry]]:
             raise SbcBenchError(f"place {place.place} is in both {twice[0].source} and {path}: "
                                 "merge one results file per place")
         places.append(place)
-        entries += [Entry(loaded.board, r, loaded.environment) for r in loaded.results]
+        entries += [FleetEntry(loaded.board, r, loaded.environment) for r in loaded.results]
     return places, entries
 
 
@@ -70,35 +67,9 @@ def places_section(places: Sequence[Place]) -> list[str]:
     return [*lines, ""]
 
 
-def merge(paths: Sequence[Path], baselines: Path) -> tuple[str, list[Entry]]:
+def merge(paths: Sequence[Path], baselines: Path) -> tuple[str, list[FleetEntry]]:
     """The merged report's markdown (places first, then the fleet report) and its entries."""
     places, entries = load(paths)
     report = render(entries, known_profiles(baselines))
     head, rankings, rest = report.partition("## Rankings\n")
     return head + "\n".join(places_section(places)) + "\n" + rankings + rest, entries
-
-
-def run(args: argparse.Namespace) -> int:
-    text, entries = merge(args.results, args.baselines)
-    print(text, end="")
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "report.md").write_text(text)
-        charts = write_charts(entries, args.out)
-        note = f"{len(charts)} chart files" if charts else "no charts (pip install .[plot])"
-        print(f"wrote {args.out / 'report.md'} and {note}", file=sys.stderr)
-    return 0
-
-
-def add_parser(sub: Any) -> None:
-    """``sbcbench fleet merge``, registered on the CLI's subcommands."""
-    fleet = sub.add_parser("fleet", help="a lab's fleet: merge per-place results")
-    actions = fleet.add_subparsers(dest="fleet_command", required=True)
-    merge_cmd = actions.add_parser("merge", help="one fleet report from per-place results "
-                                                 "files (one pytest per labgrid place)")
-    merge_cmd.add_argument("results", type=Path, nargs="+")
-    merge_cmd.add_argument("--out", type=Path, default=None, metavar="DIR",
-                           help="write report.md and PNG+SVG charts into DIR")
-    merge_cmd.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
-                           help="extra board profiles in DIR/boards (default: ./baselines)")
-    merge_cmd.set_defaults(run=run)

@@ -1,9 +1,10 @@
 """``sbcbench export lava RESULTS``: one LAVA test case per measured metric.
 
 For labs that run the suite inside LAVA's test shell: each result becomes
-``lava-test-case NAME --result pass|fail --measurement MEDIAN --units UNIT``.  When
-``lava-test-case`` is on PATH it is called (LAVA records the case); otherwise the command lines
-are printed, so they can be checked or replayed.
+``lava-test-case NAME --result pass|fail --measurement MEDIAN --units UNIT``.  This module only
+formats the cases; the command (:func:`pytest_sbcbench.cli.commands.export_lava`) calls
+``lava-test-case`` when it is on PATH (LAVA records the case) and otherwise prints the command
+lines, so they can be checked or replayed.
 
 LAVA's dispatcher splits a test-case signal on whitespace and each ``KEY=VALUE`` on ``=``,
 turns ``/`` into ``_`` and refuses a duplicate case name in one run, so a name keeps only
@@ -16,12 +17,10 @@ from __future__ import annotations
 import math
 import re
 import shlex
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import SchemaError
-from ..measure.tools import run_tool
 from ..model import Result
 
 MAX_NAME = 100
@@ -97,14 +96,3 @@ def lava_cases(results: Iterable[Result]) -> list[LavaCase]:
         out.append(LavaCase(name, verdict_result(result), _measurement(result),
                             _units(result.measurement.unit)))
     return out
-
-
-def export(results: Iterable[Result], tool: str | None = None) -> tuple[list[str], bool]:
-    """Record every case with ``lava-test-case`` when it is found (``tool``: its path).
-    Returns the command lines and whether they were recorded (else the caller prints them)."""
-    cases = lava_cases(results)
-    found = tool if tool is not None else shutil.which("lava-test-case")
-    if found is not None:
-        for case in cases:
-            run_tool([found, *case.argv()[1:]], 60, "lava-test-case", expect_output=False)
-    return [case.line() for case in cases], found is not None

@@ -20,7 +20,7 @@ def _value(value: float, unit: str) -> str:
     return f"{text} {shown}"
 
 
-def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.Entry],
+def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.FleetEntry],
                    profiles: dict[str, BoardProfile], measured_clock: bool) -> list[str]:
     metric, unit, identity = key
     lines = [f"### {metric} ({describe(identity)})", ""]
@@ -48,7 +48,7 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.Entry],
     return [*lines, ""]
 
 
-def gap_section(family: dict[str, dict[str, fleet.Entry]], identity: Identity,
+def gap_section(family: dict[str, dict[str, fleet.FleetEntry]], identity: Identity,
                 vs: str | None) -> list[str]:
     reference = fleet.reference_board(family, vs)
     if reference is None or len(family) < 2:
@@ -70,7 +70,7 @@ def gap_section(family: dict[str, dict[str, fleet.Entry]], identity: Identity,
     return lines
 
 
-def cipher_section(families: dict[Identity, dict[str, dict[str, fleet.Entry]]]) -> list[str]:
+def cipher_section(families: dict[Identity, dict[str, dict[str, fleet.FleetEntry]]]) -> list[str]:
     lines = ["## Cipher preference (ChaCha20-Poly1305 vs AES-128-GCM)", "",
              "| board | table | prefer | by |", "|---|---|---|---|"]
     found = False
@@ -83,7 +83,7 @@ def cipher_section(families: dict[Identity, dict[str, dict[str, fleet.Entry]]]) 
     return [*lines, ""] if found else []
 
 
-def render(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
+def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile],
            vs: str | None = None, measured_clock: bool = False) -> str:
     all_groups = fleet.groups(entries)
     ranked = {k: g for k, g in all_groups.items() if len(g) > 1}
@@ -108,7 +108,7 @@ def render(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
     return "\n".join(lines) + "\n"
 
 
-def as_json(entries: Sequence[fleet.Entry], profiles: dict[str, BoardProfile],
+def as_json(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile],
             vs: str | None = None, measured_clock: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"rankings": [], "gaps": [], "cipher_preference": []}
     for (metric, unit, identity), group in fleet.groups(entries).items():

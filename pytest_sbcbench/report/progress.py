@@ -7,10 +7,10 @@ import threading
 import time
 from typing import Any, Protocol, TextIO
 
-from ..measure.sampler import Sample
+from ..model import Reading
 
 
-class Stream(Protocol):
+class TextSink(Protocol):
     def write(self, text: str, /) -> int: ...
 
     def flush(self) -> None: ...
@@ -19,7 +19,7 @@ class Stream(Protocol):
 class StatusLine:
     """Rewrites one terminal line in place after ``delay`` seconds; silent when not ``live``."""
 
-    def __init__(self, stream: Stream, label: str, live: bool, delay: float = 3.0) -> None:
+    def __init__(self, stream: TextSink, label: str, live: bool, delay: float = 3.0) -> None:
         self.stream = stream
         self.label = label
         self.live = live
@@ -28,26 +28,26 @@ class StatusLine:
         self._lock = threading.Lock()
         self._start = time.monotonic()
 
-    def render(self, sample: Sample) -> str:
+    def render(self, reading: Reading) -> str:
         elapsed = time.monotonic() - self._start
-        clocks = [m for m in sample.mhz if m is not None]
+        clocks = [m for m in reading.mhz if m is not None]
         parts = [f"sbcbench {self.label}", f"{elapsed:5.0f} s"]
         if clocks:
             parts.append(f"{max(clocks):.0f} MHz")
-        if sample.temp_c is not None:
-            parts.append(f"{sample.temp_c:.1f} C")
-        if sample.steal_pct:
-            parts.append(f"steal {sample.steal_pct:.0f}%")
+        if reading.temp_c is not None:
+            parts.append(f"{reading.temp_c:.1f} C")
+        if reading.steal_pct:
+            parts.append(f"steal {reading.steal_pct:.0f}%")
         return " | ".join(parts)
 
-    def update(self, sample: Sample) -> None:
+    def update(self, reading: Reading) -> None:
         if not self.live or time.monotonic() - self._start < self.delay:
             return
         with self._lock:
             if not self.shown:
                 self.stream.write("\n")
                 self.shown = True
-            self.stream.write("\r\x1b[K" + self.render(sample))
+            self.stream.write("\r\x1b[K" + self.render(reading))
             self.stream.flush()
 
     def close(self, column: int | None = None) -> bool:

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..model import Result, display
 
 if TYPE_CHECKING:
-    from ..judge.validity import Finding
-    from ..measure.realclock import ClockReading
+    from ..model import ClockReading, Finding
 
 
 def rows(results: Sequence[Result]) -> list[list[str]]:

@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..measure.sampler import Sample
+from ..model import Reading
 
 WRAP = 100
 
@@ -76,14 +76,14 @@ def lines(data: Mapping[str, Any], width: int, indent: str = "") -> list[str]:
     return out
 
 
-def sample_line(sample: Sample) -> str:
-    """One monitor sample as a progress line: time, clock range, hottest sensor, load, memory."""
-    mhz = [m for m in sample.mhz if m is not None]
+def reading_line(reading: Reading) -> str:
+    """One monitor reading as a progress line: time, clock range, hottest sensor, load, memory."""
+    mhz = [m for m in reading.mhz if m is not None]
     clock = (f"{min(mhz):.0f}-{max(mhz):.0f} MHz" if len(set(mhz)) > 1 else f"{mhz[0]:.0f} MHz") \
         if mhz else "clock n/a"
-    temp = f"{sample.temp_c:.1f} C" if sample.temp_c is not None else "temp n/a"
-    busy = f"{sample.system_busy_cpus:.2f} CPUs busy" if sample.system_busy_cpus is not None \
+    temp = f"{reading.temp_c:.1f} C" if reading.temp_c is not None else "temp n/a"
+    busy = f"{reading.system_busy_cpus:.2f} CPUs busy" if reading.system_busy_cpus is not None \
         else "load n/a"
-    memory = f"{sample.mem_used / 2**20:,.0f} MiB used" if sample.mem_used is not None \
+    memory = f"{reading.mem_used / 2**20:,.0f} MiB used" if reading.mem_used is not None \
         else "memory n/a"
-    return f"{sample.t:7.1f} s  {clock}  {temp}  {busy}  {memory}"
+    return f"{reading.t:7.1f} s  {clock}  {temp}  {busy}  {memory}"

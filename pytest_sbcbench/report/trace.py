@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..judge.telemetry import under_load
-from ..measure.sampler import Trace
+from ..model import Trace
 
 
 def safe_name(nodeid: str) -> str:
@@ -34,10 +34,11 @@ def write_csv(trace: Trace, path: Path) -> Path:
                          *(f"temp_c_{s.name}" for s in trace.sensors),
                          "mem_used_bytes", "swap_used_bytes", "tree_cpu_s", "system_busy_cpus",
                          "steal_pct", "under_load"])
-        for sample, loaded in zip(trace.samples, flags, strict=True):
-            writer.writerow([f"{sample.t:.3f}", *_cells(sample.mhz), *_cells(sample.temps_c),
-                             sample.mem_used, sample.swap_used, f"{sample.tree_cpu_s:.3f}",
-                             _cell(sample.system_busy_cpus), _cell(sample.steal_pct), int(loaded)])
+        for reading, loaded in zip(trace.readings, flags, strict=True):
+            writer.writerow([f"{reading.t:.3f}", *_cells(reading.mhz), *_cells(reading.temps_c),
+                             reading.mem_used, reading.swap_used, f"{reading.tree_cpu_s:.3f}",
+                             _cell(reading.system_busy_cpus), _cell(reading.steal_pct),
+                             int(loaded)])
     return path
 
 
@@ -53,10 +54,10 @@ def missing(trace: Trace) -> dict[str, str]:
     """The panels this machine had nothing to draw in, with the label saying so (a VM without
     cpufreq, a board without thermal zones): an empty panel must never look like a reading."""
     out = {}
-    if not any(v is not None for s in trace.samples for v in s.mhz):
+    if not any(v is not None for s in trace.readings for v in s.mhz):
         reason = trace.unavailable.get("cpufreq") or "no cpufreq on this machine"
         out["clock"] = f"clock not available ({reason})"
-    if not any(s.temp_c is not None for s in trace.samples):
+    if not any(s.temp_c is not None for s in trace.readings):
         reason = trace.unavailable.get("thermal") or "no thermal sensor on this machine"
         out["temperature"] = f"temperature not available ({reason})"
     return out
@@ -65,11 +66,11 @@ def missing(trace: Trace) -> dict[str, str]:
 def figure(plt: Any, trace: Trace, title: str) -> Any:
     """The two-panel figure: clock per CPU, hottest sensor; under-load spans shaded; a panel
     with no data carries a centred "not available" label."""
-    times = [s.t for s in trace.samples]
+    times = [s.t for s in trace.readings]
     fig, (clock_ax, temp_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5))
     for i, cpu in enumerate(trace.cpus):
-        clock_ax.plot(times, [s.mhz[i] for s in trace.samples], label=f"cpu{cpu}")
-    temp_ax.plot(times, [s.temp_c for s in trace.samples], color="tab:red")
+        clock_ax.plot(times, [s.mhz[i] for s in trace.readings], label=f"cpu{cpu}")
+    temp_ax.plot(times, [s.temp_c for s in trace.readings], color="tab:red")
     flags = under_load(trace)
     for ax in (clock_ax, temp_ax):
         for j, loaded in enumerate(flags):

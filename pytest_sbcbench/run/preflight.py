@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING
 from ..errors import SbcBenchError, SbcBenchWarning
 
 if TYPE_CHECKING:
-    from ..judge.validity import Finding
     from ..measure.governor import GovernorGuard
-    from ..measure.realclock import ClockReading
     from ..measure.syschecks import SystemChecks
+    from ..model import ClockReading, Finding
     from ..platform.host import Host
     from ..settings import Settings
     from .target import RunTarget
@@ -98,8 +97,8 @@ class Preflight:
             self.notes.append(skipped or "system checks and real-clock check skipped: "
                                          "--sbc-sysroot is a captured tree, not this machine")
             return
-        from ..judge.validity import Finding
         from ..measure.syschecks import run_system_checks
+        from ..model import Finding
 
         self.system_checks = run_system_checks(executor=target.executor)
         if self.system_checks.on_battery:
@@ -107,8 +106,8 @@ class Preflight:
         self.check_real_clock(target, "before")
 
     def check_real_clock(self, target: RunTarget, when: str) -> None:
-        from ..judge.validity import Finding
         from ..measure import realclock
+        from ..model import Finding
 
         settings = target.settings
         try:

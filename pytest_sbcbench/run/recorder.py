@@ -20,11 +20,9 @@ from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
     from ..judge.boots import BootPrior
-    from ..judge.sequential import Plan
-    from ..judge.validity import Finding
+    from ..judge.sequential import SequentialPlan
     from ..judge.verdict import JudgeContext
-    from ..measure.sampler import Trace
-    from ..model import Measurement, Result, Verdict
+    from ..model import Finding, Measurement, Result, Trace, Verdict
     from ..platform.board import BoardProfile
     from ..settings import Settings
     from .target import RunTarget
@@ -73,7 +71,7 @@ class Recorder:
         self.prior = boot_prior(baseline)
 
     def plan(self, target: RunTarget, min_runs: int,
-             min_effect_pct: float | None = None) -> Plan:
+             min_effect_pct: float | None = None) -> SequentialPlan:
         """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
         ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
         from ..judge.boots import ONE_BOOT_ALLOWANCE
@@ -84,7 +82,7 @@ class Recorder:
         return run_plan(min_runs, budget, effect, self.n_metrics, self.prior or ONE_BOOT_ALLOWANCE)
 
     def record(self, target: RunTarget, test: str, measurement: Measurement,
-               plan: Plan | None = None) -> Handle:
+               plan: SequentialPlan | None = None) -> Handle:
         """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends), with
         its plan (a custom measurement: its samples as a fixed count)."""
         from ..judge.verdict import PLAN_KEY, plan_details
@@ -110,7 +108,7 @@ class Recorder:
         measurements = take_samples(workload, ctx, more, plan.max_runs, driver)
         return [self.record(target, test, m, plan) for m in measurements]
 
-    def _more(self, judged: Callable[[], Judged], test: str, plan: Plan) -> MoreNeeded:
+    def _more(self, judged: Callable[[], Judged], test: str, plan: SequentialPlan) -> MoreNeeded:
         """The loop's question: does any metric's decision still say ``continue``?"""
         if self.more_needed is not None:
             return self.more_needed

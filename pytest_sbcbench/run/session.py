@@ -21,9 +21,7 @@ from .target import BoardLookup, RunTarget, local
 
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
-    from ..judge.validity import Finding
-    from ..measure.sampler import Trace
-    from ..model import Measurement
+    from ..model import Finding, Measurement, Trace
     from ..platform.board import BoardProfile
     from ..settings import Settings
     from ..workload import Context, Workload
@@ -143,7 +141,7 @@ class Session:
         Returns True when such a late interrupt arrived: the run exits as interrupted."""
         if not self.active or not (self.recorder.results or collected):
             return False
-        from ..interrupts import deferred, signal_name
+        from ..platform.interrupts import deferred, signal_name
 
         late: list[str] = []
         if not interrupted:

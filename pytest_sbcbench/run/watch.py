@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..judge.validity import Finding
 from ..measure.board_sampler import BoardSampler
 from ..measure.idle import wait_for_idle
-from ..measure.sampler import Sampler, Trace
+from ..measure.sampler import Sampler
+from ..model import Finding, Trace
 from ..platform.executor import Executor
 from ..platform.host import Host
 from ..report.progress import StatusLine
@@ -54,6 +54,6 @@ def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
         return Watch(board, status, None)
     gate = idle_gate(settings, host)
     sampler = Sampler(settings.sysroot, settings.interval,
-                      on_sample=status.update if status else None, host=host, clock=clock)
+                      on_reading=status.update if status else None, host=host, clock=clock)
     sampler.start()
     return Watch(sampler, status, gate)

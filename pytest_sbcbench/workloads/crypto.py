@@ -78,7 +78,7 @@ class OpensslWorkload(BaseWorkload):
         return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1)
 
 
-class Throughput(OpensslWorkload):
+class OpensslThroughput(OpensslWorkload):
     """``openssl speed -mr -evp ALG -bytes 16384``, bytes per second."""
 
     def __init__(self, algorithm: str, test: str, block_bytes: int = BLOCK) -> None:
@@ -102,7 +102,7 @@ class Throughput(OpensslWorkload):
         return Sample((reading,))
 
 
-class Rate(OpensslWorkload):
+class OpensslRate(OpensslWorkload):
     """``openssl speed -mr rsa2048`` / ``ecdsap256``: one operation's rate, op/s.  Each test
     runs its own invocations, so its telemetry describes its own load."""
 
@@ -133,7 +133,7 @@ class Rate(OpensslWorkload):
 
 
 WORKLOADS = [
-    *(Throughput(a, "test_cipher") for a in CIPHERS),
-    *(Throughput(a, "test_digest") for a in DIGESTS),
-    *(Rate(a, op) for a, op in ASYMMETRIC),
+    *(OpensslThroughput(a, "test_cipher") for a in CIPHERS),
+    *(OpensslThroughput(a, "test_digest") for a in DIGESTS),
+    *(OpensslRate(a, op) for a, op in ASYMMETRIC),
 ]

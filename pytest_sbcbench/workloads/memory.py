@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 BOARD_CC = "memory-board-cc"  # the board's compiler lookup, once per session
 
 
-class Stream(BaseWorkload):
+class MemoryStream(BaseWorkload):
     name = "memory-stream"
     markers = ("memory",)
     description = "DRAM bandwidth"
@@ -66,4 +66,4 @@ class Stream(BaseWorkload):
         return Sample(tuple(readings))
 
 
-WORKLOADS = [Stream()]
+WORKLOADS = [MemoryStream()]

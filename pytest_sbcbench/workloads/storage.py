@@ -14,7 +14,7 @@ from ..model import Identity, Measurement
 from ..workload import BaseWorkload, Context, Plan, Sample
 
 if TYPE_CHECKING:
-    from ..measure.storage import Target, Throughput
+    from ..measure.storage import StorageThroughput, Target
     from ..platform.host import Host
     from ..settings import Settings
 
@@ -140,7 +140,7 @@ class Sequential(BaseWorkload):
         return [dataclasses.replace(m, details={**m.details, **details}) for m in measurements]
 
 
-def _sample(run: Throughput) -> Sample:
+def _sample(run: StorageThroughput) -> Sample:
     extra = {"method": run.method}
     return Sample(
         Sample.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).readings

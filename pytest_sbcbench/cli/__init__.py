@@ -1,0 +1,189 @@
+"""``sbcbench`` command line: the plugin's functions outside pytest.
+
+This package is the one place that parses arguments: :func:`parser` declares every subcommand
+and its options, :mod:`.commands` does what each one says."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import SbcBenchError
+from ..measure.openssl_parse import detect_version, mr_rate_unit
+from ..settings import board_name, duration_seconds, interval_seconds
+from . import commands
+
+DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
+
+
+def openssl_version(value: str) -> str:
+    """``--openssl-version``: ``1.1.1w``, ``LibreSSL 2.8.3`` or the banner ``openssl version``
+    prints (``OpenSSL 1.1.1w  11 Sep 2023``); anything naming no version is a usage error."""
+    version = detect_version(value) or value.strip()
+    if mr_rate_unit(version) is None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} names no OpenSSL version: give e.g. 1.1.1w, 3.0.19, "
+            "'OpenSSL 1.1.1w  11 Sep 2023' (what 'openssl version' prints) or 'LibreSSL 2.8.3'")
+    return version
+
+
+def package_version() -> str:
+    """The installed distribution's version (package metadata, the one source of truth)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pytest-sbcbench")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        from ..version import __version__
+
+        return f"{__version__} (not installed)"
+
+
+class VersionAction(argparse.Action):
+    """``--version``, read from package metadata only when asked for (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
+def sysroot_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--sysroot", type=Path, default=Path("/"), metavar="DIR",
+                         help="read /proc and /sys from DIR (a captured board tree)")
+
+
+def capture_options(command: argparse.ArgumentParser) -> None:
+    """``sbcbench capture [local | --lg-env ENV [--role ROLE]] [--out FILE] [--root DIR]``."""
+    command.add_argument("where", nargs="?", choices=["local"], default=None,
+                         help="this machine (the default without --lg-env)")
+    command.add_argument("--lg-env", type=Path, default=None, metavar="ENV",
+                         help="labgrid environment file: capture its target over labgrid")
+    command.add_argument("--role", default="main", help="target in ENV (default: main)")
+    command.add_argument("--out", type=Path, default=None, metavar="FILE",
+                         help="tarball to write (default: sbcbench-capture-<target>.tar.gz)")
+    command.add_argument("--root", default="/", metavar="DIR",
+                         help="root directory on the target (default: /)")
+    command.set_defaults(run=commands.cmd_capture)
+
+
+def fleet_options(fleet: argparse.ArgumentParser) -> None:
+    """``sbcbench fleet merge RESULTS... [--out DIR] [--baselines DIR]``."""
+    actions = fleet.add_subparsers(dest="fleet_command", required=True)
+    merge = actions.add_parser("merge", help="one fleet report from per-place results "
+                                             "files (one pytest per labgrid place)")
+    merge.add_argument("results", type=Path, nargs="+")
+    merge.add_argument("--out", type=Path, default=None, metavar="DIR",
+                       help="write report.md and PNG+SVG charts into DIR")
+    merge.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
+                       help="extra board profiles in DIR/boards (default: ./baselines)")
+    merge.set_defaults(run=commands.cmd_fleet_merge)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="sbcbench", description=DESCRIPTION)
+    top.add_argument("--version", action=VersionAction, nargs=0,
+                     help="print the installed version (package metadata) and exit")
+    sub = top.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("probe", help="platform facts read from /proc and /sys (or --sysroot)")
+    sysroot_option(p)
+    p.add_argument("--engines", type=Path, default=None, metavar="FILE",
+                   help="captured 'openssl engine -t -c' output of that machine")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=commands.cmd_probe)
+    m = sub.add_parser("monitor", help="sample clocks, temperature and memory outside pytest")
+    sysroot_option(m)
+    m.add_argument("--interval", type=interval_seconds, default=1.0, metavar="S",
+                   help="seconds between samples, 0.05 to 3600 (default 1.0)")
+    m.add_argument("--duration", type=duration_seconds, required=True, metavar="S",
+                   help="seconds to sample (at most a week)")
+    m.add_argument("--json", action="store_true", help="print JSON")
+    m.add_argument("--quiet", action="store_true",
+                   help="no line per sample on stderr, only the summary")
+    m.set_defaults(run=commands.cmd_monitor)
+    o = sub.add_parser("parse", help="parse a tool's output")
+    o.add_argument("tool", choices=["openssl"])
+    o.add_argument("file", type=Path)
+    o.add_argument("--openssl-version", type=openssl_version, default=None, metavar="VERSION",
+                   help="the version that wrote FILE (e.g. 1.1.1w, or the banner 'openssl "
+                        "version' prints), for logs without a banner: asymmetric -mr records "
+                        "are op/s from 1.1.1 on, s/op before")
+    o.add_argument("--json", action="store_true", help="print JSON")
+    o.set_defaults(run=commands.cmd_parse)
+    v = sub.add_parser("validate", help="the physics gate on a results file")
+    v.add_argument("results", type=Path)
+    v.add_argument("--board", required=True, type=board_name)
+    v.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
+                   help="extra board profiles in DIR/boards (default: ./baselines)")
+    v.set_defaults(run=commands.cmd_validate)
+    r = sub.add_parser("report", help="fleet comparison of results files")
+    r.add_argument("results", type=Path, nargs="+")
+    r.add_argument("--format", choices=["md", "json"], default="md")
+    r.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="write report.md/json and PNG+SVG charts into DIR")
+    r.add_argument("--vs", default=None, metavar="BOARD",
+                   help="reference board for crypto ratios (default: fastest on sha512)")
+    r.add_argument("--measured-clock", action="store_true",
+                   help="per-GHz figures from the sampled under-load clock when available")
+    r.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR")
+    r.set_defaults(run=commands.cmd_report)
+    c = sub.add_parser(
+        "compare", help="gate a results file against a baseline (or an earlier results file)",
+        description="Judge RESULTS against BASELINE exactly as pytest does. BASELINE is a "
+                    "baseline file or a results file (its results become one baseline "
+                    "session, with its environment).",
+        epilog="exit codes: 0 no regression; 1 a regression or an implausible number; "
+               "2 unusable input (unreadable or malformed file); 3 not judged: a result is "
+               "incomparable with the baseline (another machine, tool version, block size...) "
+               "or no result has a baseline",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("baseline", type=Path, help="baseline file or results file")
+    c.add_argument("results", type=Path, help="results file to judge")
+    c.add_argument("--allow-incomparable", action="store_true",
+                   help="incomparable results do not make the exit code 3 (as "
+                        "--sbc-allow-incomparable in pytest)")
+    c.add_argument("--baselines", type=Path, default=None, metavar="DIR",
+                   help="board profiles in DIR/boards (default: the baseline's folder)")
+    c.set_defaults(run=commands.cmd_compare)
+    ls = sub.add_parser("list", help="every workload: markers, availability here, expected time")
+    sysroot_option(ls)
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    ls.set_defaults(run=commands.cmd_list)
+    sub.add_parser("run", help="run the shipped suite from any directory: sbcbench run "
+                               "[pytest args], e.g. -m crypto --board star64")
+    k = sub.add_parser("keygen", help="make an Ed25519 key pair for signing baselines")
+    k.add_argument("prefix", type=Path, nargs="?", default=Path("sbcbench"),
+                   help="writes PREFIX.key and PREFIX.pub (default: sbcbench)")
+    k.set_defaults(run=commands.cmd_keygen)
+    g = sub.add_parser("sign", help="sign a baseline file (writes BASELINE.sig)")
+    g.add_argument("baseline", type=Path)
+    g.add_argument("--key", type=Path, required=True, help="private key from 'sbcbench keygen'")
+    g.set_defaults(run=commands.cmd_sign)
+    capture_options(sub.add_parser("capture", help="the files the platform layer reads, as a "
+                                   "tarball for --sbc-sysroot"))
+    e = sub.add_parser("export", help="results in another system's format")
+    e.add_argument("format", choices=["lava"])
+    e.add_argument("results", type=Path)
+    e.set_defaults(run=commands.cmd_export)
+    fleet_options(sub.add_parser("fleet", help="a lab's fleet: merge per-place results"))
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given[:1] == ["run"]:  # everything after "run" is pytest's
+        from ..run.suite import run
+
+        return run(given[1:])
+    args = parser().parse_args(given)
+    try:
+        code: int = args.run(args)
+    except SbcBenchError as exc:
+        print(f"sbcbench {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file the command had to read or write: unusable input, not 1
+        print(f"sbcbench {args.command}: {exc}", file=sys.stderr)
+        return 2
+    return code

@@ -1,0 +1,303 @@
+"""What each ``sbcbench`` subcommand does, given its parsed arguments (:mod:`.` parses them).
+
+Each returns the exit code: 0 done, 1 a regression or an implausible number, 2 unusable input
+(raised as :class:`~pytest_sbcbench.errors.SbcBenchError` or :class:`OSError`, which
+:func:`pytest_sbcbench.cli.main` turns into 2), 3 not judged (``compare``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from ..errors import BoardError, ParseError, SbcBenchError, SchemaError, ToolError
+from ..judge import physics, signing
+from ..judge.baseline import load_baseline
+from ..judge.telemetry import summarize_trace
+from ..judge.validity import findings, throttling
+from ..judge.verdict import JudgeContext, judge_result
+from ..measure.openssl import env_problem, find_openssl
+from ..measure.openssl_parse import SpeedReport, parse_speed
+from ..measure.sampler import Sampler
+from ..measure.sanity import problem
+from ..measure.tools import run_tool
+from ..model import Reading, Result, Trace
+from ..platform.board import known_profiles
+from ..platform.capture import run_capture
+from ..platform.facts import platform_facts
+from ..platform.sysroot import Sysroot
+from ..report import fleet_merge, text
+from ..report.charts import write_charts
+from ..report.compare import board_profile, compare, load_reference
+from ..report.fleet import FleetEntry, load_fleet
+from ..report.lava import lava_cases
+from ..report.markdown import as_json, render
+from ..report.results import INTERRUPTED_NOTE, load_results
+
+
+def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
+    """``openssl engine -t -c`` and ``openssl list -providers``: from --engines FILE, or run
+    here when probing this machine; unknown for a captured tree without --engines."""
+    if args.engines is not None:
+        return args.engines.read_text(errors="replace"), ""
+    path = find_openssl()
+    if not sysroot.is_host or path is None:
+        return None, ""
+    problem = env_problem(path)
+    if problem is not None:  # the platform facts stand without it: say why engines are unknown
+        print(f"note: openssl engines not probed: {problem}", file=sys.stderr)
+        return None, ""
+    engines = run_tool([path, "engine", "-t", "-c"], 60, "openssl engine", expect_output=False)
+    try:
+        providers = run_tool([path, "list", "-providers"], 60, "openssl list")
+    except ToolError:
+        providers = ""  # OpenSSL 1.x has no providers
+    return engines, providers
+
+
+def cmd_probe(args: argparse.Namespace) -> int:
+    sysroot = Sysroot(args.sysroot)
+    engines, providers = _engines(args, sysroot)
+    _emit(platform_facts(sysroot, engines, providers), args.json, 22)
+    return 0
+
+
+def _emit(data: dict[str, object], as_json: bool, width: int) -> None:
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    print("\n".join(text.lines(data, width)))
+
+
+def _progress(reading: Reading) -> None:
+    print(text.reading_line(reading), file=sys.stderr, flush=True)
+
+
+def cmd_monitor(args: argparse.Namespace) -> int:
+    """Read until ``--duration`` ends or Ctrl-C, a line per reading on stderr, then the
+    summary on stdout (text, or ``--json``)."""
+    sysroot = Sysroot(args.sysroot)
+    sampler = Sampler(sysroot, args.interval, load_source="system",
+                      on_reading=None if args.quiet else _progress)
+    if not args.quiet:
+        print(f"sampling every {args.interval:g} s for {args.duration:g} s (Ctrl-C ends early); "
+              "summary at the end", file=sys.stderr, flush=True)
+    trace = read_for(sampler, args.duration)
+    telemetry = summarize_trace(trace)
+    found = findings(trace, telemetry)
+    telemetry.update(throttling(found))
+    telemetry["findings"] = [f.as_dict() for f in found]
+    _emit(telemetry, args.json, 22)
+    return 0
+
+
+def read_for(sampler: Sampler, duration: float,
+               sleep: Callable[[float], None] = time.sleep) -> Trace:
+    """Read at the start, after every ``sampler.interval`` and at the end of ``duration``
+    seconds (Ctrl-C ends early; what was sampled is kept).  ``sleep`` is the wait (a test
+    passes one that advances a scripted clock): the samples a duration gives are fixed, not a
+    race between a thread and the wall clock."""
+    sampler.start(background=False)
+    steps = max(1, math.ceil(duration / sampler.interval - 1e-9))
+    try:
+        for _ in range(steps - 1):
+            sleep(sampler.interval)
+            sampler.read()
+        sleep(duration - (steps - 1) * sampler.interval)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C ends the monitor early; the summary of what was sampled still prints
+    return sampler.stop()
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """The same judge as pytest (:func:`judge_result`: physics, the other-machine check, the
+    baseline gate).  Exit 0 no regression, 1 a regression or an implausible number, 2 unusable
+    input, 3 not judged (incomparable, or nothing had a baseline)."""
+    reference = load_reference(args.baseline)
+    loaded = load_results(args.results)
+    for path, interrupted in ((args.baseline, _interrupted(args.baseline)),
+                              (args.results, loaded.interrupted)):
+        if interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}")
+    if loaded.board != reference.board:
+        print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
+    profiles = known_profiles(args.baselines or args.baseline.parent)
+    done = compare(reference, loaded.board, loaded.environment, loaded.results, profiles,
+                   args.allow_incomparable)
+    for result, verdict in done.verdicts:
+        print(f"{verdict.status:12} {result.test}: {verdict.detail}")
+    print(done.summary)
+    return done.code
+
+
+def _interrupted(path: Path) -> bool:
+    """True for a results file of an interrupted run (a baseline file is never one)."""
+    try:
+        return load_results(path).interrupted
+    except SbcBenchError:
+        return False
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    private, public = signing.keygen(args.prefix)
+    print(f"private key: {private} (keep it off the board under test)\npublic key:  {public}")
+    return 0
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    load_baseline(args.baseline)  # refuse to sign a broken file
+    print(f"signature: {signing.sign(args.baseline, args.key)}")
+    return 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    """Print the results of one ``openssl speed`` log (of a ``-multi`` log: the parent's
+    totals); notes (damaged child echoes, records left out) go to stderr and into the JSON.
+
+    Every figure passes the sanity check (:mod:`.measure.sanity`): NaN, a negative or an
+    absurd number is unparseable input (exit 2, naming it), never a printed result.  A cell
+    of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
+    it is left out and said in a note."""
+    try:
+        text = args.file.read_text(errors="replace")
+    except OSError as exc:
+        raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
+    report = parse_speed(text, args.openssl_version)
+    rows, not_run = _checked_rows(report, args.file)
+    notes = [*report.notes]
+    if not_run:
+        notes.append(f"left out, printed as 0 (not run or not built into this openssl): "
+                     f"{', '.join(not_run)}")
+    for note in notes:
+        print(f"sbcbench parse: note: {note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"version": report.version, "results": rows, "notes": notes},
+                         indent=2))
+    else:
+        print(f"version: {report.version or 'unknown'}")
+        for row in rows:
+            value = row.get("bytes_per_second", row.get("per_second"))
+            where = row.get("block_bytes", row.get("op"))
+            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.6g}")
+    return 0
+
+
+def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, object]], list[str]]:
+    """The report's figures as rows, each sanity-checked; the names of those printed as 0."""
+    rows: list[dict[str, object]] = []
+    not_run: list[str] = []
+    cells: list[tuple[str, object, float, str, dict[str, object]]] = [
+        (c.algorithm, c.block_bytes, c.bytes_per_second, "B/s",
+         {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
+          "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})})
+        for c in report.throughput]
+    cells += [(r.algorithm, r.op, r.per_second, "op/s",
+               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second})
+              for r in report.rates]
+    for algorithm, where, value, unit, row in cells:
+        if value == 0:
+            if algorithm not in not_run:
+                not_run.append(algorithm)
+            continue
+        reason = problem(value, unit)
+        if reason is not None:
+            raise ParseError(f"openssl speed output {path}",
+                             f"{algorithm} {where}: {reason}: a broken tool or log, not a result")
+        rows.append(row)
+    return rows, not_run
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """The physics gate through the same judge as pytest (no baseline)."""
+    profiles = known_profiles(args.baselines)
+    loaded = load_results(args.results)
+    board = board_profile(args.board, profiles, loaded.environment)
+    if board is None:
+        raise BoardError(f"unknown board {args.board!r}; known: generic-<arch> and "
+                         f"{', '.join(sorted(profiles))}")
+    context = JudgeContext(board.name, board)
+    results = loaded.results
+    bad = 0
+    for result in results:
+        verdict = judge_result(result, context)
+        if verdict.status == "implausible":
+            bad += 1
+            print(f"implausible  {result.test}: {verdict.detail}")
+        else:
+            print(f"ok           {result.test}: {result.measurement.display_name}")
+    limits = ", ".join(f"{lim.metric} <= {lim.value:.4g} {lim.unit}"
+                       for lim in physics.limits(board))
+    print(f"{len(results)} results, {bad} implausible on {board.name} ({limits or 'no limits'})")
+    return 1 if bad else 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from ..run.suite import list_registered
+
+    return list_registered(args.json, args.sysroot)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    profiles = known_profiles(args.baselines)
+    entries = load_fleet(args.results)
+    for path in args.results:
+        if load_results(path).interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
+    if args.format == "json":
+        shown = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
+    else:
+        shown = render(entries, profiles, args.vs, args.measured_clock)
+    print(shown)
+    if args.out is not None:
+        _write_report(args.out, f"report.{'json' if args.format == 'json' else 'md'}", shown,
+                      entries, args.vs)
+    return 0
+
+
+def cmd_fleet_merge(args: argparse.Namespace) -> int:
+    """``sbcbench fleet merge``: the places table, then the fleet report (:mod:`.fleet_merge`)."""
+    shown, entries = fleet_merge.merge(args.results, args.baselines)
+    print(shown, end="")
+    if args.out is not None:
+        _write_report(args.out, "report.md", shown, entries)
+    return 0
+
+
+def _write_report(out: Path, name: str, shown: str, entries: Sequence[FleetEntry],
+                  vs: str | None = None) -> None:
+    """``out/name`` and the charts beside it, said on stderr."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / name).write_text(shown)
+    charts = write_charts(entries, out, vs)
+    note = f"{len(charts)} chart files" if charts else "no charts (pip install .[plot])"
+    print(f"wrote {out / name} and {note}", file=sys.stderr)
+
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    done = run_capture(args.lg_env, args.out, args.role, args.root)
+    print(f"wrote {done.path}: {done.files} files from {done.source} "
+          f"(extract it and pass the directory to --sbc-sysroot)")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    lines, recorded = export_lava(load_results(args.results).results)
+    print("\n".join(lines) if not recorded else f"recorded {len(lines)} LAVA test cases")
+    return 0
+
+
+def export_lava(results: Iterable[Result], tool: str | None = None) -> tuple[list[str], bool]:
+    """Record every case (:func:`..report.lava.lava_cases`) with ``lava-test-case`` when it is
+    found (``tool``: its path).  Returns the command lines and whether they were recorded (else
+    the caller prints them)."""
+    cases = lava_cases(results)
+    found = tool if tool is not None else shutil.which("lava-test-case")
+    if found is not None:
+        for case in cases:
+            run_tool([found, *case.argv()[1:]], 60, "lava-test-case", expect_output=False)
+    return [case.line() for case in cases], found is not None
