@@ -7,7 +7,22 @@ rewriting; without this marker it warns "Module already imported so cannot be re
 
 from __future__ import annotations
 
-from .model import Identity, Measurement, Result, Summary, Verdict
+from typing import TYPE_CHECKING, Any
+
 from .version import __version__
 
+if TYPE_CHECKING:
+    from .model import Identity, Measurement, Result, Summary, Verdict
+
 __all__ = ["Identity", "Measurement", "Result", "Summary", "Verdict", "__version__"]
+MODEL_NAMES = frozenset(__all__) - {"__version__"}
+
+
+def __getattr__(name: str) -> Any:
+    """The value types, imported from :mod:`.model` on first use (PEP 562): a pytest run that
+    only has the plugin installed does not pay for them."""
+    if name in MODEL_NAMES:
+        from . import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,9 +9,12 @@ import argparse
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import BoardError
-from .platform.sysroot import Sysroot
+
+if TYPE_CHECKING:
+    from .platform.sysroot import Sysroot
 
 DEFAULT_INTERVAL = 1.0
 IDLE_WAIT = 10.0

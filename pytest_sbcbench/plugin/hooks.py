@@ -95,7 +95,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
     config.stash[BUILD_KEY] = lambda: _build(config, settings, extra, profiles, lab)
-    if extra or lab is not None:
+    if extra:
         _ = session_of(config).registry  # contributed workloads: a clash is a usage error now
     if settings.explicit:
         _activate(session_of(config), config)

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from ..platform.sysroot import Sysroot
 from ..settings import (
     DEFAULT_INTERVAL,
     IDLE_WAIT,
@@ -140,6 +139,8 @@ def settings_from(config: pytest.Config) -> Settings:
     if runs is not None and budget is not None and budget < runs:
         raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
                                 "budget must allow the planned runs")
+    from ..platform.sysroot import Sysroot
+
     baselines = values["baselines"]
     values.update(
         baselines=baselines if baselines is not None else config.rootpath / "baselines",

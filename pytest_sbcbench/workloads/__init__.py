@@ -15,8 +15,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..workload import Workload, check_workloads
+if TYPE_CHECKING:  # the markers and limits below are read at start-up: this module is light
+    from ..workload import Workload
 
 DRAM = "dram_bandwidth_bytes_per_s"  # board-profile facts a metric can never exceed
 STORAGE = "storage_max_bytes_per_s"
@@ -65,6 +67,8 @@ def builtin_limits() -> dict[str, str]:
 def builtin() -> list[Workload]:
     """The built-in workloads, in suite order; a workload's marker its registration does not
     declare is an error naming both (it would be unknown when its test file runs alone)."""
+    from ..workload import check_workloads
+
     out: list[Workload] = []
     for entry in BUILTIN:
         module = importlib.import_module(f"{__name__}.{entry.module}")
@@ -115,6 +119,8 @@ def markers(workloads: Iterable[Workload]) -> dict[str, str]:
 
 def build(extra: Iterable[Sequence[object]] = ()) -> Registry:
     """Built-ins plus hook contributions; a duplicate name is an error naming it."""
+    from ..workload import check_workloads
+
     found = builtin()
     for contributed in extra:
         found += check_workloads(list(contributed or ()), "pytest_sbcbench_workloads")
