@@ -54,6 +54,7 @@ CPUINFO_FACTS = {
     "arm64_nvidia-jetson-agx-orin": ("aarch64", 12, "ARM Cortex-A78AE"),
     "arm64_amlogic-s905w": ("aarch64", 4, "ARM Cortex-A53"),
     "arm64_qualcomm-x1e001de": ("aarch64", 12, "Qualcomm Oryon"),
+    "arm64_qualcomm-sm8750": ("aarch64", 8, "Qualcomm Oryon"),
     "armv5_marvell-kirkwood-88f6281_feroceon_kernel2.6.31": (
         "armv5tel", 1, "Feroceon 88FR131 rev 1 (v5l)"),
     "armv5_marvell-kirkwood-88f6281_feroceon_kernel3.4.6": (
