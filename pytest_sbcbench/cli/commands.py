@@ -169,6 +169,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
     report = parse_speed(text, args.openssl_version)
     rows, not_run = _checked_rows(report, args.file)
+    both_paths = report.both_paths()
     notes = [*report.notes]
     if not_run:
         notes.append(f"left out, printed as 0 (not run or not built into this openssl): "
@@ -183,7 +184,10 @@ def cmd_parse(args: argparse.Namespace) -> int:
         for row in rows:
             value = row.get("bytes_per_second", row.get("per_second"))
             where = row.get("block_bytes", row.get("op"))
-            print(f"{row['algorithm']:28} {where!s:>8} {value:>18.6g}")
+            name = row["algorithm"]
+            if name in both_paths:
+                name = f"{name} ({row['api']})"
+            print(f"{name!s:28} {where!s:>8} {value:>18.6g}")
     return 0
 
 
@@ -191,10 +195,13 @@ def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, objec
     """The report's figures as rows, each sanity-checked; the names of those printed as 0."""
     rows: list[dict[str, object]] = []
     not_run: list[str] = []
+    both_paths = report.both_paths()
     cells: list[tuple[str, object, float, str, dict[str, object]]] = [
-        (c.algorithm, c.block_bytes, c.bytes_per_second, "B/s",
+        (f"{c.algorithm} ({c.api})" if c.algorithm in both_paths else c.algorithm,
+         c.block_bytes, c.bytes_per_second, "B/s",
          {"algorithm": c.algorithm, "block_bytes": c.block_bytes,
-          "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {})})
+          "bytes_per_second": c.bytes_per_second, **({"label": c.label} if c.label else {}),
+          **({"api": c.api} if c.api else {})})
         for c in report.throughput]
     cells += [(r.algorithm, r.op, r.per_second, "op/s",
                {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second})

@@ -105,7 +105,7 @@ def throughput_samples(tool: OpensslTool, argv: list[str], algorithm: str, block
     samples = []
     for _ in range(runs):
         report = speed_once(tool, argv, 1, seconds)
-        value = report.bytes_per_second(algorithm, block_bytes)
+        value = report.bytes_per_second(algorithm, block_bytes, api="evp")  # speed_argv: -evp
         if value is None:
             raise no_result(argv, what, report)
         samples.append(checked(value, "B/s", argv, f"openssl speed {what}"))

@@ -164,3 +164,65 @@ def combined(parts: list[float], reciprocal: bool) -> float | None:
     if any(part <= 0 for part in parts):
         return None
     return 1.0 / sum(1.0 / part for part in parts)
+
+
+def child_values(lines: MrLines, name: str) -> list[list[str]]:
+    """The values of the children's echoed ``+F`` records for canonical ``name``."""
+    return [fields[3:] for echo in lines.echoes
+            if (fields := echo.record.split(":"))[0] == "+F" and record_name(fields) == name]
+
+
+def child_block_sizes(lines: MrLines) -> tuple[int, ...] | None:
+    """The block sizes the children's ``+H`` echoes name (what they measured), None when no
+    intact one survives or they disagree."""
+    found = {tuple(int(size) for size in echo.record.split(":")[1:] if size.isdigit())
+             for echo in lines.echoes if echo.record.startswith("+H:")}
+    return found.pop() if len(found) == 1 else None
+
+
+def progress_sizes(lines: MrLines, name: str) -> tuple[int, ...]:
+    """The block sizes the children announced for canonical ``name`` on their stderr
+    (``+DT:<name>:<seconds>:<size>``, in a ``2>&1`` log), in first-seen order."""
+    sizes = [int(fields[3]) for record in lines.records
+             if len(fields := record.split(":")) == 4 and fields[0] == "+DT"
+             and canonical(fields[1]) == name and fields[3].isdigit()]
+    return tuple(dict.fromkeys(sizes))
+
+
+def multi_row_sizes(name: str, cells: list[float], header: tuple[int, ...] | None,
+                    lines: MrLines, notes: list[str]) -> tuple[tuple[int, ...], list[float]]:
+    """Block sizes and values of a ``-multi`` parent's human summary row for ``name``.
+
+    ``do_multi`` in ``apps/speed.c`` adds each child's ``+F`` values into ``results[alg][j]``
+    for every one of its own ``size_num`` columns and ignores the children's ``+H``; the
+    summary then prints all ``size_num`` columns (with ``-mb``, OpenSSL 3.x and 4.x print no
+    ``type`` header; 1.0.2 prints its standard lengths over multi-block sums).  So the
+    children's records decide: the row's cells past the values they reported were never
+    measured (openssl prints them as 0.00) and are left out, said in ``notes``; their sizes
+    are the children's ``+H`` echo, else the sizes their ``+DT`` progress lines announced,
+    else the parent's header if it has one size per cell.  Anything else is a
+    :class:`ValueError`: sizes that cannot be known are not guessed."""
+    counts = {len(values) for values in child_values(lines, name)}
+    measured = max(counts)
+    if len(counts) != 1 or measured > len(cells) or any(cells[measured:]):
+        raise ValueError(f"{name}: the -multi parent's {len(cells)} cells do not fit its "
+                         f"children's {sorted(counts)} value(s)")
+    echoed, announced = child_block_sizes(lines), progress_sizes(lines, name)
+    found = echoed if echoed is not None and len(echoed) == measured else announced
+    if len(found) == measured:
+        sizes = found
+        if header is not None and header[:measured] != found:
+            notes.append(f"{name}: block sizes from the children's records {list(found)}, "
+                         f"not the parent's 'type' header {list(header)}")
+    elif header is not None and len(header) == len(cells) == measured:
+        sizes = header
+    else:
+        raise ValueError(f"{name}: block sizes unknown: the children measured {measured} "
+                         "size(s) but no '+H' echo or '+DT' line of theirs names them and the "
+                         f"parent's row has {'no' if header is None else 'another'} 'type' "
+                         "header")
+    if measured < len(cells):
+        notes.append(f"{name}: {len(cells) - measured} trailing 0.00 cell(s) left out: the "
+                     f"-multi parent prints {len(cells)} columns, its children measured "
+                     f"{measured} block size(s)")
+    return sizes, cells[:measured]

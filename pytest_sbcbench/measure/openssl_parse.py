@@ -22,13 +22,19 @@ unknown: those records are left out with a note rather than guessed.
 
 ``2>&1`` and ``-multi`` logs (progress lines, child echoes, damaged echoes) are sorted out
 in :mod:`.openssl_multi`.
+
+Block sizes are read from the output: the ``type`` header, ``+H`` records, or a ``-multi``
+parent's children (``-mb`` measures 8192..131072 bytes, and the parent pads its row with
+never-measured 0.00 columns); a row whose sizes cannot be known is a :class:`ParseError`.
+Each throughput cell carries the code path its printed name states (:func:`printed_api`):
+1.0.x prints the legacy ``aes-128 cbc`` and the EVP ``aes-128-cbc`` side by side.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import ParseError
 from .openssl_multi import (
@@ -37,6 +43,8 @@ from .openssl_multi import (
     canonical,
     check_parent_sums,
     check_parent_totals,
+    child_values,
+    multi_row_sizes,
     record_name,
     split_lines,
 )
@@ -55,6 +63,7 @@ class Throughput:
     block_bytes: int
     bytes_per_second: float
     label: str = ""
+    api: str = ""  # "evp", "legacy" or "" (the output does not say): see printed_api
 
 
 @dataclass(frozen=True)
@@ -71,13 +80,27 @@ class SpeedReport:
     rates: tuple[Rate, ...]
     notes: tuple[str, ...] = ()
 
-    def bytes_per_second(self, algorithm: str, block_bytes: int) -> float | None:
-        """The first cell for ``algorithm`` at ``block_bytes``, or None."""
+    def bytes_per_second(self, algorithm: str, block_bytes: int, api: str | None = None
+                         ) -> float | None:
+        """The first cell for ``algorithm`` at ``block_bytes`` of code path ``api`` (``"evp"``,
+        ``"legacy"``; a cell whose path the output does not state matches either), or None.
+        Without ``api``, a log that measured both paths is a :class:`ParseError`: the
+        legacy and the EVP figure are two results, never one to take the first of."""
         name = canonical(algorithm)
+        cells = [cell for cell in self.throughput if cell.algorithm == name
+                 and cell.block_bytes == block_bytes and (api is None or cell.api in (api, ""))]
+        if api is None and {"evp", "legacy"} <= {cell.api for cell in cells}:
+            raise ParseError("openssl speed output", f"{name} at {block_bytes} bytes was "
+                             "measured through the legacy API and through EVP: name the path")
+        return cells[0].bytes_per_second if cells else None
+
+    def both_paths(self) -> set[str]:
+        """Algorithms this log measured through the legacy API and through EVP (1.0.x prints
+        ``aes-128 cbc`` and ``aes-128-cbc``): two results each, to be named with the path."""
+        paths: dict[str, set[str]] = {}
         for cell in self.throughput:
-            if cell.algorithm == name and cell.block_bytes == block_bytes:
-                return cell.bytes_per_second
-        return None
+            paths.setdefault(cell.algorithm, set()).add(cell.api)
+        return {name for name, found in paths.items() if {"evp", "legacy"} <= found}
 
     def per_second(self, algorithm: str, op: str) -> float | None:
         for rate in self.rates:
@@ -125,7 +148,7 @@ def parse_speed(text: str, version: str | None = None) -> SpeedReport:
     if any(record.startswith("+F") for record in lines.records):
         report = _parse_mr(lines, version)
     else:
-        report = _parse_human(text, version)
+        report = _parse_human(text, version, lines)
     notes = lines.notes() + report.notes
     if not report.throughput and not report.rates:
         reason = ("empty output" if not text.strip() else
@@ -133,6 +156,28 @@ def parse_speed(text: str, version: str | None = None) -> SpeedReport:
                   if lines.echoes else "no result lines recognised")
         raise ParseError("openssl speed output", "; ".join((reason, *notes)), text[:600])
     return SpeedReport(report.version, report.throughput, report.rates, notes)
+
+
+def printed_api(printed: str) -> str:
+    """The code path a row's printed name states.  ``apps/speed.c`` names its own (non-EVP)
+    cipher tests with a space in 1.0.x to 1.1.1 and LibreSSL (``aes-128 cbc``, ``des ede3``,
+    ``camellia-128 cbc``): ``"legacy"``.  An ``-evp`` row carries the EVP object's name:
+    ``OBJ_nid2ln`` (``aes-128-cbc``) before 3.0, ``EVP_CIPHER_get0_name`` (``AES-128-CBC``) from
+    3.0, whose own test names are all lower case: an upper-case letter is ``"evp"``.
+    Otherwise the name alone does not say: ``""`` (see :func:`with_paths`)."""
+    if re.search(r"\s", printed.strip()):
+        return "legacy"
+    return "evp" if re.search(r"[A-Z]", printed) else ""
+
+
+def with_paths(cells: list[Throughput]) -> tuple[Throughput, ...]:
+    """Where one log holds the legacy row of an algorithm, its unmarked row of the same
+    canonical name is the other path: before 3.0 only ``-evp`` prints ``aes-128-cbc`` where
+    the legacy test prints ``aes-128 cbc`` (issue 24: OpenSSL 1.0.1's generic C 115 MB/s and
+    AES-NI 665 MB/s must not share one name)."""
+    legacy = {cell.algorithm for cell in cells if cell.api == "legacy"}
+    return tuple(replace(cell, api="evp") if cell.api == "" and cell.algorithm in legacy
+                 else cell for cell in cells)
 
 
 def _number(cell: str) -> float:
@@ -155,8 +200,7 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
                 blocks = tuple(int(f) for f in fields[1:] if f)
             elif fields[0] == "+F" and len(fields) >= 4:
                 sizes = blocks or _lost_header_blocks(fields, lines, assumed)
-                throughput += [Throughput(canonical(fields[2]), b, float(v))
-                               for b, v in zip(sizes, fields[3:], strict=False)]
+                throughput += _mr_cells(fields, sizes)
             elif fields[0] in MR_RATE_TAGS and unit is None:
                 unitless.append(record_name(fields) or fields[0])
             elif fields[0] in MR_RATE_TAGS:
@@ -165,7 +209,20 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
     check_parent_totals(lines)
     check_parent_sums(lines, unit)
-    return SpeedReport(version, tuple(throughput), tuple(rates), _mr_notes(unitless, assumed))
+    return SpeedReport(version, with_paths(throughput), tuple(rates),
+                       _mr_notes(unitless, assumed))
+
+
+def _mr_cells(fields: list[str], sizes: tuple[int, ...]) -> list[Throughput]:
+    """One ``+F`` record's cells.  Values past the ``+H`` sizes are a ``-multi`` parent's
+    columns no child measured (0.00, see :func:`.openssl_multi.multi_row_sizes`); any other
+    value there has no block size and is an error."""
+    values = [float(v) for v in fields[3:]]
+    if any(values[len(sizes):]):
+        raise ValueError(f"{len(values)} values for {len(sizes)} block sizes")
+    api = printed_api(fields[2])
+    return [Throughput(canonical(fields[2]), size, value, api=api)
+            for size, value in zip(sizes, values, strict=False)]
 
 
 def _mr_notes(unitless: list[str], assumed: list[str]) -> tuple[str, ...]:
@@ -230,11 +287,12 @@ OP_COLUMNS = {"sign/s": "sign", "verify/s": "verify", "encr./s": "encrypt",
               "decr./s": "decrypt", "op/s": "derive"}
 
 
-def _parse_human(text: str, version: str | None) -> SpeedReport:
+def _parse_human(text: str, version: str | None, lines: MrLines) -> SpeedReport:
     blocks: tuple[int, ...] | None = None
     header: list[str] = []
     throughput: list[Throughput] = []
     rates: list[Rate] = []
+    notes: list[str] = []
     for raw in text.splitlines():
         line = raw.rstrip()
         type_header = TYPE_HEADER.match(line.strip())
@@ -249,24 +307,53 @@ def _parse_human(text: str, version: str | None) -> SpeedReport:
             if found:
                 rates += found
                 continue
-        throughput += _sym_row(line, blocks)
-    return SpeedReport(version, tuple(throughput), tuple(rates))
+        try:
+            throughput += _sym_row(line, blocks, lines, notes)
+        except ValueError as exc:
+            raise ParseError("openssl speed output", f"row {line.strip()!r}: {exc}") from exc
+    return SpeedReport(version, with_paths(throughput), tuple(rates), tuple(dict.fromkeys(notes)))
 
 
-def _sym_row(line: str, blocks: tuple[int, ...] | None) -> list[Throughput]:
+def _sym_row(line: str, blocks: tuple[int, ...] | None, lines: MrLines, notes: list[str]
+             ) -> list[Throughput]:
+    """One human throughput row; its block sizes come from the output (the ``type`` header,
+    or a ``-multi`` parent's children, :func:`.openssl_multi.multi_row_sizes`); only a row
+    with neither, whose cells could all be a standard run's, is read with the standard
+    sizes, said in ``notes``."""
     if line.startswith(("Doing", "+", "version:", "built on", "options", "compiler", "CPUINFO")):
         return []
     match = SYM_ROW.match(line)
     if not match:
         return []
-    cells = match.group("cells").split()
-    sizes = blocks if blocks is not None else STANDARD_BLOCKS.get(len(cells))
-    if sizes is None or len(sizes) != len(cells):
-        return []
     name = canonical(match.group("name"))
-    label = match.group("label") or ""
-    return [Throughput(name, size, _number(cell), label) for size, cell in zip(sizes, cells,
-                                                                             strict=True)]
+    values = [_number(cell) for cell in match.group("cells").split()]
+    if child_values(lines, name):
+        sizes, values = multi_row_sizes(name, values, blocks, lines, notes)
+    elif blocks is not None:
+        sizes = blocks
+    else:
+        sizes = _headerless_sizes(name, values, notes)
+    if len(sizes) != len(values):
+        return []
+    label, api = match.group("label") or "", printed_api(match.group("name"))
+    return [Throughput(name, size, value, label, api) for size, value in zip(sizes, values,
+                                                                           strict=True)]
+
+
+def _headerless_sizes(name: str, values: list[float], notes: list[str]) -> tuple[int, ...]:
+    """A row printed without its ``type`` header (``| tail -5``): the standard sizes, if
+    its cells could be a standard run's.  A standard run measures every size it prints, so
+    trailing 0.00 cells after measured ones say the row is something else (a ``-multi
+    -mb`` parent's columns no child ran): its sizes cannot be known, an error."""
+    measured = [value != 0 for value in values]
+    if any(measured) and not measured[-1]:
+        raise ValueError(f"{name}: no 'type' header, and the trailing 0.00 cell(s) after "
+                         "measured ones are no standard run's: block sizes unknown")
+    sizes = STANDARD_BLOCKS.get(len(values), ())
+    if sizes:
+        notes.append(f"standard block sizes {list(sizes)} assumed for {name}: the output "
+                     "has no 'type' header")
+    return sizes
 
 
 def _asym_name(match: re.Match[str]) -> str:

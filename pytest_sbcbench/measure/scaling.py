@@ -94,18 +94,24 @@ def stress_ng_matrixprod(threads: int, seconds: int, runs: int, *,
                        tuple(samples), label=f"stress-ng matrixprod x{threads}")
 
 
+# ``stress-ng: [HH:MM:SS.ss ]metrc: [pid] cpu  <bogo ops> <real> <usr> <sys> <bogo ops/s real>
+# ...``; releases before 0.15 print the same table under ``info:`` (one or two spaces after it)
+STRESS_NG_CPU_ROW = re.compile(r"^stress-ng:\s+(?:\S+\s+)?(?:metrc|info):\s+\[\d+\]\s+cpu"
+                               r"\s+(?P<cells>\d+(?:\s+\S+){4,})\s*$")
+
+
 def parse_stress_ng(text: str, argv: Sequence[str]) -> float:
-    """The ``bogo ops/s (real time)`` of the cpu stressor from --metrics-brief output: the
-    fifth column after ``cpu`` (bogo ops, real, usr, sys time, bogo ops/s real, usr+sys),
-    read as printed and checked (NaN, zero, negative or absurd is a :class:`ToolError`)."""
+    """The ``bogo ops/s (real time)`` of the cpu stressor from --metrics-brief output, under
+    the ``metrc:`` tag (0.15 and later) or ``info:`` (older releases): the fifth column after
+    ``cpu`` (bogo ops, real, usr, sys time, bogo ops/s real, usr+sys), read as printed and
+    checked (NaN, zero, negative or absurd is a :class:`ToolError`)."""
     for line in text.splitlines():
-        parts = line.split()
-        if "metrc:" not in parts or "cpu" not in parts:
+        row = STRESS_NG_CPU_ROW.match(line.strip())
+        if row is None:
             continue
-        columns = parts[parts.index("cpu") + 1:]
         try:
-            value = float(columns[4])
-        except (IndexError, ValueError):
+            value = float(row.group("cells").split()[4])
+        except ValueError:
             continue
         return checked(value, "op/s", argv, "stress-ng cpu bogo ops/s (real time)",
                        output=text)

@@ -33,13 +33,14 @@ CPU_KEYS = ("model name", "features", "flags", "isa", "cpu model", "cpu architec
 
 def _pair(line: str) -> tuple[str, str] | None:
     """``Key : value`` -> (lower-case key, value). ARM kernels up to 3.x print the CPU name as
-    ``Processor : ARMv7 Processor rev 10 (v7l)``: a non-numeric ``processor`` is a model name."""
+    ``Processor : ARMv7 Processor rev 10 (v7l)``: a non-numeric ``processor`` (or ``processor
+    name``) is a model name."""
     key, sep, value = line.partition(":")
     key, value = key.strip().lower(), value.strip()
     if not sep or not key:
         return None
-    if key == "processor" and not value.isdigit():
-        return "model name", value
+    if key in ("processor", "processor name") and not value.isdigit():
+        return "model name", value  # Marvell's 3.4 kernels: ``Processor name : Feroceon ...``
     return key, value
 
 
@@ -125,16 +126,50 @@ def _x86_arch(info: CpuInfo) -> str | None:
     return "x86_64" if "lm" in flags.split() else "i686"
 
 
+ELF_PLATFORM = re.compile(r"\((v\d[0-9a-z]*[lb]|aarch64)\)")
+GENERIC_ARM_NAME = re.compile(r"^(ARMv\d+(-compatible)?|AArch64) [Pp]rocessor rev \d+ \([^)]*\)$")
+# hwcaps only the 32-bit ABI lists (arch/arm/kernel/setup.c hwcap_str); the arm64 list
+# (arch/arm64/kernel/cpuinfo.c) names the same units fp and asimd
+COMPAT_ONLY_FEATURES = {"swp", "half", "thumb", "fastmult", "vfp", "edsp", "neon"}
+
+
+def _arm64_features(info: CpuInfo) -> bool:
+    words = set(_words(info, "features"))
+    return bool(words & {"fp", "asimd"}) and not words & COMPAT_ONLY_FEATURES
+
+
+def _elf_platform_arch(platform: str, info: CpuInfo) -> str:
+    """``uname -m`` from the ELF platform a 32-bit ARM kernel prints after the model name.
+
+    The kernel builds both strings from the same ``proc_info`` entry (``setup_processor()`` in
+    ``arch/arm/kernel/setup.c``): ``machine = arch_name + endianness``, ``elf_platform =
+    elf_name + endianness``.  For v6 and v7 cores ``arch_name`` is ``"arm" + elf_name``
+    (``proc-v6.S``: armv6/v6, ``proc-v7.S``: armv7/v7); older cores name their architecture in
+    full (``proc-feroceon.S``: armv5te/v5, ``proc-arm926.S``: armv5tej/v5, ``proc-arm920.S``:
+    armv4t/v4), which is what ``CPU architecture`` (``5TE``, ``5TEJ``, ``4T``) says.  An arm64
+    kernel prints ``(v8l)`` for 32-bit readers: ``armv8l``, unless the Features line is the
+    64-bit list (NVIDIA L4T and some Amlogic kernels print ``(v8l)`` to every reader): then
+    the kernel and the reader are ``aarch64``."""
+    if platform == "aarch64" or (platform.startswith("v8") and _arm64_features(info)):
+        return "aarch64"
+    version, endian = platform[1:-1], platform[-1]
+    arch = (info.first("cpu architecture") or "").lower()
+    if version[:1] in ("4", "5") and arch.startswith(version[:1]):
+        return f"armv{arch}{endian}"
+    return f"arm{platform}"
+
+
 def _arm_arch(info: CpuInfo) -> str | None:
-    platform = re.search(r"\((v\d+[lb]|aarch64)\)\s*$", info.first("model name") or "")
-    if platform:
-        found = platform.group(1)
-        return found if found == "aarch64" else f"arm{found}"
+    platforms = ELF_PLATFORM.findall(info.first("model name") or "")
+    if platforms:
+        return _elf_platform_arch(platforms[-1], info)
     arch = info.first("cpu architecture")
     if arch is None:
         return None
     if arch.startswith(("8", "9", "AArch64")):
         return "aarch64"
+    if arch[:1] in ("4", "5"):  # pre-v6 cores print their architecture in full (see above)
+        return f"armv{arch.lower()}l"
     arm11 = any(cpu.get("cpu implementer", "").lower() == "0x41"
                 and cpu.get("cpu part", "").lower() in ARM11_PARTS for cpu in info.processors)
     return "armv6l" if arm11 else "armv7l"
@@ -151,11 +186,14 @@ def infer_arch(info: CpuInfo) -> str:
        without an isa line, MIPS-only keys (``ASEs implemented``, ``VCED exceptions``):
        ``mips``;
     4. x86 ``flags``: ``x86_64`` with ``lm``, else ``i686``;
-    5. ARM: the ELF platform the kernel prints at the end of the model name (``(v6l)``,
-       ``(v7l)``, ``(v8l)``, ``(aarch64)``) - the same string ``uname -m`` is built from - so an
-       ARM1176 whose ``CPU architecture`` says 7 is still ``armv6l``; then ``CPU architecture``
-       (8, 9 or ``AArch64``: ``aarch64``; otherwise ``armv6l`` for ARM's ARM11 parts 0xb02/
-       0xb36/0xb56/0xb76, else ``armv7l``).
+    5. ARM: the ELF platform the kernel prints in the model name (``(v5l)``, ``(v6l)``,
+       ``(v7l)``, ``(v8l)``, ``(aarch64)``), read as the kernel builds ``uname -m`` from the
+       same entry (:func:`_elf_platform_arch`): an ARM1176 whose ``CPU architecture`` says 7
+       is still ``armv6l``, a Feroceon ``(v5l)`` with ``CPU architecture: 5TE`` is
+       ``armv5tel``, and ``(v8l)`` over the 64-bit Features list is ``aarch64``; without a
+       platform, ``CPU architecture`` (8, 9 or ``AArch64``: ``aarch64``; 4 or 5...:
+       ``armv`` + it + ``l``; otherwise ``armv6l`` for ARM's ARM11 parts 0xb02/0xb36/0xb56/
+       0xb76, else ``armv7l``).
 
     For a 64-bit-capable core the widest ISA is reported (as x86 ``lm`` is), whatever the
     kernel's width; on the host the probe uses ``uname`` instead."""
@@ -168,19 +206,29 @@ def infer_arch(info: CpuInfo) -> str:
 
 def cpu_model(info: CpuInfo) -> str:
     """A human CPU name: ``model name`` (x86, LoongArch, old ARM ``Processor``), RISC-V
-    ``uarch``, MIPS ``cpu model``; else ARM implementer and part names (``ARM Cortex-A55+
-    Cortex-A76``, ``Apple M1-Icestorm+M1-Firestorm``)."""
+    ``uarch``, MIPS ``cpu model``; else, and instead of a generic ARM name (``ARMv8 Processor
+    rev 1 (v8l)``, ``AArch64 Processor rev 4 (aarch64)``) that would hide a known part, ARM
+    implementer and part names (``ARM Cortex-A55+Cortex-A76``, ``Apple M1-Icestorm+
+    M1-Firestorm``)."""
     name = info.first("model name", "uarch", "cpu model")
-    if name:
+    generic = name is not None and GENERIC_ARM_NAME.match(name) is not None
+    if name and not generic:
         return name
+    return _arm_parts_name(info, known_only=generic) or name or info.first("hardware") or "unknown"
+
+
+def _arm_parts_name(info: CpuInfo, known_only: bool) -> str | None:
+    """``ARM Cortex-A55+Cortex-A76`` from the implementer and part codes; None when there are
+    none, or (``known_only``: in place of a generic name) when no code is a known part: a
+    generic ``ARMv7 Processor rev 5 (v7l)`` then says as much as ``ARM part 0x...``."""
     pairs = sorted({(cpu.get("cpu implementer", ""), cpu.get("cpu part", ""))
                     for cpu in info.processors} - {("", "")})
-    if pairs:
-        by_vendor: dict[str, list[str]] = {}
-        for implementer, part in pairs:
-            by_vendor.setdefault(vendor(implementer), []).append(part_name(implementer, part))
-        return " + ".join(f"{who} {'+'.join(names)}" for who, names in by_vendor.items())
-    return info.first("hardware") or "unknown"
+    if not pairs or (known_only and all(part_name(*pair).startswith("part ") for pair in pairs)):
+        return None
+    by_vendor: dict[str, list[str]] = {}
+    for implementer, part in pairs:
+        by_vendor.setdefault(vendor(implementer), []).append(part_name(implementer, part))
+    return " + ".join(f"{who} {'+'.join(names)}" for who, names in by_vendor.items())
 
 
 def parse_os_release(text: str) -> dict[str, str]:
