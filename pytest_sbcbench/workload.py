@@ -2,8 +2,8 @@
 
 A workload says what it is (``name``, ``markers``), whether it can run here (``available``,
 asked at test set-up), how long it wants (``plan``), what makes its numbers comparable
-(``identity``, tool and version included) and how to take **one** sample (``sample``: one timed
-run, which may carry several metrics of that run).  The run loop
+(``identity``, tool and version included) and how to take **one** sample of each of its
+metrics (``sample``: one :class:`TimedRun`, which may carry several metrics).  The run loop
 (:func:`pytest_sbcbench.run.loop.take_samples`), not the workload, decides how many samples to
 take; it also calls ``close`` after ``prepare`` on every exit path, and hands the timed runs to
 pytest-benchmark when ``uses_pytest_benchmark`` says so.  Every member it calls is in the
@@ -81,21 +81,22 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Sample:
-    """One timed run: one single-sample :class:`Measurement` per metric it measured, and what
-    the run knew beside the numbers (kept per run in the result's details)."""
+class TimedRun:
+    """One timed run of a workload: a :class:`Measurement` holding one sample for each metric
+    it measured, and what the run knew beside the numbers (kept per run in the result's
+    details).  A sample is always one measured value of one metric."""
 
-    readings: tuple[Measurement, ...]
+    measurements: tuple[Measurement, ...]
     details: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, metric: str, unit: str, better: Better, value: float,
            identity: Mapping[str, IdentityValue] | None = None, label: str = "",
-           details: Mapping[str, Any] | None = None) -> Sample:
-        """A sample of one metric (``identity`` adds to the workload's own)."""
-        reading = Measurement(metric, unit, better, Identity.from_mapping(identity or {}),
-                              (float(value),), label=label)
-        return cls((reading,), details or {})
+           details: Mapping[str, Any] | None = None) -> TimedRun:
+        """A run that measured one metric once (``identity`` adds to the workload's own)."""
+        measured = Measurement(metric, unit, better, Identity.from_mapping(identity or {}),
+                               (float(value),), label=label)
+        return cls((measured,), details or {})
 
 
 @dataclass
@@ -183,7 +184,7 @@ class Workload(Protocol):
         """Untimed step before each sample (a clean build tree)."""
         ...
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         """Exactly one timed run."""
         ...
 
@@ -250,37 +251,38 @@ def check_workloads(items: Sequence[object], source: str) -> list[Workload]:
     return out
 
 
-def combine(workload: str, base: Identity, samples: Sequence[Sample]) -> list[Measurement]:
-    """The samples of one workload as one measurement per metric: every reading's identity adds
-    to ``base``; each run's details are kept in order under ``runs``.  A sample that measured
-    other metrics than the first one did is an error (the numbers would not line up)."""
-    if not samples:
-        raise ValueError(f"workload {workload} took no samples")
+def combine(workload: str, base: Identity, runs: Sequence[TimedRun]) -> list[Measurement]:
+    """The timed runs of one workload as one measurement per metric (its samples, one a run):
+    every measurement's identity adds to ``base``; each run's details are kept in order under
+    ``runs``.  A run that measured other metrics than the first one did is an error (the
+    numbers would not line up)."""
+    if not runs:
+        raise ValueError(f"workload {workload} took no runs")
     order: list[tuple[str, str, Identity]] = []
     first: dict[tuple[str, str, Identity], Measurement] = {}
     values: dict[tuple[str, str, Identity], list[float]] = {}
-    for n, sample in enumerate(samples):
+    for n, run in enumerate(runs):
         keys = []
-        for reading in sample.readings:
-            identity = Identity.from_mapping({**base.as_dict(), **reading.identity.as_dict()})
-            key = (reading.metric, reading.label, identity)
+        for part in run.measurements:
+            identity = Identity.from_mapping({**base.as_dict(), **part.identity.as_dict()})
+            key = (part.metric, part.label, identity)
             keys.append(key)
             if n == 0:
                 order.append(key)
-                first[key] = reading
+                first[key] = part
                 values[key] = []
             elif key not in values:
-                raise ValueError(f"workload {workload}: sample {n + 1} measured "
-                                 f"{reading.display_name} under another identity than sample 1")
-            values[key].extend(reading.samples)
+                raise ValueError(f"workload {workload}: run {n + 1} measured "
+                                 f"{part.display_name} under another identity than run 1")
+            values[key].extend(part.samples)
         if sorted(map(repr, keys)) != sorted(map(repr, order)):
-            raise ValueError(f"workload {workload}: sample {n + 1} did not measure the same "
-                             "metrics as sample 1")
-    runs = [dict(s.details) for s in samples]
+            raise ValueError(f"workload {workload}: run {n + 1} did not measure the same "
+                             "metrics as run 1")
+    details_of = [dict(r.details) for r in runs]
     out = []
     for key in order:
-        reading = first[key]
-        details = {**reading.details, **({"runs": runs} if any(runs) else {})}
-        out.append(Measurement(reading.metric, reading.unit, reading.better, key[2],
-                               tuple(values[key]), label=reading.label, details=details))
+        part = first[key]
+        details = {**part.details, **({"runs": details_of} if any(details_of) else {})}
+        out.append(Measurement(part.metric, part.unit, part.better, key[2],
+                               tuple(values[key]), label=part.label, details=details))
     return out

@@ -77,7 +77,7 @@ def test_a_hook_returning_junk_is_a_usage_error(pytester: pytest.Pytester) -> No
 
 SEVEN_ZIP = """
 from pytest_sbcbench.model import Identity
-from pytest_sbcbench.workload import BaseWorkload, Plan, Sample
+from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
 
 class Compress(BaseWorkload):
     '''A 7-zip-like workload: one module, one registration.'''
@@ -92,7 +92,7 @@ class Compress(BaseWorkload):
         return Identity.of(tool="fake-7z", version="24.08")
 
     def sample(self, ctx):
-        return Sample.of("compress", "B/s", "higher", 1.5e6)
+        return TimedRun.of("compress", "B/s", "higher", 1.5e6)
 
 def pytest_sbcbench_workloads(config):
     return [Compress()]

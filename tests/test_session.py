@@ -23,7 +23,7 @@ from pytest_sbcbench.report.progress import line_end_column
 from pytest_sbcbench.run.session import Session
 from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.settings import Settings
-from pytest_sbcbench.workload import BaseWorkload, Context, Plan, Sample, Workload, combine
+from pytest_sbcbench.workload import BaseWorkload, Context, Plan, TimedRun, Workload, combine
 from pytest_sbcbench.workloads import Registry
 
 HEAVY = ("cryptography", "psutil", "matplotlib", "pyperf", "pytest_benchmark",
@@ -94,12 +94,12 @@ class Scripted(BaseWorkload):
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool="scripted", version="1")
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         value = self.values[self.taken]
         self.taken += 1
-        both = (Sample.of("a", "op/s", "higher", value).readings
-                + Sample.of("b", "s", "lower", 1 / value, {"kind": "inverse"}).readings)
-        return Sample(both, {"run": self.taken})
+        both = (TimedRun.of("a", "op/s", "higher", value).measurements
+                + TimedRun.of("b", "s", "lower", 1 / value, {"kind": "inverse"}).measurements)
+        return TimedRun(both, {"run": self.taken})
 
 
 def session(tmp_path: Path, quick: bool = False) -> Session:
@@ -163,8 +163,8 @@ def test_a_handle_says_plainly_when_its_verdict_is_not_final(tmp_path: Path) -> 
 
 
 def test_samples_that_do_not_line_up_are_refused() -> None:
-    one = Sample.of("a", "s", "lower", 1.0)
-    other = Sample.of("b", "s", "lower", 1.0)
+    one = TimedRun.of("a", "s", "lower", 1.0)
+    other = TimedRun.of("b", "s", "lower", 1.0)
     with pytest.raises(ValueError, match="sample 2 measured b under another identity"):
         combine("w", Identity.of(tool="t"), [one, other])
 
@@ -179,7 +179,7 @@ def test_line_end_column_uses_public_terminal_api(pytester: pytest.Pytester) -> 
 CEILING = """
 import dataclasses
 from pytest_sbcbench.model import Identity
-from pytest_sbcbench.workload import BaseWorkload, Plan, Sample
+from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
 
 class SdCard(BaseWorkload):
     '''Reads at 24.9 MB/s through an interface that allows 24.75 (SD high speed, 4 bits).'''
@@ -194,7 +194,7 @@ class SdCard(BaseWorkload):
         return Identity.of(tool="sd-reader", version="1")
 
     def sample(self, ctx):
-        return Sample.of("storage-read", "B/s", "higher", 24.9e6)  # under the board's 25
+        return TimedRun.of("storage-read", "B/s", "higher", 24.9e6)  # under the board's 25
 
     def finish(self, ctx, measurements):
         limit = {"interface": "{IOS}", "interface_limit_bytes_per_s": 24.75e6}

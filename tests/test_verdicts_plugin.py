@@ -17,7 +17,7 @@ import json
 import os
 
 from pytest_sbcbench.model import Identity
-from pytest_sbcbench.workload import BaseWorkload, Plan, Sample
+from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
 
 # one boot's run-to-run pattern (in units of the CV) and each simulated boot's offset
 ZIGZAG = (0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 0.25, -0.25, 0.75, -0.75, 0.0)
@@ -48,7 +48,7 @@ class Scripted(BaseWorkload):
         z = ZIGZAG[self.taken % len(ZIGZAG)]
         self.taken += 1
         value = 1000 * (1 + shift) * (1 + boot) * (1 + self.cv * z)
-        return Sample.of(self.name, "op/s", "higher", value)
+        return TimedRun.of(self.name, "op/s", "higher", value)
 
 
 def pytest_sbcbench_workloads(config):

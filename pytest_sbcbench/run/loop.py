@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import SbcBenchError
-from ..workload import Context, Sample, Workload, combine
+from ..workload import Context, TimedRun, Workload, combine
 
 if TYPE_CHECKING:
     from ..model import Measurement, Result, Summary, Verdict
@@ -91,16 +91,17 @@ def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs
              driver: Driver | None) -> list[Measurement]:
     runs = ctx.plan.runs_for(ctx.settings)
     base = workload.identity(ctx)
-    samples: list[Sample] = []
+    runs_taken: list[TimedRun] = []
 
     def reset() -> None:
         workload.reset(ctx)
 
     def take() -> None:
-        samples.append(workload.sample(ctx))
+        runs_taken.append(workload.sample(ctx))
     (driver or plain_runs)(reset, take, runs)
     budget = max(runs, max_runs or runs)
-    while len(samples) < budget and more_needed(workload, combine(workload.name, base, samples)):
+    while len(runs_taken) < budget and more_needed(workload,
+                                                   combine(workload.name, base, runs_taken)):
         reset()
         take()
-    return workload.finish(ctx, combine(workload.name, base, samples))
+    return workload.finish(ctx, combine(workload.name, base, runs_taken))

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SbcBenchError
 from ..model import Identity, Measurement
-from ..workload import BaseWorkload, Context, Plan, Sample, Unavailable
+from ..workload import BaseWorkload, Context, Plan, TimedRun, Unavailable
 
 if TYPE_CHECKING:
     from ..measure.board_tree import BoardTree
@@ -240,7 +240,7 @@ class Build(BaseWorkload):
     def reset(self, ctx: Context) -> None:
         ctx.scratch["clean"]()
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure import timed_build as builds
         from ..measure.checkout import repo_name
 
@@ -254,7 +254,7 @@ class Build(BaseWorkload):
             run = builds.run_logged(ctx.scratch["argv"], tree.path, ctx.scratch["log"],
                                     self.spec.env, "build", executor=ctx.executor,
                                     host=ctx.host)
-        return Sample.of("build-time", "s", "lower", run.wall_s,
+        return TimedRun.of("build-time", "s", "lower", run.wall_s,
                          label=f"{repo_name(tree.url)}@{tree.sha[:7]} {tree.tier}",
                          details=run.as_dict())
 

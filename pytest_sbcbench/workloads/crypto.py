@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import SbcBenchError, ToolError
 from ..model import Identity
-from ..workload import BaseWorkload, Context, Plan, Sample
+from ..workload import BaseWorkload, Context, Plan, TimedRun
 
 if TYPE_CHECKING:
     from ..measure.openssl import OpensslTool
@@ -94,12 +94,12 @@ class OpensslThroughput(OpensslWorkload):
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool="openssl", version=tool(ctx).version)
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_throughput
 
         reading = measure_throughput(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1,
                                      block_bytes=self.block_bytes)
-        return Sample((reading,))
+        return TimedRun((reading,))
 
 
 class OpensslRate(OpensslWorkload):
@@ -125,11 +125,11 @@ class OpensslRate(OpensslWorkload):
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool="openssl", version=tool(ctx).version)
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_rates
 
         rates = measure_rates(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)
-        return Sample((rates[self.op],))
+        return TimedRun((rates[self.op],))
 
 
 WORKLOADS = [

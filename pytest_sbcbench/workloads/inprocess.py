@@ -7,7 +7,7 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from ..model import Identity
-from ..workload import BaseWorkload, Context, Plan, Sample
+from ..workload import BaseWorkload, Context, Plan, TimedRun
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -49,12 +49,12 @@ class Aead(BaseWorkload):
 
         return Identity.of(tool="cryptography", version=cryptography.__version__)
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure.inprocess import measure_aead
 
         reading = measure_aead(self.algorithm, seconds=float(ctx.seconds), runs=1,
                                block_bytes=self.block_bytes)
-        return Sample((reading,))
+        return TimedRun((reading,))
 
 
 WORKLOADS = [Aead(a) for a in ALGORITHMS]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import Identity
-from ..workload import BaseWorkload, Context, Plan, Sample
+from ..workload import BaseWorkload, Context, Plan, TimedRun
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -58,12 +58,12 @@ class MemoryStream(BaseWorkload):
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool="sbcbench-stream")
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure import stream
 
         readings = stream.measure(ctx.scratch["binary"], ctx.scratch["spec"],
                                   passes=self.passes(ctx), runs=1, executor=ctx.executor)
-        return Sample(tuple(readings))
+        return TimedRun(tuple(readings))
 
 
 WORKLOADS = [MemoryStream()]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model import Identity, Measurement
-from ..workload import BaseWorkload, Context, Plan, Sample
+from ..workload import BaseWorkload, Context, Plan, TimedRun
 from . import crypto
 
 if TYPE_CHECKING:
@@ -101,10 +101,10 @@ class Scaling(BaseWorkload):
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool=self.tool)
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure.scaling import thread_counts
 
-        return Sample(tuple(self.measure(ctx, n) for n in thread_counts(cpus(ctx))))
+        return TimedRun(tuple(self.measure(ctx, n) for n in thread_counts(cpus(ctx))))
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         from ..measure.scaling import efficiency

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SbcBenchError
 from ..model import Identity, Measurement
-from ..workload import BaseWorkload, Context, Plan, Sample
+from ..workload import BaseWorkload, Context, Plan, TimedRun
 
 if TYPE_CHECKING:
     from ..measure.storage import StorageThroughput, Target
@@ -114,7 +114,7 @@ class Sequential(BaseWorkload):
         return Identity.of(tool="sbcbench-storage", size_bytes=self.size(ctx),
                            block_bytes=BLOCK, fstype=where.fstype, device=where.device)
 
-    def sample(self, ctx: Context) -> Sample:
+    def sample(self, ctx: Context) -> TimedRun:
         from ..measure import storage
 
         if not ctx.executor.is_local:
@@ -140,11 +140,11 @@ class Sequential(BaseWorkload):
         return [dataclasses.replace(m, details={**m.details, **details}) for m in measurements]
 
 
-def _sample(run: StorageThroughput) -> Sample:
+def _sample(run: StorageThroughput) -> TimedRun:
     extra = {"method": run.method}
-    return Sample(
-        Sample.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).readings
-        + Sample.of("storage-read", "B/s", "higher", run.read_bytes_per_s, extra).readings)
+    return TimedRun(
+        TimedRun.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).measurements
+        + TimedRun.of("storage-read", "B/s", "higher", run.read_bytes_per_s, extra).measurements)
 
 
 def board_path(settings: Settings) -> str:
