@@ -149,6 +149,7 @@ class Settings:
     accept: tuple[str, ...] = ()
     min_effect_pct: float | None = None
     max_runs: int | None = None
+    candidate: str | None = None
 
     @property
     def idle_wait(self) -> float:

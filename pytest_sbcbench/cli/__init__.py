@@ -168,6 +168,11 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("results", type=Path)
     e.set_defaults(run=commands.cmd_export)
     fleet_options(sub.add_parser("fleet", help="a lab's fleet: merge per-place results"))
+    h = sub.add_parser("history", help="boards, labels and boots recorded in the history store "
+                                       "(<baselines>/history.sqlite)")
+    h.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
+                   help="the baselines directory holding history.sqlite (default: baselines)")
+    h.set_defaults(run=commands.cmd_history)
     return top
 
 

@@ -249,6 +249,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     return list_registered(args.json, args.sysroot)
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    from ..judge import history
+
+    print(history.render(history.summary(history.history_path(args.baselines))))
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)

@@ -103,6 +103,9 @@ OPTIONS: tuple[Option, ...] = (
     _value("--sbc-storage-path", "storage_path",
            "directory for the storage test file (default: the current directory)", Path,
            "DIR"),
+    _value("--sbc-candidate", "candidate",
+           "label of what this run measures in the history (a kernel or BSP under test; "
+           "default: the kernel release)", str, "LABEL"),
     Option("--sbc-list", None,
            "list every registered workload (markers, availability, expected time) and exit; "
            "'sbcbench list' runs this", {"choices": ("text", "json"), "default": None}),

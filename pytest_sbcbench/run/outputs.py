@@ -67,6 +67,23 @@ class Outputs:
             note = run_in_fleet.write(settings.report_dir, doc, settings.baselines, profiles)
         return doc, note
 
+    def record_history(self, target: RunTarget, doc: dict[str, Any]) -> str | None:
+        """Append this session to ``<baselines>/history.sqlite`` when the baselines directory
+        exists (a baseline session when saving, else a candidate's); the summary's note.  A
+        history that cannot be written is a note, never a lost run."""
+        from ..judge import history
+
+        settings = target.settings
+        if not settings.baselines.is_dir():
+            return None
+        path = history.history_path(settings.baselines)
+        role = "baseline" if settings.save_baseline else "candidate"
+        try:
+            number = history.append(path, doc, role, settings.candidate)
+        except history.HistoryError as exc:
+            return f"history not written: {exc}"
+        return f"history: {role} session {number} appended to {path}"
+
     def save(self, target: RunTarget, board: str, baseline: Baseline | None,
              results: Sequence[Result], environment: dict[str, Any], interrupted: bool) -> None:
         from ..judge.saving import savable

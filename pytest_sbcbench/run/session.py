@@ -155,6 +155,7 @@ class Session:
                 self.outputs.save(self.target, self.board.name, self.baseline,
                                   self.recorder.results, doc["environment"],
                                   interrupted or bool(late or held.received))
+            self.notes.extend(filter(None, [self.outputs.record_history(self.target, doc)]))
         late += [signal_name(s) for s in held.received]
         if late:
             self.notes.append(f"interrupted ({', '.join(dict.fromkeys(late))}) while finishing "
