@@ -150,6 +150,7 @@ class Settings:
     min_effect_pct: float | None = None
     max_runs: int | None = None
     candidate: str | None = None
+    gate: bool = False
 
     @property
     def idle_wait(self) -> float:

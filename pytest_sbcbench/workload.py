@@ -175,6 +175,11 @@ class Workload(Protocol):
         identity adds to it."""
         ...
 
+    def declared_identity(self, ctx: Context) -> Identity | None:
+        """The part of :meth:`identity` known before ``prepare`` (tool and version), so gate
+        mode can refuse an incomparable baseline before measuring; None: only after."""
+        ...
+
     def prepare(self, ctx: Context) -> None:
         """Untimed set-up before the first sample (a checkout, a helper build, a warm-up);
         may raise :class:`Unavailable`."""
@@ -224,6 +229,9 @@ class BaseWorkload:
     def plan(self, settings: Settings) -> Plan:
         return Plan()
 
+    def declared_identity(self, ctx: Context) -> Identity | None:
+        return None
+
     def prepare(self, ctx: Context) -> None:
         return None
 
@@ -245,7 +253,7 @@ def check_workloads(items: Sequence[object], source: str) -> list[Workload]:
         if not isinstance(item, Workload) or not item.name:
             raise TypeError(f"{source} returned {type(item).__name__}: expected a Workload "
                             "(name, markers, description, test, param, available, plan, "
-                            "identity, prepare, reset, sample, finish, close, "
+                            "identity, declared_identity, prepare, reset, sample, finish, close, "
                             "uses_pytest_benchmark; BaseWorkload has defaults)")
         out.append(item)
     return out

@@ -184,12 +184,30 @@ def is_sampled(item: pytest.Item) -> bool:
     return bool(SAMPLED_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m deselected: only selected tests count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if any(is_benchmark(item) for item in items):
         session = session_of(config)
         _activate(session, config)
-        tests = [item.nodeid for item in items if is_benchmark(item)]
-        session.recorder.plan_suite(session.baseline, tests)
+        benchmarks = [item for item in items if is_benchmark(item)]
+        session.recorder.plan_suite(session.baseline, [item.nodeid for item in benchmarks])
+        if session.settings.gate:
+            try:
+                session.gate_check([(i.nodeid, _workload_of(i, session)) for i in benchmarks])
+            except SbcBenchError as exc:
+                raise pytest.UsageError(str(exc)) from exc
+
+
+def _workload_of(item: pytest.Item, session: Session) -> Workload | None:
+    """The registered workload a suite test runs (None: a custom measurement)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "sbc_workload" in callspec.params:
+        found: Workload | None = callspec.params["sbc_workload"]
+        return found
+    if "sbc_workload" not in getattr(item, "fixturenames", ()):
+        return None
+    single = session.registry.for_test(getattr(item, "originalname", item.name))
+    return single[0] if len(single) == 1 else None
 
 
 def _start_watch(item: pytest.Item, session: Session) -> Watch:
@@ -317,6 +335,13 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         run.preflight.restore_governors()
     if late:
         session.exitstatus = pytest.ExitCode.INTERRUPTED
+    elif run.settings.gate and session.exitstatus == pytest.ExitCode.OK:
+        from ..run.gate import GATE_UNDECIDED, undecided
+
+        left = undecided(run.recorder.results)
+        if left:
+            run.notes.append(left)
+            session.exitstatus = GATE_UNDECIDED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

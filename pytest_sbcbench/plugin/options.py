@@ -103,6 +103,9 @@ OPTIONS: tuple[Option, ...] = (
     _value("--sbc-storage-path", "storage_path",
            "directory for the storage test file (default: the current directory)", Path,
            "DIR"),
+    _flag("--sbc-gate", "gate",
+          "gate mode for CI: before measuring, fail when a selected test has no baseline or an "
+          "incomparable one (exit 4); at the end, fail on any regression or incomparable result"),
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
            "default: the kernel release)", str, "LABEL"),

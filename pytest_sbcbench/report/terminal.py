@@ -94,3 +94,6 @@ def write_summary(reporter: Any, board: str, title: str, results: Sequence[Resul
             f"no baseline for {board} yet: rerun with --sbc-save-baseline to record one")
     if results_path is not None:
         reporter.write_line(f"results JSON: {results_path}")
+    from .tally import tally_line
+
+    reporter.write_line(tally_line(results), bold=True)

@@ -109,6 +109,14 @@ class Session:
         self.baseline = baseline_io.load_for_run(self.settings, board.name)
         self.preflight.take_governors(self.target)
 
+    def gate_check(self, tests: Sequence[tuple[str, Workload | None]]) -> None:
+        """``--sbc-gate``: every selected test judgeable, or an error before measuring."""
+        from ..judge.baseline import baseline_path
+        from .gate import check
+
+        check(tests, baseline_path(self.settings.baselines, self.board.name), self.baseline,
+              self.lookup.machine, self.context)
+
     def judged(self) -> Judged:
         from ..workloads import builtin_limits
 

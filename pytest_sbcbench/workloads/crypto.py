@@ -77,6 +77,12 @@ class OpensslWorkload(BaseWorkload):
     def plan(self, settings: Settings) -> Plan:
         return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1)
 
+    def identity(self, ctx: Context) -> Identity:
+        return Identity.of(tool="openssl", version=tool(ctx).version)
+
+    def declared_identity(self, ctx: Context) -> Identity | None:
+        return self.identity(ctx)  # the openssl found and its version: known before any run
+
 
 class OpensslThroughput(OpensslWorkload):
     """``openssl speed -mr -evp ALG -bytes 16384``, bytes per second."""
@@ -90,9 +96,6 @@ class OpensslThroughput(OpensslWorkload):
     @property
     def param(self) -> str:
         return self.algorithm
-
-    def identity(self, ctx: Context) -> Identity:
-        return Identity.of(tool="openssl", version=tool(ctx).version)
 
     def sample(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_throughput
@@ -121,9 +124,6 @@ class OpensslRate(OpensslWorkload):
         base = super().plan(settings)  # sign and verify phases both run
         return Plan(base.runs, base.quick_runs, base.seconds, base.quick_seconds,
                     sample_s=2 * base.seconds, quick_sample_s=2 * base.quick_seconds)
-
-    def identity(self, ctx: Context) -> Identity:
-        return Identity.of(tool="openssl", version=tool(ctx).version)
 
     def sample(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_rates

@@ -49,6 +49,9 @@ class Aead(BaseWorkload):
 
         return Identity.of(tool="cryptography", version=cryptography.__version__)
 
+    def declared_identity(self, ctx: Context) -> Identity | None:
+        return self.identity(ctx)
+
     def sample(self, ctx: Context) -> TimedRun:
         from ..measure.inprocess import measure_aead
 

@@ -1,0 +1,120 @@
+"""Gate mode's preflight (``--sbc-gate``): before the first benchmark, every selected test must
+have a baseline it can be judged against, recorded on this machine with the same tool identity.
+A gate that would only learn after minutes of measuring that it compared nothing fails now,
+naming each test and what to do; a kernel gate never re-baselines on the candidate.
+
+What is checked before measuring: the board's baseline file exists; each selected test has
+entries in it; for a registered workload, the identity it declares (tool and version, before any
+run) matches one of the test's entries; the machine (CPU model and count) matches the entries'
+latest session.  What only a run can tell (an identity part a run adds, such as the seconds of
+a quick run) is still judged ``incomparable`` at the end, and gate mode fails on that too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..judge.baseline import Baseline, BaselineEntry
+    from ..model import Identity, Result
+    from ..workload import Context, Workload
+
+GATE_UNDECIDED = 6  # exit code: nothing regressed, but some metric was not decided
+UNDECIDED = ("inconclusive", "no-baseline", "incomparable")
+ADVICE = ("record the baseline on the reference kernel with the same userland (same openssl: "
+          "pin SBCBENCH_OPENSSL), quick against quick, then gate the candidate against it; "
+          "never re-baseline on the candidate")
+
+
+def missing_baseline(path: Path) -> str:
+    folder = path.parent
+    where = (f"{path} does not exist" if folder.is_dir() else
+             f"the baselines directory {folder} does not exist (check --sbc-baselines and the "
+             "directory pytest runs from)")
+    return f"gate: no baseline to gate against: {where}; {ADVICE}"
+
+
+def declared_mismatch(declared: Identity, entries: Sequence[BaselineEntry]) -> str | None:
+    """Why no entry carries ``declared`` (the workload's own identity keys), or None."""
+    wanted = declared.as_dict()
+    found = []
+    for entry in entries:
+        theirs = entry.identity.as_dict()
+        diffs = {k: (theirs.get(k), v) for k, v in wanted.items() if theirs.get(k) != v}
+        if not diffs:
+            return None
+        found.append(diffs)
+    diffs = found[-1]
+    return ", ".join(f"{k}: baseline {old!r}, this run {new!r}" for k, (old, new) in diffs.items())
+
+
+def machine_mismatch(entries: Sequence[BaselineEntry], machine: Mapping[str, Any]) -> str | None:
+    from ..judge.verdict import other_machine
+
+    moved = [other_machine(e, machine) for e in entries]
+    return moved[-1] if moved and all(moved) else None
+
+
+def problems(tests: Sequence[str], baseline: Baseline, machine: Mapping[str, Any],
+             declared: Callable[[str], Identity | None]) -> list[str]:
+    """One line per selected test the gate cannot judge; ``declared(test)`` is the identity
+    its workload declares before running (None: a custom measurement, known only after)."""
+    out = []
+    for test in tests:
+        entries = [e for e in baseline.entries if e.test == test]
+        if not entries:
+            out.append(f"{test}: no baseline entry in {baseline.path}")
+            continue
+        identity = declared(test)
+        mismatch = declared_mismatch(identity, entries) if identity is not None else None
+        if mismatch:
+            out.append(f"{test}: incomparable before measuring ({mismatch})")
+            continue
+        moved = machine_mismatch(entries, machine)
+        if moved:
+            out.append(f"{test}: the baseline was measured on another machine ({moved})")
+    return out
+
+
+def refusal(found: Sequence[str]) -> str:
+    shown = "\n  ".join(found)
+    return (f"gate: {len(found)} selected test(s) cannot be gated, nothing was measured:\n"
+            f"  {shown}\n{ADVICE}")
+
+
+def workload_identity(workload: Workload | None, context: Callable[[Workload], Context]
+                      ) -> Identity | None:
+    """The identity a registered workload declares before any run (None: it can say only after
+    ``prepare``, or its tool is missing here, which the test reports as a skip)."""
+    if workload is None:
+        return None
+    ctx = context(workload)
+    if workload.available(ctx) is not None:
+        return None
+    return workload.declared_identity(ctx)
+
+
+def check(tests: Sequence[tuple[str, Workload | None]], path: Path, baseline: Baseline | None,
+          machine: Mapping[str, Any], context: Callable[[Workload], Context]) -> None:
+    """Raise :class:`SbcBenchError` naming every selected test the gate cannot judge."""
+    from ..errors import SbcBenchError
+
+    if baseline is None:
+        raise SbcBenchError(missing_baseline(path))
+    workloads = dict(tests)
+    found = problems([t for t, _ in tests], baseline, machine,
+                     lambda test: workload_identity(workloads.get(test), context))
+    if found:
+        raise SbcBenchError(refusal(found))
+
+
+def undecided(results: Sequence[Result]) -> str | None:
+    """Gate mode at the end: the metrics the run could not decide (exit 6), or None."""
+    left = [f"{r.measurement.display_name} ({r.verdict.status})" for r in results
+            if r.verdict.status in UNDECIDED]
+    if not left:
+        return None
+    return (f"gate: undecided, exit {GATE_UNDECIDED}: {len(left)} metric(s) neither passed nor "
+            f"regressed: {', '.join(left)}; add candidate boots or baseline boots, or a quieter "
+            "board")

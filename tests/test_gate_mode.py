@@ -1,0 +1,135 @@
+"""Gate mode (``--sbc-gate``) and the tally line every run ends with: a gate that cannot judge
+refuses before measuring (exit 4), one that judged everything passes (exit 0), a regression
+fails (exit 1), and one that stayed undecided says so (exit 6)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+
+import pytest
+
+from pytest_sbcbench.model import (
+    Evidence,
+    Identity,
+    Measurement,
+    Result,
+    Status,
+    Summary,
+    Verdict,
+)
+from pytest_sbcbench.report.tally import tally_line
+from pytest_sbcbench.run.gate import GATE_UNDECIDED
+
+WIDGET = """
+import os
+from pytest_sbcbench.model import Identity, Measurement
+
+def test_widget(sbcbench):
+    samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
+    sbcbench.record(Measurement("widget", "op/s", "higher", Identity.of(tool="widget"),
+                                samples))
+"""
+
+
+@pytest.fixture
+def widget(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+           ) -> Callable[..., pytest.RunResult]:
+    pytester.makepyfile(test_widget=WIDGET)
+
+    def run(samples: str, *args: str) -> pytest.RunResult:
+        monkeypatch.setenv("WIDGET_SAMPLES", samples)
+        return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"),
+                                  "--sbc-idle-wait", "0", *args)
+    return run
+
+
+def test_a_missing_baselines_directory_refuses_the_gate_before_measuring(
+        widget: Callable[..., pytest.RunResult]) -> None:
+    """A misspelled --sbc-baselines used to turn a regression into no-baseline, exit 0."""
+    done = widget("100,101,99.5", "--sbc-gate")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*gate: no baseline to gate against: the baselines directory "
+                               "*bl does not exist*"])
+    assert "passed" not in done.stdout.str()
+
+
+def test_a_test_without_a_baseline_entry_is_named(pytester: pytest.Pytester,
+                                                  widget: Callable[..., pytest.RunResult]
+                                                  ) -> None:
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    pytester.makepyfile(test_gadget=WIDGET.replace("test_widget", "test_gadget"))
+    done = widget("100,101,99.5", "--sbc-gate")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*cannot be gated, nothing was measured:",
+                               "*test_gadget.py::test_gadget: no baseline entry in *",
+                               "*never re-baseline on the candidate*"])
+
+
+def test_gate_passes_fails_and_stays_undecided_with_its_own_exit_code(
+        widget: Callable[..., pytest.RunResult], monkeypatch: pytest.MonkeyPatch) -> None:
+    for boot, samples in enumerate(("100,101,99.5", "100.5,100,99.8", "99.9,100.6,100.1")):
+        monkeypatch.setenv("SBCBENCH_BOOT_ID", f"boot-{boot}")
+        widget(samples, "--sbc-save-baseline").assert_outcomes(passed=1)
+    monkeypatch.setenv("SBCBENCH_BOOT_ID", "candidate")
+    same = widget("100.2,99.9,100.4", "--sbc-gate")
+    assert same.ret == pytest.ExitCode.OK, same.stdout.str()
+    same.stdout.fnmatch_lines(["gate: 1 metric, 3 baseline boots vs 1 candidate boot: 1 pass*"])
+    slower = widget("80,80.5,79.8", "--sbc-gate")
+    assert slower.ret == pytest.ExitCode.TESTS_FAILED
+    slower.stdout.fnmatch_lines(["gate: 1 metric, * 1 regression (widget -2*% [[]-*, -*[]])*"])
+    noisy = widget("100,70,130", "--sbc-gate", "--sbc-max-runs", "3")
+    assert noisy.ret == GATE_UNDECIDED
+    noisy.stdout.fnmatch_lines(["*gate: undecided, exit 6: 1 metric(s) neither passed nor "
+                                "regressed: widget (inconclusive)*"])
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
+def test_another_openssl_version_is_refused_before_measuring(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The identity a workload declares before running (openssl and its version) is checked
+    against the baseline before the first benchmark, not found incomparable after it."""
+    monkeypatch.delenv("SBCBENCH_OPENSSL", raising=False)
+    copy_benchmarks()
+    test = "benchmarks/test_crypto.py::test_digest[sha256]"
+    baselines = pytester.path / "bl"
+    first = pytester.runpytest("-k", "test_digest and sha256", "--sbc-quick",
+                               "--sbc-idle-wait", "0", "--sbc-baselines", str(baselines),
+                               "--sbc-save-baseline")
+    first.assert_outcomes(passed=1)
+    (path,) = baselines.glob("*.json")
+    doc = json.loads(path.read_text())
+    (entry,) = doc["entries"]
+    assert entry["test"] == test
+    entry["identity"]["version"] = "0.9.8"
+    path.write_text(json.dumps(doc))
+    done = pytester.runpytest("-k", "test_digest and sha256", "--sbc-quick", "--sbc-idle-wait",
+                              "0", "--sbc-baselines", str(baselines), "--sbc-gate")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    assert (f"{test}: incomparable before measuring (version: baseline '0.9.8', this run "
+            f"'{openssl_version()}')") in done.stderr.str()
+
+
+def openssl_version() -> str:
+    """This machine's openssl version, as ``openssl version`` prints it."""
+    out = subprocess.run(["openssl", "version"], capture_output=True, text=True, check=True)
+    return out.stdout.split()[1]
+
+
+def result(status: Status, change: float = 0.0, boots: int = 3,
+           detectable: float | None = 2.5) -> Result:
+    m = Measurement("aes-128-gcm", "B/s", "higher", Identity.of(tool="openssl"), (1.0, 2.0))
+    ev = Evidence(change, (change - 1.8, change + 1.8), 95.0, 1.0, detectable, 3.0, 2, 9, boots)
+    return Result("t::x", m, Summary(2, 1.5, 1.5, 0.7, 0.47), Verdict(status, "", ev), {})
+
+
+def test_the_tally_names_regressions_with_their_interval_and_counts_the_rest() -> None:
+    line = tally_line([result("regression", -6.1), result("pass"), result("pass"),
+                       result("inconclusive", detectable=7.25, boots=2)])
+    assert line == ("gate: 4 metrics, 2-3 baseline boots vs 1 candidate boot: 1 regression "
+                    "(aes-128-gcm -6.1% [-7.9, -4.3]), 1 inconclusive, 2 pass; drops >= 7.2% "
+                    "detectable (80% power)")
+    assert tally_line([]) == "gate: 0 metrics, no baseline vs 1 candidate boot: nothing judged"
