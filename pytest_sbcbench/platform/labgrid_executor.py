@@ -45,6 +45,7 @@ from .board_scripts import (
     split_words,
 )
 from .executor import Completed
+from .labgrid_power import bring_up
 from .labgrid_ssh import SshChannel, SshHandle
 
 TRANSPORT_GRACE_S = 30.0
@@ -70,9 +71,11 @@ class LabgridExecutor:
 
     @property
     def command_driver(self) -> Any:
-        """The target's active ``CommandProtocol`` driver (SSHDriver first)."""
+        """The target's active ``CommandProtocol`` driver (SSHDriver first); a target whose
+        power driver is off is switched on and its shell waited for first
+        (:func:`.labgrid_power.bring_up`)."""
         if self._command is None:
-            self._command = self.target.get_driver("CommandProtocol")
+            self._command = bring_up(self.target, self.name)
         return self._command
 
     @property
