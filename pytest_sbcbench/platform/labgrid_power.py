@@ -33,7 +33,7 @@ from ..errors import BoardError
 
 BOOT_TIMEOUT_S = 300.0
 POLL_S = 2.0
-READ_TIMEOUT_S = 30.0
+READ_TIMEOUT_S = 10.0
 REBOOT_ANSWER_S = 20.0
 BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
 REBOOT_COMMAND = "reboot"
@@ -141,9 +141,14 @@ def power_note(target: Any) -> str:
 
 
 def bring_up(target: Any, name: str, waits: Waits | None = None) -> Any:
-    """The target's ``CommandProtocol`` driver, active: the power switched on first when the
-    target has a power driver that is off (or cannot say), then the shell waited for."""
+    """The target's ``CommandProtocol`` driver, active: unless it is active already, the power
+    is switched on first when the target has a power driver that is off (or cannot say), then
+    the shell waited for."""
+    from labgrid.binding import BindingState
+
     command = target.get_driver("CommandProtocol", activate=False)
+    if command.state is BindingState.active:
+        return command
     power = power_driver(target)
     if power is None or not switch_on(target, power):
         target.activate(command)
@@ -177,12 +182,15 @@ def read_boot_id(command: Any) -> str | None:
 
 @dataclass
 class BoardPower:
-    """Reboots of one labgrid target (``name`` is what errors call the board)."""
+    """Reboots of one labgrid target (``name`` is what errors call the board).  With
+    ``shell_reboot`` the board reboots itself (``reboot_command`` over its shell) even when it
+    has a power driver (a clean shutdown); without a power driver it always does."""
 
     target: Any
     name: str
     waits: Waits = field(default_factory=Waits)
     reboot_command: str = REBOOT_COMMAND
+    shell_reboot: bool = False
 
     def command(self) -> Any:
         return bring_up(self.target, self.name, self.waits)
@@ -207,7 +215,7 @@ class BoardPower:
         if kernel is not None:
             select_kernel(self.target, kernel)  # quits the emulator: the power-off
         power = power_driver(self.target)
-        if power is None:
+        if power is None or (self.shell_reboot and kernel is None):
             self._shell_reboot(command)
             return f"shell: {self.reboot_command}"
         if is_emulator(power):
