@@ -10,6 +10,9 @@ default ``reboot`` on this machine.  Waiting uses an injected clock (:class:`Fak
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -242,3 +245,30 @@ def test_the_kernel_switch_picks_an_image_key(tmp_path: Path) -> None:
     finally:
         target.cleanup()
 
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def inner_pytest(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "LG_ENV"}
+    return subprocess.run([sys.executable, "-m", "pytest", "benchmarks/test_crypto.py",
+                           "-p", "no:cacheprovider", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=300, check=False, env=env)
+
+
+def test_the_lab_kernel_option_needs_a_board() -> None:
+    done = inner_pytest("--sbc-lab-kernel", "kernel-6.12")
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "--sbc-lab-kernel boots a labgrid board: it needs -p labgrid --lg-env ENV" in \
+        done.stderr
+
+
+def test_an_unknown_lab_kernel_stops_the_run_naming_the_images(tmp_path: Path) -> None:
+    """Checked before the power comes on: no emulator starts for a kernel the env lacks."""
+    path = tmp_path / "qemu.yaml"
+    path.write_text(QEMU_ENV.format(root=tmp_path))
+    done = inner_pytest("-p", "labgrid", "--lg-env", str(path), "--sbc-lab-kernel", "kernel-7")
+    assert done.returncode != 0 and "1 passed" not in done.stdout
+    assert "no image 'kernel-7' in the environment's images: (known: kernel-6.1, " \
+           "kernel-6.12)" in done.stdout + done.stderr
