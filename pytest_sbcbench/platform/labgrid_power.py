@@ -11,7 +11,7 @@ only exists once the emulator runs).  :func:`bring_up` therefore switches the po
 :class:`BoardPower` reboots: a power cycle through labgrid (the QEMUDriver's emulator is quit
 and started afresh; any other power driver's ``cycle()``), or without a power driver the
 board's own ``reboot`` command over its shell.  It then waits for the shell and checks that the
-boot id (``/proc/sys/kernel/random/boot_id``) changed: a reboot that did not happen is a
+boot id (:data:`~.sysroot.BOOT_ID`, read on the board) changed: a reboot that did not happen is a
 :class:`~pytest_sbcbench.errors.BoardError` naming the board.  A kernel switch boots the same
 board with another kernel: the QEMUDriver's ``kernel`` names a key of the environment's
 ``images:``, and switching that key is what flashing a new kernel is on a real board.
@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BoardError
+from .sysroot import BOOT_ID
 
 BOOT_TIMEOUT_S = 300.0
 POLL_S = 2.0
 READ_TIMEOUT_S = 10.0
 REBOOT_ANSWER_S = 10.0
-BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
+BOOT_ID_FILE = "/" + BOOT_ID  # on the board, read through its command driver
 REBOOT_COMMAND = "reboot"
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
