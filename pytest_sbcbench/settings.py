@@ -151,6 +151,7 @@ class Settings:
     max_runs: int | None = None
     candidate: str | None = None
     gate: bool = False
+    lab_kernel: str | None = None
 
     @property
     def idle_wait(self) -> float:

@@ -124,7 +124,7 @@ def _result_row(session: int, result: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 @dataclass(frozen=True)
-class Boots:
+class HistoryGroup:
     """One board's sessions under one role and label: how many, on how many boots, when."""
 
     board: str
@@ -138,7 +138,7 @@ class Boots:
     last: str
 
 
-def summary(path: Path) -> list[Boots]:
+def summary(path: Path) -> list[HistoryGroup]:
     """Per board, role and label: sessions, distinct boots, results, first and last."""
     if not path.is_file():
         raise HistoryError(f"history {path}: no such file (a run with --sbc-baselines "
@@ -151,7 +151,7 @@ def summary(path: Path) -> list[Boots]:
             "min(s.created), max(s.created) FROM sessions s LEFT JOIN results r "
             "ON r.session_id = s.id GROUP BY s.board, s.role, s.label "
             "ORDER BY s.board, min(s.created)").fetchall()
-    return [Boots(b, role, label, tuple(sorted((k or "").split(","))) if k else (), boots,
+    return [HistoryGroup(b, role, label, tuple(sorted((k or "").split(","))) if k else (), boots,
                   sessions, results, first, last)
             for b, role, label, k, boots, sessions, results, first, last in rows]
 
@@ -171,7 +171,7 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
-def render(rows: Sequence[Boots]) -> str:
+def render(rows: Sequence[HistoryGroup]) -> str:
     """One line per board, role and label (``sbcbench history``)."""
     if not rows:
         return "no sessions recorded"

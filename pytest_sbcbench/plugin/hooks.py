@@ -103,7 +103,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _lab(config: pytest.Config) -> LabRun | None:
     """labgrid's --lg-env: the run goes to that board (nothing imported without labgrid)."""
-    if config.pluginmanager.get_plugin("labgrid") is None:
+    if config.pluginmanager.get_plugin("labgrid") is None and \
+            config.getoption("sbc_lab_kernel") is None:
         return None
     from ..run import lab
 

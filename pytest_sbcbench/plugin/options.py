@@ -68,6 +68,9 @@ OPTIONS: tuple[Option, ...] = (
     _value("--sbc-results", "results", "write this run's results JSON to PATH", Path, "PATH"),
     _value("--sbc-sysroot", "sysroot", "read /proc and /sys from DIR instead of /", Path,
            "DIR"),
+    _value("--sbc-lab-kernel", "lab_kernel",
+           "on a labgrid QEMUDriver board (--lg-env): boot the kernel of this key of the env "
+           "file's images: (as a maintainer flashes a new kernel)", str, "IMAGE"),
     _flag("--sbc-quick", "quick", "short durations and fewer runs, for smoke runs and CI"),
     _value("--sbc-runs", "runs",
            f"timed runs per workload, 1 to {MAX_RUNS} (overrides the workload's default)",
