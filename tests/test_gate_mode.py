@@ -133,3 +133,15 @@ def test_the_tally_names_regressions_with_their_interval_and_counts_the_rest() -
                     "(aes-128-gcm -6.1% [-7.9, -4.3]), 1 inconclusive, 2 pass; drops >= 7.2% "
                     "detectable (80% power)")
     assert tally_line([]) == "gate: 0 metrics, no baseline vs 1 candidate boot: nothing judged"
+
+
+def test_gate_runs_are_kept_in_the_history_and_plain_runs_are_not(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    from pytest_sbcbench.judge import history
+
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    widget("100,101,99.5").assert_outcomes(passed=1)  # asked nothing of the history
+    widget("100,101,99.5", "--sbc-candidate", "6.12-rc1").assert_outcomes(passed=1)
+    rows = history.summary(history.history_path(pytester.path / "bl"))
+    assert [(r.role, r.label, r.sessions) for r in rows][1:] == [("candidate", "6.12-rc1", 1)]
+    assert rows[0].role == "baseline" and rows[0].sessions == 1

@@ -15,7 +15,7 @@ from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import CheckoutError
 from pytest_sbcbench.measure.checkout import checkout, local_path
 from pytest_sbcbench.measure.git import NetworkError
-from pytest_sbcbench.settings import duration_seconds, interval_seconds, positive_float
+from pytest_sbcbench.values import duration_seconds, interval_seconds, positive_float
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git not found on PATH")
 

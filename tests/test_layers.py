@@ -24,7 +24,7 @@ LAYER_OF: Mapping[str, str] = {
     "": "entry",  # the package root, the public API: it re-exports; nothing inside imports it
     "errors": "base", "model": "base", "fileio": "base", "jsonload": "base", "version": "base",
     "platform": "platform",
-    "settings": "settings",
+    "settings": "settings", "values": "settings",
     "measure": "measure",
     "workload": "workloads", "workloads": "workloads",
     "judge": "judge",

@@ -21,7 +21,7 @@ from pytest_sbcbench.measure import storage
 from pytest_sbcbench.model import Identity, Measurement, Result, Summary, Verdict
 from pytest_sbcbench.platform.board import builtin_profiles
 from pytest_sbcbench.report.results import load_results
-from pytest_sbcbench.settings import positive_int
+from pytest_sbcbench.values import positive_int
 
 LATE_RECORD = """
 import pytest

@@ -162,10 +162,10 @@ def test_a_handle_says_plainly_when_its_verdict_is_not_final(tmp_path: Path) -> 
         _ = handle.verdict
 
 
-def test_samples_that_do_not_line_up_are_refused() -> None:
+def test_runs_that_do_not_line_up_are_refused() -> None:
     one = TimedRun.of("a", "s", "lower", 1.0)
     other = TimedRun.of("b", "s", "lower", 1.0)
-    with pytest.raises(ValueError, match="sample 2 measured b under another identity"):
+    with pytest.raises(ValueError, match="run 2 measured b under another identity than run 1"):
         combine("w", Identity.of(tool="t"), [one, other])
 
 

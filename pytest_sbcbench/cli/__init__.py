@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
-from ..settings import board_name, duration_seconds, interval_seconds
+from ..values import board_name, duration_seconds, interval_seconds
 from . import commands
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."

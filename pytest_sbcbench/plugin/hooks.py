@@ -14,7 +14,7 @@ import pytest
 
 from ..errors import SbcBenchError
 from . import hookspecs
-from .options import add_options, settings_from
+from .options import add_options, check, explicit, settings_from
 from .state import BUILD_KEY, existing, session_of
 
 if TYPE_CHECKING:
@@ -89,15 +89,16 @@ def pytest_configure(config: pytest.Config) -> None:
     extra = _hook_workloads(config)
     for name, text in workloads.markers(extra).items():
         config.addinivalue_line("markers", f"{name}: {text}")
-    settings = settings_from(config)
+    values = check(config)
     lab = _lab(config)
     profiles: list[BoardProfile] | None = None
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
-    config.stash[BUILD_KEY] = lambda: _build(config, settings, extra, profiles, lab)
+    config.stash[BUILD_KEY] = lambda: _build(config, settings_from(config, values), extra,
+                                             profiles, lab)
     if extra:
         _ = session_of(config).registry  # contributed workloads: a clash is a usage error now
-    if settings.explicit:
+    if explicit(values):
         _activate(session_of(config), config)
 
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..settings import (
+from ..values import (
     DEFAULT_INTERVAL,
     IDLE_WAIT,
     MAX_RUNS,
     QUICK_IDLE_WAIT,
-    Settings,
     board_name,
     interval_seconds,
     max_runs,
@@ -28,6 +27,9 @@ from ..settings import (
     positive_int,
     seconds_or_zero,
 )
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 GROUP = ("sbcbench", "single-board-computer benchmarks (pytest-sbcbench)")
 
@@ -131,35 +133,44 @@ def given(config: pytest.Config) -> dict[str, Any]:
     return {o.setting: config.getoption(o.flag) for o in OPTIONS if o.setting is not None}
 
 
-def explicit(config: pytest.Config) -> bool:
+def explicit(values: Mapping[str, Any]) -> bool:
     """True when any sbcbench setting was given: the run means to use the plugin."""
-    return any(value not in (None, False) for value in given(config).values())
+    return any(value not in (None, False) for value in values.values())
 
 
-def settings_from(config: pytest.Config) -> Settings:
-    """The run's :class:`Settings` from the rows of :data:`OPTIONS`, checked together."""
+def check(config: pytest.Config) -> dict[str, Any]:
+    """The given values, their combinations checked when pytest starts (a usage error now, not
+    once a benchmark is collected); :func:`settings_from` turns them into the run's settings."""
     values = given(config)
     sysroot: Path | None = values["sysroot"]
     if sysroot is not None and not sysroot.is_dir():
         raise pytest.UsageError(f"--sbc-sysroot {sysroot}: not a directory")
-    accept = tuple(values["accept"] or ())
-    _check_accept(accept, bool(values["save_baseline"]))
+    _check_accept(tuple(values["accept"] or ()), bool(values["save_baseline"]))
     runs, budget = values["runs"], values["max_runs"]
     if runs is not None and budget is not None and budget < runs:
         raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
                                 "budget must allow the planned runs")
-    from ..platform.sysroot import Sysroot
+    return values
 
-    baselines = values["baselines"]
-    values.update(
+
+def settings_from(config: pytest.Config, values: Mapping[str, Any] | None = None) -> Settings:
+    """The run's :class:`Settings` from the rows of :data:`OPTIONS` (``values``: as
+    :func:`check` returned them)."""
+    from ..platform.sysroot import Sysroot
+    from ..settings import Settings
+
+    given_values = dict(values if values is not None else check(config))
+    sysroot = given_values["sysroot"]
+    baselines = given_values["baselines"]
+    given_values.update(
         baselines=baselines if baselines is not None else config.rootpath / "baselines",
         sysroot=Sysroot(sysroot) if sysroot is not None else Sysroot(),
         sysroot_given=sysroot is not None,
-        interval=float(values["interval"] or DEFAULT_INTERVAL),
-        accept=accept,
-        explicit=any(value not in (None, False) for value in values.values()),
+        interval=float(given_values["interval"] or DEFAULT_INTERVAL),
+        accept=tuple(given_values["accept"] or ()),
+        explicit=explicit(given_values),
     )
-    return Settings(**values)
+    return Settings(**given_values)
 
 
 def _check_accept(accept: tuple[str, ...], save: bool) -> None:

@@ -68,13 +68,15 @@ class Outputs:
         return doc, note
 
     def record_history(self, target: RunTarget, doc: dict[str, Any]) -> str | None:
-        """Append this session to ``<baselines>/history.sqlite`` when the baselines directory
-        exists (a baseline session when saving, else a candidate's); the summary's note.  A
-        history that cannot be written is a note, never a lost run."""
+        """Append this session to ``<baselines>/history.sqlite`` when the run takes part in a
+        gate (``--sbc-save-baseline``: a baseline session; ``--sbc-gate`` or
+        ``--sbc-candidate``: a candidate's) and the baselines directory exists; the summary's
+        note.  A history that cannot be written is a note, never a lost run."""
         from ..judge import history
 
         settings = target.settings
-        if not settings.baselines.is_dir():
+        wanted = settings.save_baseline or settings.gate or settings.candidate is not None
+        if not wanted or not settings.baselines.is_dir():
             return None
         path = history.history_path(settings.baselines)
         role = "baseline" if settings.save_baseline else "candidate"
