@@ -210,3 +210,17 @@ def test_compare_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str
         main(["compare", "--help"])
     out = capsys.readouterr().out
     assert "2 unusable input" in out and "3 not judged" in out
+
+
+def test_sbcbench_run_passes_under_warnings_as_errors(tmp_path: Path) -> None:
+    """Review round 2, L16: an installed (non-editable) plugin's package is marked for assertion
+    rewriting, but the console script has imported it already: ``sbcbench run -W error`` failed on
+    PytestAssertRewriteWarning.  ``-p pytest_sbcbench`` marks the package the same way here, where
+    the editable install would not."""
+    script = ("import sys; from pytest_sbcbench.cli import main; "
+              "sys.exit(main(['run', '-W', 'error', '-p', 'pytest_sbcbench', '--co', '-q']))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert "PytestAssertRewriteWarning" not in done.stderr
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "benchmarks/test_crypto.py::test_digest[sha256]" in done.stdout

@@ -1,0 +1,109 @@
+"""The results file (``--sbc-results``, ``report/results.py``): what its loader refuses, and what
+it says of an interrupted run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_sbcbench.cli import main
+from pytest_sbcbench.errors import SchemaError
+from pytest_sbcbench.report.results import load_results
+
+
+def storage_results(tmp_path: Path, where: str, value: Any) -> Path:
+    """A results file of one storage-write result with ``value`` as its interface ceiling in
+    ``where`` (``details`` or ``telemetry``)."""
+    entry: dict[str, Any] = {
+        "test": "benchmarks/test_storage.py::test_sequential", "metric": "storage-write",
+        "unit": "B/s", "better": "higher",
+        "identity": {"tool": "sbcbench-storage", "size_bytes": 268435456},
+        "samples": [20e6, 21e6], "details": {}, "telemetry": {}}
+    entry[where]["interface_limit_bytes_per_s"] = value
+    doc = {"schema": "sbcbench-results/1", "board": "star64", "created": "x",
+           "environment": {}, "results": [entry]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize("where", ["details", "telemetry"])
+@pytest.mark.parametrize("value", ["abc", [1], -5e6, 0, True, {"x": 1}])
+def test_a_malformed_storage_ceiling_is_a_schema_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, value: Any) -> None:
+    """Review round 2, M9: ``sbcbench validate`` crashed with a traceback on "abc" or [1] and
+    printed "limit -0.00 MB/s" for a negative ceiling."""
+    path = storage_results(tmp_path, where, value)
+    with pytest.raises(SchemaError, match=f"{where} interface_limit_bytes_per_s must be a "
+                                          "finite number above 0"):
+        load_results(path)
+    assert main(["validate", str(path), "--board", "star64"]) == 2
+    err = capsys.readouterr().err
+    assert "interface_limit_bytes_per_s" in err and "Traceback" not in err
+
+
+def test_a_good_storage_ceiling_still_judges(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = storage_results(tmp_path, "telemetry", 10e6)  # below the 20 MB/s samples
+    assert main(["validate", str(path), "--board", "star64"]) == 1
+    assert "storage-write 21.00 MB/s beats physics" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("clock", ["fast", {"max": "2000"}, {"max": -1}, [1500]])
+def test_a_malformed_sampled_clock_is_a_schema_error(tmp_path: Path, clock: Any) -> None:
+    path = storage_results(tmp_path, "telemetry", None)
+    doc = json.loads(path.read_text())
+    doc["results"][0]["telemetry"]["clock_mhz"] = clock
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SchemaError, match="clock_mhz"):
+        load_results(path)
+
+
+WIDGET_THEN_CTRL_C = """
+from pytest_sbcbench.model import Identity, Measurement
+
+def test_widget(sbcbench):
+    identity = Identity.of(tool="widget", version="1")
+    sbcbench.record(Measurement("widget", "op/s", "higher", identity, (100.0, 101.0)))
+
+def test_zz_ctrl_c():
+    raise KeyboardInterrupt
+"""
+
+
+def test_an_interrupted_run_says_so_in_its_results(
+        pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
+    """Review round 2, L17: the results JSON of an interrupted run looked complete."""
+    pytester.makepyfile(test_widget=WIDGET_THEN_CTRL_C)
+    cut, whole = pytester.path / "cut.json", pytester.path / "whole.json"
+    args = ("--sbc-idle-wait", "0", "--sbc-baselines", str(pytester.path / "bl"))
+    result = pytester.runpytest_subprocess(*args, "--sbc-results", str(cut))
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert json.loads(cut.read_text())["interrupted"] is True
+    assert load_results(cut).interrupted
+    pytester.runpytest_subprocess(*args, "--sbc-results", str(whole), "test_widget.py::test_widget"
+                                  ).assert_outcomes(passed=1)
+    assert json.loads(whole.read_text())["interrupted"] is False
+    assert not load_results(whole).interrupted
+    capsys.readouterr()
+    assert main(["compare", str(whole), str(cut)]) == 0
+    assert f"note: {cut} is from an interrupted run" in capsys.readouterr().out
+    assert main(["compare", str(cut), str(whole)]) == 0
+    out = capsys.readouterr().out  # the earlier run as the baseline: said too
+    assert f"note: {cut} is from an interrupted run" in out and str(whole) not in out
+    assert main(["report", str(whole), str(cut), "--baselines", str(pytester.path / "bl")]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {cut} is from an interrupted run" in err and str(whole) not in err
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_interrupted_must_be_a_boolean(tmp_path: Path, value: Any) -> None:
+    path = storage_results(tmp_path, "details", None)
+    doc = json.loads(path.read_text())
+    doc["interrupted"] = value
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SchemaError, match="interrupted must be true or false"):
+        load_results(path)
