@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from widget import WIDGET
 
 from helpers import DATA, star64_tree, write_files
 from pytest_sbcbench.cli import main, sample_for
@@ -234,3 +235,22 @@ def test_pyperf_system_checks() -> None:
     assert any(s.startswith("ASLR") for s in checks.states)
     unplugged = SystemChecks(("Power supply: the power cable is unplugged",), (), ())
     assert unplugged.on_battery and not SystemChecks((), (), ()).on_battery
+
+
+def test_a_failed_governor_restore_is_reported(pytester: pytest.Pytester, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = star64_tree(tmp_path / "t", governor="ondemand")
+    policy = tree / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
+    pytester.makepyfile(test_widget=WIDGET + f"""
+def test_zz_breaks_the_governor_file():
+    p = Path({str(policy)!r})
+    p.unlink()
+    p.mkdir()  # the restore cannot write here
+""")
+    monkeypatch.setenv("WIDGET_SAMPLES", "100,101")
+    result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "star64",
+                                "--sbc-performance", "--sbc-idle-wait", "0")
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines(["*SbcBenchWarning: could not restore governor*",
+                                 "*note: could not restore governor 'ondemand'*policy0*"],
+                                consecutive=False)
