@@ -86,3 +86,7 @@ def write_files(folder: Path, files: Mapping[str, str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (folder / name).write_text(text + "\n")
+
+
+# What Python prints of a list, dict, None or a bool: never in text meant for a person.
+RAW = ("[", "]", "{", "}", "None", "True", "False")

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO
-from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import CheckoutError
 from pytest_sbcbench.measure.checkout import checkout, local_path
 from pytest_sbcbench.measure.git import NetworkError
@@ -36,18 +35,6 @@ def test_durations_are_finite(value: str) -> None:
         duration_seconds(value)
     with pytest.raises(argparse.ArgumentTypeError):
         positive_float(value)
-
-
-@pytest.mark.parametrize(("args", "message"), [
-    (["--duration", "inf"], "'inf' is not a valid duration"),
-    (["--duration", "1", "--interval", "1e-9"], "too short a sampler interval"),
-    (["--duration", "1", "--interval", "inf"], "'inf' is not a valid sampler interval"),
-])
-def test_monitor_refuses_unbounded_values(args: list[str], message: str,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["monitor", *args])
-    assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("value", "message"), [

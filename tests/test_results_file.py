@@ -1,5 +1,5 @@
-"""The results file (``--sbc-results``, ``report/results.py``): what its loader refuses, and what
-it says of an interrupted run."""
+"""The results file (``--sbc-results``, ``report/results.py``): what its loader refuses, what it
+says of an interrupted run, and ``sbcbench validate`` over it."""
 
 from __future__ import annotations
 
@@ -107,3 +107,22 @@ def test_interrupted_must_be_a_boolean(tmp_path: Path, value: Any) -> None:
     path.write_text(json.dumps(doc))
     with pytest.raises(SchemaError, match="interrupted must be true or false"):
         load_results(path)
+
+
+def test_validate_accepts_the_generic_board_the_run_used(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run on an unrecognised machine is judged as ``generic-<arch>``: validate accepts
+    that name, rebuilding the profile from the results file's environment."""
+    doc = {"schema": "sbcbench-results/1", "board": "generic-x86_64", "created": "x",
+           "environment": {"arch": "x86_64", "cpu_model": "AMD EPYC", "cpus": 2},
+           "results": [{"test": "t::test_digest[sha512]", "metric": "sha512", "unit": "B/s",
+                        "better": "higher",
+                        "identity": {"tool": "openssl", "algorithm": "sha512",
+                                     "block_bytes": 16384, "threads": 1},
+                        "samples": [1.37e9], "telemetry": {}}]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    assert main(["validate", str(path), "--board", "generic-x86_64"]) == 0
+    assert "1 results, 0 implausible on generic-x86_64" in capsys.readouterr().out
+    assert main(["validate", str(path), "--board", "no-such-board"]) == 2
+    assert "unknown board 'no-such-board'" in capsys.readouterr().err
