@@ -1,10 +1,18 @@
-"""The plugin's options (``settings.py``): values out of range are usage errors."""
+"""The plugin's options (``settings.py``): values out of range (unbounded intervals and
+durations, weeks of runs) are usage errors; the documented bounds are accepted."""
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
-from pytest_sbcbench.settings import positive_int
+from pytest_sbcbench.settings import (
+    duration_seconds,
+    interval_seconds,
+    positive_float,
+    positive_int,
+)
 
 
 @pytest.mark.parametrize("runs", ["1001", "100000000"])
@@ -18,3 +26,31 @@ def test_runs_beyond_the_cap_are_a_usage_error(pytester: pytest.Pytester, runs: 
 
 def test_runs_at_the_cap_are_accepted() -> None:
     assert positive_int("1000") == 1000 and positive_int("1") == 1
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e-9", "0", "-1", "3601", "soon"])
+def test_sampler_interval_range(value: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="sampler interval"):
+        interval_seconds(value)
+
+
+def test_sampler_interval_bounds_are_inclusive_where_documented() -> None:
+    assert [interval_seconds(v) for v in ("0.05", "1", "3600")] == [0.05, 1.0, 3600.0]
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-5", "1e9"])
+def test_durations_are_finite(value: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="give a number of seconds above 0"):
+        duration_seconds(value)
+    with pytest.raises(argparse.ArgumentTypeError):
+        positive_float(value)
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("inf", "is not a valid sampler interval"), ("1e-9", "too short a sampler interval")])
+def test_sbc_interval_is_a_usage_error(pytester: pytest.Pytester, value: str,
+                                       message: str) -> None:
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    result = pytester.runpytest("--sbc-interval", value)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--sbc-interval*{message}*"])
