@@ -90,3 +90,16 @@ def write_files(folder: Path, files: Mapping[str, str]) -> None:
 
 # What Python prints of a list, dict, None or a bool: never in text meant for a person.
 RAW = ("[", "]", "{", "}", "None", "True", "False")
+
+
+def replaying_openssl(folder: Path, speed: str, version: str) -> str:
+    """A stand-in ``openssl`` made in ``folder``: ``openssl version`` prints ``version``, any
+    other command the ``-mr`` output ``speed``."""
+    folder.mkdir(exist_ok=True)
+    (folder / "version.out").write_text(version + "\n")
+    (folder / "openssl.out").write_text(speed)
+    path = folder / "openssl"
+    path.write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then cat '{folder}/version.out'; "
+                    f"else cat '{folder}/openssl.out'; fi\n")
+    path.chmod(0o755)
+    return str(path)
