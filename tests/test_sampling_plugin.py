@@ -1,4 +1,4 @@
-"""Sampling inside pytest runs, governor handling, traces, real clock, pyperf checks."""
+"""Sampling inside pytest runs, governor handling, traces, real clock."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
 from pytest_sbcbench.measure.sampler import Sample
-from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
 from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.progress import StatusLine
@@ -196,14 +195,6 @@ def test_real_clock_output_and_mismatch() -> None:
     reading = realclock.ClockReading(0, 1455.0, 1500.0)
     assert reading.mismatch_pct == pytest.approx(-3.0)
     assert realclock.ClockReading(0, 1455.0, None).mismatch_pct is None
-
-
-def test_pyperf_system_checks() -> None:
-    checks = run_system_checks()
-    assert checks.error is None
-    assert any(s.startswith("ASLR") for s in checks.states)
-    unplugged = SystemChecks(("Power supply: the power cable is unplugged",), (), ())
-    assert unplugged.on_battery and not SystemChecks((), (), ()).on_battery
 
 
 def test_a_failed_governor_restore_is_reported(pytester: pytest.Pytester, tmp_path: Path,
