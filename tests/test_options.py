@@ -54,3 +54,22 @@ def test_sbc_interval_is_a_usage_error(pytester: pytest.Pytester, value: str,
     result = pytester.runpytest("--sbc-interval", value)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*--sbc-interval*{message}*"])
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--sbc-min-effect", "0", "*not a valid smallest effect*0.1 to 50*"),
+    ("--sbc-min-effect", "nan", "*not a valid smallest effect*"),
+    ("--sbc-max-runs", "0", "*not a positive whole number*"),
+    ("--sbc-max-runs", "5000", "*too large a run budget*"),
+])
+def test_option_ranges_are_usage_errors(pytester: pytest.Pytester, option: str, value: str,
+                                        message: str) -> None:
+    result = pytester.runpytest(option, value)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+def test_budget_below_the_planned_runs_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--sbc-runs", "5", "--sbc-max-runs", "3")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-max-runs 3 is below --sbc-runs 5*"])
