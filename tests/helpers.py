@@ -1,12 +1,16 @@
-"""Helpers for the plugin's own tests: paths to real captures, fake sysroot trees, a real
-CPU-busy child.  Imported as ``from helpers import ...`` (``tests/`` is on ``sys.path``)."""
+"""Helpers for the plugin's own tests: paths to real captures, skip marks, fake sysroot trees,
+stand-in tools, a real CPU-busy child.  Imported as ``from helpers import ...`` (``tests/`` is
+on ``sys.path``)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+import pytest
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
@@ -15,6 +19,8 @@ STAR64_CPUINFO = CPUINFO / "riscv64_starfive-jh7110_u74_vendor-kernel5.15_isa-ex
 RPI5_CPUINFO = CPUINFO / "arm64_rpi5_bcm2712_cortex-a76_features.txt"
 RK3588_CPUINFO = CPUINFO / "arm64_rk3588_a55-a76_bsp5.10.66_features.txt"
 
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
+                                   reason="openssl not on PATH (apt-get install openssl)")
 TreeMaker = Callable[..., Path]
 BUSY = "import time\nt = time.time()\nwhile time.time() - t < {s}: pass\n"
 

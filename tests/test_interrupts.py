@@ -26,14 +26,11 @@ from interrupting import (
 )
 from widget import WIDGET, baseline_file, sessions
 
-from helpers import star64_tree
+from helpers import needs_openssl, star64_tree
 from pytest_sbcbench.interrupts import Interrupts, deferred
 from pytest_sbcbench.judge.baseline import lock_path
 from pytest_sbcbench.measure.checkout import remove_stale_partials
 from pytest_sbcbench.platform.executor import LocalExecutor
-
-needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
-
 
 # -- signals during a run --------------------------------------------------------------------------
 

@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, needs_openssl
 from pytest_sbcbench.errors import ParseError, ToolError
 from pytest_sbcbench.measure import openssl
 from pytest_sbcbench.measure.openssl_parse import mr_rate_unit, parse_speed
 from pytest_sbcbench.measure.tools import run_tool
 
 OPENSSL = shutil.which("openssl")
-needs_openssl = pytest.mark.skipif(OPENSSL is None,
-                                   reason="openssl not on PATH (apt-get install openssl)")
 
 
 def script(tmp_path: Path, body: str) -> str:

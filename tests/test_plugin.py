@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from helpers import star64_tree
-
-needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
-                                   reason="openssl not on PATH (apt-get install openssl)")
+from helpers import needs_openssl, star64_tree
 
 TRIVIAL = """
 def test_board(sbc_board):

@@ -6,7 +6,6 @@ import importlib.util
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from widget import WIDGET
 
-from helpers import DATA, star64_tree, write_files
+from helpers import DATA, needs_openssl, star64_tree, write_files
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
@@ -26,8 +25,6 @@ from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.progress import StatusLine
 from pytest_sbcbench.session import SESSION_KEY
 
-needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
-                                   reason="openssl not on PATH (apt-get install openssl)")
 SHA512 = ["benchmarks", "-m", "crypto", "-k", "sha512", "--sbc-quick", "--board", "star64",
           "--sbc-interval", "0.2", "--sbc-idle-wait", "0"]
 
