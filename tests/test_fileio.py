@@ -365,3 +365,20 @@ def test_a_read_only_baselines_directory_is_refused_when_saving(
     result = widget("100,101", "--sbc-save-baseline")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*directory*bl is not writable*"])
+
+
+def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "r.json"
+    write_json_atomic(target, {"a": 1})
+    write_json_atomic(target, {"b": 2})
+    assert json.loads(target.read_text()) == {"b": 2}
+    assert os.listdir(target.parent) == ["r.json"]
+
+
+def test_atomic_write_failure_keeps_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "r.json"
+    target.write_text('{"old": true}\n')
+    with pytest.raises(TypeError):
+        write_json_atomic(target, {"bad": object()})
+    assert target.read_text() == '{"old": true}\n'
+    assert os.listdir(tmp_path) == ["r.json"]

@@ -1,9 +1,11 @@
-"""The plugin's options (``settings.py``): values out of range (unbounded intervals and
-durations, weeks of runs) are usage errors; the documented bounds are accepted."""
+"""The plugin's options (``settings.py``): every option parses; values out of range (unbounded
+intervals and durations, weeks of runs, a budget below the planned runs) are usage errors, and
+the documented bounds are accepted."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,11 @@ from pytest_sbcbench.settings import (
     positive_float,
     positive_int,
 )
+
+TRIVIAL = """
+def test_board(sbc_board):
+    print("BOARD=" + sbc_board.name)
+"""
 
 
 @pytest.mark.parametrize("runs", ["1001", "100000000"])
@@ -73,3 +80,37 @@ def test_budget_below_the_planned_runs_is_a_usage_error(pytester: pytest.Pyteste
     result = pytester.runpytest("--sbc-runs", "5", "--sbc-max-runs", "3")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--sbc-max-runs 3 is below --sbc-runs 5*"])
+
+
+@pytest.mark.parametrize("runs", ["0", "-1", "three", "1.5"])
+def test_bad_runs_is_a_usage_error(pytester: pytest.Pytester, runs: str) -> None:
+    pytester.makepyfile(TRIVIAL)
+    result = pytester.runpytest(f"--sbc-runs={runs}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-runs*not a positive whole number*"])
+
+
+@pytest.mark.parametrize("wait", ["-1", "soon", "nan"])
+def test_bad_idle_wait_is_a_usage_error(pytester: pytest.Pytester, wait: str) -> None:
+    pytester.makepyfile(TRIVIAL)
+    result = pytester.runpytest(f"--sbc-idle-wait={wait}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-idle-wait*not a valid number of seconds*"])
+
+
+def test_bad_interval_and_sysroot_are_usage_errors(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(TRIVIAL)
+    assert pytester.runpytest("--sbc-interval=0").ret == pytest.ExitCode.USAGE_ERROR
+    result = pytester.runpytest("--sbc-sysroot", str(pytester.path / "missing"))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-sysroot*not a directory*"])
+
+
+def test_all_options_parse(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    pytester.makepyfile(TRIVIAL)
+    result = pytester.runpytest(
+        "--sbc-baselines", str(tmp_path), "--sbc-save-baseline", "--sbc-quick",
+        "--sbc-runs", "2", "--sbc-interval", "0.5", "--sbc-strict", "--sbc-trace-dir",
+        str(tmp_path / "t"), "--sbc-cache", str(tmp_path / "c"), "--sbc-drop-caches",
+        "--sbc-allow-incomparable", "--sbc-report", str(tmp_path / "r"), "-s")
+    result.assert_outcomes(passed=1)
