@@ -1,13 +1,13 @@
 """The hostile cases of issue 14 that need a whole pytest run: bad output locations, symlinks,
 concurrent saves, the verify key, a regressed save, and every signal at three moments.
 
-Imported by ``hostile_replay.py`` (which prints the table).  Each case runs real pytest
-processes (``python -m pytest``) on a small test file whose stand-in tools announce the moment
-to send a signal; the cases and every wait are shared with ``tests/test_reliability_plugin.py``
-in ``tests/interrupting.py`` (events, not sleeps).  A row is as expected when the exit status
-and message are the documented ones; nothing is lost when every pre-existing file is intact (or
-updated whole, where the case saves), the results of finished tests were written, no
-temporary file is left, the governors are back and no child process survives."""
+Imported by ``hostile_replay.py`` (which prints the table).  Each case runs real pytest processes
+(``python -m pytest``) on a small test file whose stand-in tools announce the moment to send a
+signal; the cases and every wait are shared with ``tests/test_interrupts.py`` and
+``tests/test_baseline_plugin.py`` in ``tests/interrupting.py`` (events, not sleeps).  A row is as
+expected when the exit status and message are the documented ones; nothing is lost when every
+pre-existing file is intact (or updated whole, where the case saves), the results of finished tests
+were written, no temporary file is left, the governors are back and no child process survives."""
 
 from __future__ import annotations
 

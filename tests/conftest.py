@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from widget import WIDGET
 
 from helpers import (  # re-exported for test modules that still import them from conftest
     CPUINFO,
@@ -40,3 +41,18 @@ def copy_benchmarks(pytester: pytest.Pytester) -> Callable[..., None]:
         for name in names or ("test_crypto.py",):
             (target / name).write_text((REPO / "benchmarks" / name).read_text())
     return copy
+
+
+@pytest.fixture
+def widget(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+           ) -> Callable[..., pytest.RunResult]:
+    """Write the widget test (``widget.py``) and return ``run(samples, *args, version="1")``:
+    one in-process pytest run with baselines under ``bl/`` and no idle wait."""
+    pytester.makepyfile(test_widget=WIDGET)
+
+    def run(samples: str, *args: str, version: str = "1") -> pytest.RunResult:
+        monkeypatch.setenv("WIDGET_SAMPLES", samples)
+        monkeypatch.setenv("WIDGET_VERSION", version)
+        return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"),
+                                  "--sbc-idle-wait", "0", *args)
+    return run

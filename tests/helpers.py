@@ -1,12 +1,16 @@
-"""Helpers for the plugin's own tests: paths to real captures, fake sysroot trees, a real
-CPU-busy child.  Imported as ``from helpers import ...`` (``tests/`` is on ``sys.path``)."""
+"""Helpers for the plugin's own tests: paths to real captures, skip marks, fake sysroot trees,
+stand-in tools, a real CPU-busy child.  Imported as ``from helpers import ...`` (``tests/`` is
+on ``sys.path``)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+import pytest
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
@@ -15,6 +19,8 @@ STAR64_CPUINFO = CPUINFO / "riscv64_starfive-jh7110_u74_vendor-kernel5.15_isa-ex
 RPI5_CPUINFO = CPUINFO / "arm64_rpi5_bcm2712_cortex-a76_features.txt"
 RK3588_CPUINFO = CPUINFO / "arm64_rk3588_a55-a76_bsp5.10.66_features.txt"
 
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
+                                   reason="openssl not on PATH (apt-get install openssl)")
 TreeMaker = Callable[..., Path]
 BUSY = "import time\nt = time.time()\nwhile time.time() - t < {s}: pass\n"
 
@@ -86,3 +92,20 @@ def write_files(folder: Path, files: Mapping[str, str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (folder / name).write_text(text + "\n")
+
+
+# What Python prints of a list, dict, None or a bool: never in text meant for a person.
+RAW = ("[", "]", "{", "}", "None", "True", "False")
+
+
+def replaying_openssl(folder: Path, speed: str, version: str) -> str:
+    """A stand-in ``openssl`` made in ``folder``: ``openssl version`` prints ``version``, any
+    other command the ``-mr`` output ``speed``."""
+    folder.mkdir(exist_ok=True)
+    (folder / "version.out").write_text(version + "\n")
+    (folder / "openssl.out").write_text(speed)
+    path = folder / "openssl"
+    path.write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then cat '{folder}/version.out'; "
+                    f"else cat '{folder}/openssl.out'; fi\n")
+    path.chmod(0o755)
+    return str(path)

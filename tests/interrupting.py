@@ -1,5 +1,6 @@
-"""Real pytest runs stopped at a known moment, shared by ``test_reliability_plugin`` and
-``scripts/hostile_pytest.py`` (which puts ``tests/`` on ``sys.path`` to import it).
+"""Real pytest runs stopped at a known moment, shared by ``test_interrupts``,
+``test_baseline_plugin`` and ``scripts/hostile_pytest.py`` (which puts ``tests/`` on
+``sys.path`` to import it).
 
 Every wait is on an event, bounded by a generous deadline that fails with the run's log:
 
@@ -45,6 +46,11 @@ yes sbcbench | head -c 200000
 echo started > "{dir}/started"
 wait
 """
+
+def pytest_argv(*args: str) -> list[str]:
+    """A whole ``python -m pytest`` process of this interpreter, without the cache plugin."""
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args]
+
 
 MEET = f'''
 def meet():

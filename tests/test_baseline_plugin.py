@@ -1,52 +1,30 @@
-"""Baselines end to end in pytest runs: save, rerun, regress, refuse broken or unsigned files."""
+"""Baselines end to end in pytest runs: save, rerun, regress, refuse broken or unsigned files;
+concurrent saves, ``--sbc-verify-key``, ``--sbc-accept`` and a killed save's temporary (issue
+14, points 2 to 4)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
+from interrupting import (
+    concurrent_runs,
+    pytest_argv,
+)
+from widget import WIDGET, baseline_file, sessions
 
 from helpers import REPO
 from pytest_sbcbench.judge import signing
 from pytest_sbcbench.platform.host import CpuTimes, LocalHost
 from pytest_sbcbench.plugin.state import session_of
 
-WIDGET = """
-import os
-from pytest_sbcbench.model import Identity, Measurement
-
-def test_widget(sbcbench):
-    samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
-    identity = Identity.of(tool="widget", version=os.environ.get("WIDGET_VERSION", "1"))
-    sbcbench.record(Measurement("widget", "op/s", "higher", identity, samples))
-"""
 FAKE_OPENSSL = REPO / "scripts" / "fake-openssl" / "openssl"
 INTERRUPTED = WIDGET + """
 def test_zz_ctrl_c():
     raise KeyboardInterrupt
 """
-
-
-@pytest.fixture
-def widget(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-           ) -> Callable[..., pytest.RunResult]:
-    pytester.makepyfile(test_widget=WIDGET)
-    baselines = pytester.path / "bl"
-
-    def run(samples: str, *args: str, version: str = "1") -> pytest.RunResult:
-        monkeypatch.setenv("WIDGET_SAMPLES", samples)
-        monkeypatch.setenv("WIDGET_VERSION", version)
-        return pytester.runpytest("--sbc-baselines", str(baselines), "--sbc-idle-wait", "0",
-                                  *args)
-    return run
-
-
-def baseline_file(pytester: pytest.Pytester) -> Path:
-    (found,) = (pytester.path / "bl").glob("*.json")
-    return found
 
 
 def test_save_rerun_regress(pytester: pytest.Pytester,
@@ -218,3 +196,80 @@ def test_masked_aes_ni_reaches_the_real_openssl(pytester: pytest.Pytester,
     assert entry["identity"]["tool"] == "openssl" and entry["identity"]["algorithm"] == \
         "aes-128-gcm"
     assert len(entry["samples"]) == 2 and entry["verdict"]["status"] == "no-baseline"
+
+
+def test_two_concurrent_saves_keep_both_sessions(pytester: pytest.Pytester,
+                                                 widget: Callable[..., pytest.RunResult]) -> None:
+    """Both runs load the baseline, then both save: before the lock, one session was lost."""
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    argv = pytest_argv("test_widget.py", "--sbc-baselines", str(pytester.path / "bl"),
+                       "--sbc-idle-wait", "0", "--sbc-save-baseline")
+    done = concurrent_runs([(pytester.path, argv,
+                             {"WIDGET_SAMPLES": samples, "WIDGET_NAME": name},
+                             pytester.path / f"{name}.log")
+                            for name, samples in (("a", "102,103"), ("b", "104,105"))])
+    for code, output in done:
+        assert code == 0, output
+        assert "baseline saved:" in output
+    assert sorted(sessions(baseline_file(pytester))) == [[100, 101, 99.5], [102, 103],
+                                                         [104, 105]]
+
+
+def test_verify_key_without_a_signed_baseline_is_a_usage_error(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    _, public = signing.keygen(pytester.path / "lab")
+    result = widget("100,101", "--sbc-verify-key", str(public))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no signed baseline for this board under --sbc-verify-key*"])
+    assert not (pytester.path / "ran-widget").exists()
+
+
+def test_verify_key_that_does_not_exist_is_a_usage_error(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    widget("100,101", "--sbc-save-baseline").assert_outcomes(passed=1)
+    result = widget("100,101", "--sbc-verify-key", str(pytester.path / "typo.pub"))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*typo.pub*cannot read public key*"])
+
+
+def test_a_regressed_run_is_not_saved_unless_accepted(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """The report: sessions [6318, 6195] and [6095, 6322], then [300, 304] saved, after which
+    the same regression passed."""
+    first = widget("6318,6195", "--sbc-save-baseline")
+    first.stdout.no_fnmatch_line("*no baseline for * yet*")  # it was just saved
+    first.stdout.fnmatch_lines(["*baseline saved: *(1 result(s); up to 1 session(s)*"])
+    widget("6095,6322", "--sbc-save-baseline").assert_outcomes(passed=1)
+    path = baseline_file(pytester)
+    before = path.read_bytes()
+    regressed = widget("300,304", "--sbc-save-baseline")
+    regressed.assert_outcomes(failed=1)
+    regressed.stdout.fnmatch_lines([
+        f"*baseline NOT saved to {path}: no result can be recorded*",
+        "*NOT saved: test_widget.py::test_widget widget (regression; add --sbc-accept "
+        "'test_widget.py::test_widget' to record it as the new normal)*"])
+    assert path.read_bytes() == before
+    widget("300,304").assert_outcomes(failed=1)  # still judged a regression
+    accepted = widget("300,304", "--sbc-save-baseline", "--sbc-accept", "test_widget")
+    accepted.stdout.fnmatch_lines(["*baseline saved: *up to 3 session(s) per metric*",
+                                   "*saved by --sbc-accept: test_widget.py::test_widget widget "
+                                   "(regression)*"])
+    assert sessions(path)[-1] == [300, 304]
+
+
+def test_accept_needs_save_baseline(widget: Callable[..., pytest.RunResult]) -> None:
+    result = widget("100,101", "--sbc-accept", "test_widget")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-accept*needs --sbc-save-baseline*"])
+
+
+def test_a_stale_temporary_of_a_killed_save_is_removed(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """SIGKILL during a save leaves its temporary beside the baseline; the next save (which
+    holds the baseline's lock) removes it."""
+    widget("100,101", "--sbc-save-baseline").assert_outcomes(passed=1)
+    path = baseline_file(pytester)
+    stale = path.with_name(f".{path.name}.sbcbench-0123456789ab.tmp")
+    stale.write_text('{"schema": "sbcbench-baseline/1", "bo')
+    widget("100.5,100", "--sbc-save-baseline").assert_outcomes(passed=1)
+    assert not stale.exists() and len(sessions(path)) == 2

@@ -1,4 +1,5 @@
-"""Pinned checkouts and clean builds on real local git repositories made in tmp_path."""
+"""Pinned checkouts and clean builds on real local git repositories made in tmp_path; a local
+path or file URL that is missing or no repository is an error, never a network skip."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from pytest_sbcbench.errors import BuildError, CheckoutError
 from pytest_sbcbench.measure import offline_crate
 from pytest_sbcbench.measure import timed_build as builds
-from pytest_sbcbench.measure.checkout import MIRROR_ENV, checkout, clone_dir
+from pytest_sbcbench.measure.checkout import MIRROR_ENV, checkout, clone_dir, local_path
 from pytest_sbcbench.measure.fingerprint import count_crates, count_lines
 from pytest_sbcbench.measure.git import NetworkError
 
@@ -21,6 +22,7 @@ needs_cargo = pytest.mark.skipif(shutil.which("cargo") is None,
                                  reason="cargo not on PATH (install Rust)")
 needs_make = pytest.mark.skipif(shutil.which("make") is None or shutil.which("cc") is None,
                                 reason="make and cc needed (apt-get install build-essential)")
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git not found on PATH")
 
 CARGO_TOML = '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n'
 LOCK = ('version = 3\n\n[[package]]\nname = "tiny"\nversion = "0.1.0"\n')
@@ -312,3 +314,33 @@ def test_compile_bench_runs_go_through_pytest_benchmark(
     (entry,) = json.loads(bench_json.read_text())["benchmarks"]
     assert entry["stats"]["rounds"] == 2
     assert entry["extra_info"]["commit"] == first and entry["extra_info"]["tool"] == "cargo"
+
+
+def test_local_paths_and_file_urls_are_local() -> None:
+    assert local_path("file:///srv/git/my%20repo.git") == Path("/srv/git/my repo.git")
+    assert local_path("/srv/git/repo") == Path("/srv/git/repo")
+    assert local_path("https://example.org/o/r.git") is None
+    assert local_path("git@example.org:o/r.git") is None
+
+
+@needs_git
+@pytest.mark.parametrize("form", ["file", "path"])
+def test_a_missing_local_repository_is_an_error_not_a_skip(tmp_path: Path, form: str) -> None:
+    missing = tmp_path / "no-such-repo.git"
+    url = f"file://{missing}" if form == "file" else str(missing)
+    with pytest.raises(CheckoutError, match=f"{missing} does not exist .*not a network problem"):
+        checkout(url, "abcdef1", tmp_path / "cache")
+
+
+@needs_git
+def test_a_local_directory_that_is_not_a_repository_is_an_error(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(CheckoutError, match=f"git cannot read the local repository {plain}"):
+        checkout(f"file://{plain}", "abcdef1", tmp_path / "cache")
+
+
+@needs_git
+def test_an_unreachable_remote_is_still_a_network_skip(tmp_path: Path) -> None:
+    with pytest.raises(NetworkError):
+        checkout("https://127.0.0.1:9/owner/repo.git", "abcdef1", tmp_path / "cache")

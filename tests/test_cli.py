@@ -1,4 +1,5 @@
-"""``sbcbench probe`` on this machine and on captured board trees."""
+"""The ``sbcbench`` command line: ``probe`` on this machine and on captured board trees,
+``list``, ``run``, ``compare`` and ``--version``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import RAW
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.run.suite import render
 
@@ -210,3 +212,49 @@ def test_compare_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str
         main(["compare", "--help"])
     out = capsys.readouterr().out
     assert "2 unusable input" in out and "3 not judged" in out
+
+
+def test_sbcbench_run_passes_under_warnings_as_errors(tmp_path: Path) -> None:
+    """Review round 2, L16: an installed (non-editable) plugin's package is marked for assertion
+    rewriting, but the console script has imported it already: ``sbcbench run -W error`` failed on
+    PytestAssertRewriteWarning.  ``-p pytest_sbcbench`` marks the package the same way here, where
+    the editable install would not."""
+    script = ("import sys; from pytest_sbcbench.cli import main; "
+              "sys.exit(main(['run', '-W', 'error', '-p', 'pytest_sbcbench', '--co', '-q']))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert "PytestAssertRewriteWarning" not in done.stderr
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "benchmarks/test_crypto.py::test_digest[sha256]" in done.stdout
+
+
+def test_version_comes_from_package_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"sbcbench {version('pytest-sbcbench')}"
+
+
+def test_probe_prints_text_not_python(star64: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["probe", "--sysroot", str(star64)]) == 0
+    out = capsys.readouterr().out
+    assert not any(raw in out for raw in RAW), out
+    assert "max mhz                1500, 1500, 1500, 1500" in out
+    assert "  policy0  0,1,2,3  1500     performance" in out
+    assert main(["probe", "--sysroot", str(star64), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["max_mhz"] == [1500.0] * 4  # JSON unchanged
+
+
+def test_probe_with_a_missing_sbcbench_openssl_still_probes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SBCBENCH_OPENSSL", str(tmp_path / "nope"))
+    assert main(["probe", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cpus"] >= 1
+    assert main(["probe"]) == 0
+    err = capsys.readouterr().err
+    assert err.strip() == (f"note: openssl engines not probed: SBCBENCH_OPENSSL={tmp_path}/nope: "
+                           "no such file; point SBCBENCH_OPENSSL at an openssl binary, or unset "
+                           "it to use openssl on PATH")

@@ -1,8 +1,11 @@
-"""fileio: atomic writes only over regular files, stale temporaries, output-path validation."""
+"""fileio: atomic writes only over regular files, stale temporaries, output-path validation;
+and in real pytest runs, a results file on a device node or behind a symlink, and every bad
+output location refused before anything runs (issue 14, points 1 and 5)."""
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -14,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from nobody import as_nobody, reachable_dir
+from widget import baseline_file, sessions
 
 from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.fileio import (
@@ -246,3 +250,135 @@ def test_unterminated_escapes_are_refused() -> None:
     check walks the parsed document, so no pre-scan of hostile text is involved)."""
     with pytest.raises(SchemaError, match=r"r\.json: unreadable results file: corrupt"):
         strict_json('"' + '\\"' * 50_000, "r.json", "results file")
+
+
+def test_results_on_a_device_node_is_refused_and_the_node_kept(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """As root, --sbc-results on a character device replaced the node with a regular file."""
+    node = pytester.path / "null"
+    if os.geteuid() == 0:
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a /dev/null of our own
+        kind = "a character device"
+    else:
+        os.mkfifo(node)
+        kind = "a FIFO"
+    before = os.lstat(node)
+    result = widget("100,101", "--sbc-results", str(node))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--sbc-results {node}: is {kind}; refusing to replace it*"])
+    after = os.lstat(node)
+    assert (after.st_mode, after.st_rdev, after.st_ino) == (before.st_mode, before.st_rdev,
+                                                            before.st_ino)
+    assert not (pytester.path / "ran-widget").exists()  # refused before any benchmark ran
+
+
+def test_symlinks_are_followed_and_modes_kept(pytester: pytest.Pytester,
+                                              widget: Callable[..., pytest.RunResult]) -> None:
+    """A symlinked results file or baseline was replaced by a regular file (the shared target
+    never updated), a 0664 baseline became 0600; new files follow the umask."""
+    old = os.umask(0o027)
+    try:
+        widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    finally:
+        os.umask(old)
+    saved = baseline_file(pytester)
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o640
+    shared = pytester.path / "shared"
+    shared.mkdir()
+    target = shared / saved.name
+    saved.rename(target)
+    target.chmod(0o664)
+    saved.symlink_to(target)
+    results_target = shared / "r.json"
+    results_target.write_text("{}\n")
+    results_target.chmod(0o664)
+    results_link = pytester.path / "r.json"
+    results_link.symlink_to(results_target)
+    widget("100.5,100,99.8", "--sbc-save-baseline", "--sbc-results",
+           str(results_link)).assert_outcomes(passed=1)
+    assert saved.is_symlink() and results_link.is_symlink()
+    assert sessions(target) == [[100, 101, 99.5], [100.5, 100, 99.8]]
+    assert json.loads(results_target.read_text())["results"][0]["samples"] == [100.5, 100, 99.8]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o664
+    assert stat.S_IMODE(results_target.stat().st_mode) == 0o664
+
+
+def _bad_paths(root: Path) -> dict[str, tuple[list[str], str]]:
+    (root / "a-dir").mkdir()
+    (root / "a-file").write_text("keep me\n")
+    return {
+        "results is a directory": (["--sbc-results", str(root / "a-dir")],
+                                   "*--sbc-results*a-dir: is a directory*"),
+        "results under a file": (["--sbc-results", str(root / "a-file" / "r.json")],
+                                 "*--sbc-results*a-file is not a directory*"),
+        "report is a file": (["--sbc-report", str(root / "a-file")],
+                             "*--sbc-report*a-file*is not a directory*"),
+        "baselines is a file": (["--sbc-baselines", str(root / "a-file"),
+                                 "--sbc-save-baseline"],
+                                "*--sbc-baselines (with --sbc-save-baseline)*a-file*"),
+        "trace dir under a file": (["--sbc-trace-dir", str(root / "a-file" / "traces")],
+                                   "*--sbc-trace-dir*a-file is not a directory*"),
+        "storage path missing": (["--sbc-storage-path", str(root / "missing")],
+                                 "*--sbc-storage-path*missing: not an existing directory*"),
+        "baseline file is a directory": (["--sbc-save-baseline"],
+                                         "*--sbc-save-baseline*is a directory*"),
+    }
+
+
+BAD = ["results is a directory", "results under a file", "report is a file",
+       "baselines is a file", "trace dir under a file", "storage path missing",
+       "baseline file is a directory"]
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_a_bad_output_location_stops_the_run_at_start_up(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult], case: str) -> None:
+    """Each of these crashed after the whole run (results, summary and save lost)."""
+    args, message = _bad_paths(pytester.path)[case]
+    if case == "baseline file is a directory":
+        widget("100,101", "--sbc-save-baseline").assert_outcomes(passed=1)
+        path = baseline_file(pytester)
+        path.unlink()
+        path.mkdir()
+        (pytester.path / "ran-widget").unlink()
+    result = widget("100,101", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unusable output location(s), nothing was run*", message])
+    assert not (pytester.path / "ran-widget").exists()
+    assert (pytester.path / "a-file").read_text() == "keep me\n"
+
+
+def test_every_bad_output_location_is_listed_at_once(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    paths = _bad_paths(pytester.path)
+    args = [a for case in BAD[:6] if case != "baselines is a file" for a in paths[case][0]]
+    result = widget("100,101", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([paths[case][1] for case in BAD[1:6]
+                                 if case != "baselines is a file"], consecutive=False)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_a_read_only_baselines_directory_is_refused_when_saving(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    (pytester.path / "bl").mkdir(mode=0o555)
+    result = widget("100,101", "--sbc-save-baseline")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*directory*bl is not writable*"])
+
+
+def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "r.json"
+    write_json_atomic(target, {"a": 1})
+    write_json_atomic(target, {"b": 2})
+    assert json.loads(target.read_text()) == {"b": 2}
+    assert os.listdir(target.parent) == ["r.json"]
+
+
+def test_atomic_write_failure_keeps_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "r.json"
+    target.write_text('{"old": true}\n')
+    with pytest.raises(TypeError):
+        write_json_atomic(target, {"bad": object()})
+    assert target.read_text() == '{"old": true}\n'
+    assert os.listdir(tmp_path) == ["r.json"]

@@ -10,6 +10,7 @@ import subprocess
 from collections.abc import Callable
 
 import pytest
+from widget import WIDGET
 
 from pytest_sbcbench.model import (
     Evidence,
@@ -22,28 +23,6 @@ from pytest_sbcbench.model import (
 )
 from pytest_sbcbench.report.tally import tally_line
 from pytest_sbcbench.run.gate import GATE_UNDECIDED
-
-WIDGET = """
-import os
-from pytest_sbcbench.model import Identity, Measurement
-
-def test_widget(sbcbench):
-    samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
-    sbcbench.record(Measurement("widget", "op/s", "higher", Identity.of(tool="widget"),
-                                samples))
-"""
-
-
-@pytest.fixture
-def widget(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-           ) -> Callable[..., pytest.RunResult]:
-    pytester.makepyfile(test_widget=WIDGET)
-
-    def run(samples: str, *args: str) -> pytest.RunResult:
-        monkeypatch.setenv("WIDGET_SAMPLES", samples)
-        return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"),
-                                  "--sbc-idle-wait", "0", *args)
-    return run
 
 
 def test_a_missing_baselines_directory_refuses_the_gate_before_measuring(

@@ -220,3 +220,13 @@ def test_compare_in_an_unreadable_directory_exits_2(locked_dir: Path) -> None:
         return f"{code} {err.getvalue().strip()}"
     assert as_nobody(compare).startswith(f"2 sbcbench compare: {baseline}: unreadable "
                                          "baseline or results file: Permission denied")
+
+
+def test_schema_none_is_said_in_words(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A file with no schema field says so, not ``(schema None)``."""
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"board": "star64"}))
+    assert main(["validate", str(odd), "--board", "star64"]) == 2
+    err = capsys.readouterr().err
+    assert "no schema field" in err and "None" not in err

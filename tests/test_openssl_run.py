@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, needs_openssl
 from pytest_sbcbench.errors import ParseError, ToolError
 from pytest_sbcbench.measure import openssl
 from pytest_sbcbench.measure.openssl_parse import mr_rate_unit, parse_speed
 from pytest_sbcbench.measure.tools import run_tool
 
 OPENSSL = shutil.which("openssl")
-needs_openssl = pytest.mark.skipif(OPENSSL is None,
-                                   reason="openssl not on PATH (apt-get install openssl)")
 
 
 def script(tmp_path: Path, body: str) -> str:
@@ -184,3 +182,23 @@ def test_111_rsa_rates_through_the_crypto_benchmarks(tmp_path: Path) -> None:
     assert all(s == pytest.approx(32216.5) for s in rates["verify"]["samples"])
     assert {r["unit"] for r in rates.values()} == {"op/s"}
     assert {r["identity"]["version"] for r in rates.values()} == {"1.1.1w"}
+
+
+def test_a_missing_sbcbench_openssl_is_one_skip_line_per_test(tmp_path: Path) -> None:
+    """``SBCBENCH_OPENSSL`` naming no file: each openssl test skips with one line naming the
+    path and the fix; no traceback."""
+    missing = tmp_path / "no" / "openssl"
+    done = subprocess.run([sys.executable, "-m", "pytest_sbcbench.cli", "run", "-m", "crypto",
+                           "-k", "sha256 or sha512", "--sbc-quick", "--sbc-idle-wait", "0",
+                           "-rs", "-p", "no:cacheprovider"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin", "SBCBENCH_OPENSSL": str(missing)})
+    assert done.returncode == 0, done.stdout[-2000:]
+    skips = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert len(skips) == 1 and skips[0].startswith("SKIPPED [2] ")  # pytest folds equal reasons
+    for line in skips:
+        assert line.endswith(f"SBCBENCH_OPENSSL={missing}: no such file; point "
+                             "SBCBENCH_OPENSSL at an openssl binary, or unset it to use "
+                             "openssl on PATH")
+    assert "Traceback" not in done.stdout + done.stderr
+    assert len(done.stdout.splitlines()) < 40

@@ -1,4 +1,4 @@
-"""Sampling inside pytest runs, governor handling, traces, monitor, real clock, pyperf checks."""
+"""Sampling inside pytest runs, governor handling, traces, real clock."""
 
 from __future__ import annotations
 
@@ -6,29 +6,25 @@ import importlib.util
 import io
 import json
 import os
-import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from widget import WIDGET
 
-from helpers import DATA, star64_tree, write_files
-from pytest_sbcbench.cli import main
-from pytest_sbcbench.cli.commands import read_for
+from helpers import DATA, needs_openssl, star64_tree, write_files
 from pytest_sbcbench.measure import realclock
 from pytest_sbcbench.measure.c_helpers import compiler
 from pytest_sbcbench.measure.governor import GovernorGuard
-from pytest_sbcbench.measure.sampler import Sampler
-from pytest_sbcbench.measure.syschecks import SystemChecks, run_system_checks
 from pytest_sbcbench.model import ClockReading, Reading
 from pytest_sbcbench.platform.host import USER_HZ, SysrootHost
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.plugin.state import session_of
 from pytest_sbcbench.report.progress import StatusLine
 
-needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None,
-                                   reason="openssl not on PATH (apt-get install openssl)")
 SHA512 = ["benchmarks", "-m", "crypto", "-k", "sha512", "--sbc-quick", "--board", "star64",
           "--sbc-interval", "0.2", "--sbc-idle-wait", "0"]
 
@@ -171,38 +167,6 @@ def test_trace_dir_gets_csv_and_png(pytester: pytest.Pytester, tmp_path: Path,
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_monitor_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """One interval as long as the duration: a sample at the start and one at the end, however
-    slowly this machine runs."""
-    tree = star64_tree(tmp_path / "t")
-    assert main(["monitor", "--sysroot", str(tree), "--interval", "0.05", "--duration", "0.05",
-                 "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["samples"] == 2 and data["max_mhz"] == [1500.0] * 4
-    assert data["temperature_c"]["idle"] == 56.9
-
-
-def test_monitor_samples_every_interval_of_the_duration(tmp_path: Path) -> None:
-    """The monitor's wait is injected: a scripted clock, advanced by each wait, gives a sample
-    at 0, every 0.2 s and at the end of 1 s (no thread racing the wall clock)."""
-    now = [0.0]
-
-    def wait(seconds: float) -> None:
-        now[0] += seconds
-
-    sampler = Sampler(Sysroot(star64_tree(tmp_path / "t")), 0.2, load_source="system",
-                      clock=lambda: now[0])
-    trace = read_for(sampler, 1.0, sleep=wait)
-    assert [round(s.t, 6) for s in trace.readings] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
-    assert all(s.mhz == (1500.0,) * 4 for s in trace.readings)
-
-
-def test_monitor_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["monitor", "--interval", "0", "--duration", "1"])
-    assert exit_.value.code == 2
-
-
 def test_status_line_only_when_live_and_after_the_delay() -> None:
     reading = Reading(1.0, (1500.0, None), (61.5,), None, None, 0.0, None, ())
     quiet = io.StringIO()
@@ -231,9 +195,42 @@ def test_real_clock_output_and_mismatch() -> None:
     assert ClockReading(0, 1455.0, None).mismatch_pct is None
 
 
-def test_pyperf_system_checks() -> None:
-    checks = run_system_checks()
-    assert checks.error is None
-    assert any(s.startswith("ASLR") for s in checks.states)
-    unplugged = SystemChecks(("Power supply: the power cable is unplugged",), (), ())
-    assert unplugged.on_battery and not SystemChecks((), (), ()).on_battery
+def test_a_failed_governor_restore_is_reported(pytester: pytest.Pytester, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = star64_tree(tmp_path / "t", governor="ondemand")
+    policy = tree / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
+    pytester.makepyfile(test_widget=WIDGET + f"""
+def test_zz_breaks_the_governor_file():
+    p = Path({str(policy)!r})
+    p.unlink()
+    p.mkdir()  # the restore cannot write here
+""")
+    monkeypatch.setenv("WIDGET_SAMPLES", "100,101")
+    result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "star64",
+                                "--sbc-performance", "--sbc-idle-wait", "0")
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines(["*SbcBenchWarning: could not restore governor*",
+                                 "*note: could not restore governor 'ondemand'*policy0*"],
+                                consecutive=False)
+
+
+def test_trace_png_labels_panels_without_data(tmp_path: Path) -> None:
+    """No cpufreq, no thermal zone (this VM): both panels say "not available", with the
+    sampler's reason.  A child process: matplotlib loads once per process."""
+    script = """
+import json
+from pytest_sbcbench.model import Reading, Trace
+from pytest_sbcbench.report import trace
+readings = tuple(Reading(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
+tr = Trace(1.0, (0, 1), (None, None), (None, None), (), readings,
+           {"cpufreq": "no cpufreq here", "thermal": "no thermal zone here"})
+plt = trace.pyplot()
+fig = trace.figure(plt, tr, "t")
+print(json.dumps([[x.get_text() for x in ax.texts] for ax in fig.axes]))
+"""
+    if importlib.util.find_spec("matplotlib") is None:  # not imported here: see above
+        pytest.skip("the PNG needs the 'plot' extra")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, cwd=tmp_path)
+    assert json.loads(done.stdout) == [["clock not available (no cpufreq here)"],
+                                       ["temperature not available (no thermal zone here)"]]

@@ -1,32 +1,24 @@
-"""Numbers a tool prints are checked before they are believed (issue 11, class 6).
+"""Figures a tool prints are checked before they are believed (``measure/sanity.py``).
 
 Stand-in tools replay real captures with the figure replaced by NaN, infinity, zero, a negative
 number or an absurd magnitude: each is a ToolError showing the command and the figure, never a
 sample.  In-process workloads (storage, the ``cryptography`` AEAD, build wall time) are driven
-through an injected clock instead."""
+through an injected clock instead.  Issue 11, class 6, is the history of these checks."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import DATA
-from pytest_sbcbench.cli import main
+from helpers import DATA, replaying_openssl
 from pytest_sbcbench.errors import ToolError
-from pytest_sbcbench.judge import physics
-from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.measure import inprocess, openssl, sanity, scaling, storage, stream
 from pytest_sbcbench.measure import timed_build as build
 from pytest_sbcbench.measure.c_helpers import Compiled
-from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
-from pytest_sbcbench.platform.board import builtin_profiles, merge
-from pytest_sbcbench.report.results import RESULTS_SCHEMA, write_json_atomic
 
 BAD = ["nan", "inf", "0", "-1", "1e300"]
 BAD_RATES = [*BAD, "1e-300"]
@@ -270,14 +262,8 @@ def test_an_unbelievable_figure_fails_the_test_and_never_reaches_the_baseline(
     """Through pytest: the stand-in openssl prints NaN (or 1e300) for sha256; the test fails
     showing the command, and --sbc-save-baseline stores nothing for it."""
     copy_benchmarks()
-    folder = pytester.path / "tools"
-    folder.mkdir()
-    mr = f"+H:16384\n+F:25:sha256:{bad}\n"
-    fake = stand_in(folder, "openssl", mr)
-    version = folder / "version.out"
-    version.write_text("OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)\n")
-    Path(fake).write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then cat '{version}'; "
-                          f"else cat '{folder / 'openssl.out'}'; fi\n")
+    fake = replaying_openssl(pytester.path / "tools", f"+H:16384\n+F:25:sha256:{bad}\n",
+                             "OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)")
     monkeypatch.setenv(openssl.OPENSSL_ENV, fake)
     baselines = pytester.path / "bl"
     out = pytester.path / "r.json"
@@ -292,116 +278,3 @@ def test_an_unbelievable_figure_fails_the_test_and_never_reaches_the_baseline(
              for entry in json.loads(path.read_text()).get("entries", [])]
     assert saved == []
     assert json.loads(out.read_text())["results"] == []
-
-
-# The physics gate's crypto ceilings: per metric class, per thread, scaled by the identity's
-# thread count (pytest_sbcbench/judge/physics.py CEILINGS).
-
-def judged(metric: str, unit: str, value: float, **identity: str | int) -> Verdict | None:
-    m = Measurement(metric, unit, "higher", Identity.of(tool="openssl", **identity), (value,))
-    result = Result("t", m, summarize(m.samples), Verdict("no-baseline", ""))
-    return physics.check(result, merge(builtin_profiles())["star64"])
-
-
-@pytest.mark.parametrize(("metric", "unit", "value", "identity"), [
-    ("aes-128-gcm", "B/s", 4490920597.98, {"algorithm": "aes-128-gcm", "threads": 1}),  # here
-    ("aes-128-gcm", "B/s", 22946392.25e3, {"algorithm": "aes-128-gcm", "threads": 1}),  # Zen 5
-    ("scaling-openssl-sha256", "B/s", 3061596160.0, {"algorithm": "sha256", "threads": 2}),
-    ("aes-256-cbc", "B/s", 2477572096.0, {"algorithm": "aes-256-cbc", "threads": 1}),
-    ("rsa2048", "op/s", 4154.545455, {"algorithm": "rsa2048", "op": "sign", "threads": 1}),
-    ("rsa512", "op/s", 402499.9, {"algorithm": "rsa512", "op": "verify", "threads": 1}),
-    ("ecdsa-p256", "op/s", 50259.0, {"algorithm": "ecdsa-p256", "op": "sign", "threads": 1}),
-])
-def test_fast_real_crypto_figures_are_plausible(metric: str, unit: str, value: float,
-                                               identity: dict[str, str | int]) -> None:
-    assert judged(metric, unit, value, **identity) is None
-
-
-@pytest.mark.parametrize(("metric", "unit", "value", "identity", "why"), [
-    # a 16 KiB sha256 figure read in kB/s as B/s: 4.4 TB/s from one thread
-    ("sha256", "B/s", 4359569408e3, {"algorithm": "sha256", "threads": 1},
-     "hash ceiling 20,000.0 MB/s per thread x 1 thread(s)"),
-    ("sha256", "B/s", 100e9, {"algorithm": "sha256", "threads": 1}, "hash ceiling"),
-    ("aes-128-cbc", "B/s", 60e9, {"algorithm": "aes-128-cbc", "threads": 1}, "cipher ceiling"),
-    ("chacha20-poly1305", "B/s", 101e9, {"algorithm": "chacha20-poly1305", "threads": 1},
-     "aead ceiling 100,000.0 MB/s per thread"),
-    ("rsa2048", "op/s", 60e3, {"algorithm": "rsa2048", "op": "sign", "threads": 1},
-     "rsa sign ceiling 50,000.0 op/s"),
-    ("rsa4096", "op/s", 10e3, {"algorithm": "rsa4096", "op": "sign", "threads": 1},
-     "rsa sign ceiling 6,250.0 op/s"),
-    ("ecdsa-p384", "op/s", 6e5, {"algorithm": "ecdsa-p384", "op": "verify", "threads": 1},
-     "ecdsa verify ceiling"),
-])
-def test_crypto_beyond_its_class_ceiling_is_implausible(
-        metric: str, unit: str, value: float, identity: dict[str, str | int], why: str) -> None:
-    verdict = judged(metric, unit, value, **identity)
-    assert verdict is not None and verdict.status == "implausible"
-    assert "beats physics" in verdict.detail and why in verdict.detail
-
-
-def test_crypto_ceilings_scale_with_threads() -> None:
-    """100 GB/s of sha256 beats one thread, not the total of eight (160 GB/s)."""
-    assert judged("scaling-openssl-sha256", "B/s", 100e9, algorithm="sha256", threads=8) is None
-    verdict = judged("scaling-openssl-sha256", "B/s", 170e9, algorithm="sha256", threads=8)
-    assert verdict is not None and "x 8 thread(s)" in verdict.detail
-
-
-def test_an_impossible_hash_rate_fails_inside_pytest(
-        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
-        copy_benchmarks: Callable[[], None]) -> None:
-    """A finite, believable-looking figure that no core reaches (a kB/s total read as B/s):
-    the crypto test fails as implausible."""
-    copy_benchmarks()
-    folder = pytester.path / "tools"
-    folder.mkdir()
-    fake = stand_in(folder, "openssl", "+H:16384\n+F:25:sha256:4359569408000.00\n")
-    (folder / "version.out").write_text("OpenSSL 3.0.19 27 Jan 2026\n")
-    Path(fake).write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then cat '{folder}/version.out';"
-                          f" else cat '{folder}/openssl.out'; fi\n")
-    monkeypatch.setenv(openssl.OPENSSL_ENV, fake)
-    result = pytester.runpytest("benchmarks", "-k", "test_digest and sha256", "--sbc-quick")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*implausible: sha256 4,359,569.4 MB/s beats physics*hash "
-                                 "ceiling 20,000.0 MB/s per thread x 1 thread(s)*"])
-
-
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (apt-get install gcc)")
-def test_stream_build_records_the_compiler_that_built_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real compiler's version line is in the identity, and a compiler that reports
-    another version builds (and is named by) another binary, never the cached one."""
-    real = shutil.which("cc")
-    assert real is not None
-    monkeypatch.setenv("CC", real)
-    kernel = stream.build(tmp_path)
-    version = subprocess.run([real, "--version"], capture_output=True, text=True, check=True)
-    assert kernel.compiler_version == version.stdout.splitlines()[0].strip()
-    assert (kernel.compiler, kernel.flags) == ("cc", ("-O3",)) and kernel.path.exists()
-    assert stream.build(tmp_path) == kernel  # cached
-    upgraded = tmp_path / "bin" / "cc"
-    upgraded.parent.mkdir()
-    upgraded.write_text(f"#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'cc (Stand-in) 99.1'; "
-                        f"else exec {real} \"$@\"; fi\n")
-    upgraded.chmod(0o755)
-    monkeypatch.setenv("CC", str(upgraded))
-    rebuilt = stream.build(tmp_path)
-    assert rebuilt.compiler_version == "cc (Stand-in) 99.1" and rebuilt.path != kernel.path
-
-
-def test_validate_applies_the_crypto_ceilings_to_a_results_file(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``sbcbench validate`` judges crypto results from a file the same way: the ceiling is
-    read from the identity written there (algorithm, op, threads)."""
-    results = []
-    for value in (2.18e9, 100e9):
-        m = Measurement("sha256", "B/s", "higher",
-                        Identity.of(tool="openssl", algorithm="sha256", threads=1), (value,))
-        results.append(Result(f"t{value:g}", m, summarize(m.samples),
-                              Verdict("no-baseline", "")).as_dict())
-    path = tmp_path / "r.json"
-    write_json_atomic(path, {"schema": RESULTS_SCHEMA, "board": "star64", "created": "x",
-                             "environment": {}, "results": results})
-    assert main(["validate", str(path), "--board", "star64"]) == 1
-    out = capsys.readouterr().out
-    assert "implausible  t1e+11: sha256 100,000.0 MB/s beats physics" in out
-    assert "ok           t2.18e+09: sha256\n" in out

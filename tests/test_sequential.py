@@ -45,6 +45,15 @@ def suite_prior(rng: random.Random, k: int, cv: float, drift: float) -> BootPrio
     return suite_boot_prior([boots(rng, k, cv, drift) for _ in range(25)])
 
 
+def three_boots(seed: int, cv: float
+                ) -> tuple[random.Random, list[BaselineSession], SequentialPlan]:
+    """A seeded baseline of three boots with noise ``cv`` and no drift, and the default plan
+    with the prior its suite would pool; the generator goes on for the run's samples."""
+    rng = random.Random(seed)
+    base = boots(rng, 3, cv, 0.0)
+    return rng, base, SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, cv, 0.0))
+
+
 def run(sessions: list[BaselineSession], stream: list[float], plan: SequentialPlan,
         better: str = "lower") -> Decision:
     """The loop the plugin runs: decide after min_runs and after each further sample."""
@@ -56,9 +65,7 @@ def run(sessions: list[BaselineSession], stream: list[float], plan: SequentialPl
 
 
 def test_quiet_unchanged_metric_passes_at_the_minimum() -> None:
-    rng = random.Random(1)
-    base = boots(rng, 3, 0.003, 0.0)
-    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
+    rng, base, plan = three_boots(1, 0.003)
     decision = run(base, [100.0 * (1 + rng.gauss(0, 0.003)) for _ in range(6)], plan)
     assert decision.status == "pass" and decision.samples_used == 3
     assert decision.detectable_pct <= 3.0 and decision.ci_pct[1] < 3.0
@@ -67,9 +74,7 @@ def test_quiet_unchanged_metric_passes_at_the_minimum() -> None:
 
 
 def test_a_regression_is_re_measured_before_it_is_confirmed() -> None:
-    rng = random.Random(2)
-    base = boots(rng, 3, 0.003, 0.0)
-    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
+    rng, base, plan = three_boots(2, 0.003)
     slower = [110.0 * (1 + rng.gauss(0, 0.003)) for _ in range(6)]
     first = decide(base, slower[:3], "lower", plan)
     assert first.status == "continue" and "measuring again" in first.detail
@@ -80,18 +85,14 @@ def test_a_regression_is_re_measured_before_it_is_confirmed() -> None:
 
 
 def test_direction_follows_better_and_improvement_is_final() -> None:
-    rng = random.Random(3)
-    base = boots(rng, 3, 0.003, 0.0)
-    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.003, 0.0))
+    rng, base, plan = three_boots(3, 0.003)
     faster_throughput = [110.0 * (1 + rng.gauss(0, 0.003)) for _ in range(6)]
     assert decide(base, faster_throughput[:3], "higher", plan).status == "improvement"
     assert run(base, [90.0, 90.1, 89.9, 90.2, 90.0, 89.8], plan, "higher").status == "regression"
 
 
 def test_noise_beyond_the_budget_is_inconclusive_and_says_what_it_would_take() -> None:
-    rng = random.Random(4)
-    base = boots(rng, 3, 0.03, 0.0)
-    plan = SequentialPlan.default(3, boot_prior=suite_prior(rng, 3, 0.03, 0.0))
+    rng, base, plan = three_boots(4, 0.03)
     decision = run(base, [100.0 * (1 + rng.gauss(0, 0.03)) for _ in range(6)], plan)
     assert decision.status == "inconclusive" and decision.samples_used == 6
     assert decision.detectable_pct > 3.0

@@ -1,5 +1,5 @@
-"""The session: an inert plugin, lazy imports, the run loop, handles, one judge for pytest and
-the command line (a number beyond its interface fails as implausible in both)."""
+"""The session: an inert plugin, lazy imports, the run loop, handles, the executor and host
+every command and reading goes through, and a built-in module's own marker."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DATA, star64_tree
-from pytest_sbcbench.cli import main
+from helpers import star64_tree
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.model import Identity, Measurement
 from pytest_sbcbench.platform.executor import Completed, Executor, Spawned
@@ -174,107 +173,6 @@ def test_line_end_column_uses_public_terminal_api(pytester: pytest.Pytester) -> 
     config = pytester.parseconfigure()
     assert callable(config.get_terminal_writer)
     assert isinstance(line_end_column(config), int)
-
-
-CEILING = """
-import dataclasses
-from pytest_sbcbench.model import Identity
-from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
-
-class SdCard(BaseWorkload):
-    '''Reads at 24.9 MB/s through an interface that allows 24.75 (SD high speed, 4 bits).'''
-    name = "sd-read"
-    markers = ("storage",)
-    description = "a read through an SD bus"
-
-    def plan(self, settings):
-        return Plan(runs=2, quick_runs=2, seconds=0, quick_seconds=0)
-
-    def identity(self, ctx):
-        return Identity.of(tool="sd-reader", version="1")
-
-    def sample(self, ctx):
-        return TimedRun.of("storage-read", "B/s", "higher", 24.9e6)  # under the board's 25
-
-    def finish(self, ctx, measurements):
-        limit = {"interface": "{IOS}", "interface_limit_bytes_per_s": 24.75e6}
-        return [dataclasses.replace(m, details={**m.details, **limit}) for m in measurements]
-
-def pytest_sbcbench_workloads(config):
-    return [SdCard()]
-"""
-
-
-def test_a_read_beyond_its_interface_is_implausible_in_pytest_and_validate(
-        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """The physics gate sees what the workload knew: the ceiling in its details is judged
-    inside pytest, and ``sbcbench validate`` on the written file agrees."""
-    ios = (DATA / "mmc_ios/th1520-licheepi4a_mmc1_microsd_sd-high-speed_tabs.txt").read_text()
-    assert "sd high-speed" in ios
-    pytester.makeconftest(CEILING.replace("{IOS}", "sd high-speed, 50 MHz, 4 bits"))
-    copy_benchmarks("test_registered.py")
-    tree = star64_tree(tmp_path / "t")
-    out = pytester.path / "r.json"
-    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(tree), "--board", "star64",
-                                "--sbc-idle-wait", "0", "--sbc-results", str(out),
-                                "--strict-markers")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*implausible: storage-read 24.90 MB/s beats physics*limit "
-                                 "24.75 MB/s: sd high-speed, 50 MHz, 4 bits*"])
-    entry = json.loads(out.read_text())["results"][0]
-    assert entry["test"] == "benchmarks/test_registered.py::test_workload[sd-read]"
-    assert entry["verdict"]["status"] == "implausible"
-    capsys.readouterr()
-    assert main(["validate", str(out), "--board", "star64"]) == 1
-    assert "implausible  benchmarks/test_registered.py::test_workload[sd-read]" in \
-        capsys.readouterr().out
-
-
-def sd_card_tree(root: Path, device: str) -> Path:
-    """A Star64 tree whose block device ``device`` hangs off an mmc host whose ``ios`` (a real
-    capture) says SD high speed, 4 bits at 50 MHz: 24.75 MB/s after overhead."""
-    tree = star64_tree(root)
-    host = tree / "sys/devices/platform/soc/16010000.mmc/mmc_host/mmc1/mmc1:aaaa/block"
-    host.mkdir(parents=True)
-    block = tree / "sys/block" / device
-    block.mkdir(parents=True)
-    (block / "device").symlink_to(host.parent)
-    debug = tree / "sys/kernel/debug/mmc1"
-    debug.mkdir(parents=True)
-    ios = DATA / "mmc_ios/th1520-licheepi4a_mmc1_microsd_sd-high-speed_tabs.txt"
-    (debug / "ios").write_text(ios.read_text())
-    return tree
-
-
-def test_the_storage_workload_is_judged_against_its_interface(
-        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
-    """The real storage workload on this disk, its device and interface read from the captured
-    tree (its mount table puts the test directory on an SD card's partition): a read beyond
-    the SD bus fails as implausible inside pytest."""
-    tree = sd_card_tree(tmp_path / "t", "mmcblk1")
-    (tree / "proc/self").mkdir(parents=True)
-    (tree / "proc/self/mounts").write_text(
-        f"/dev/root / ext4 rw,relatime 0 0\n"
-        f"/dev/mmcblk1p2 {pytester.path.resolve()} ext4 rw,relatime 0 0\n")
-    copy_benchmarks("test_storage.py")
-    out = pytester.path / "r.json"
-    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(tree), "--sbc-quick",
-                                "--sbc-runs", "1", "--sbc-idle-wait", "0",
-                                "--sbc-storage-path", str(pytester.path), "--sbc-results",
-                                str(out))
-    outcomes = result.parseoutcomes()
-    if outcomes.get("skipped"):
-        pytest.skip(f"the storage workload cannot run here: {result.outlines[-5:]}")
-    read = next(r for r in json.loads(out.read_text())["results"]
-                if r["metric"] == "storage-read")
-    assert read["telemetry"]["interface_limit_bytes_per_s"] == pytest.approx(24.75e6)
-    assert "mmc1 sd high-speed" in read["telemetry"]["interface"]
-    if max(read["samples"]) <= 24.75e6:
-        pytest.skip("this disk reads no faster than an SD card: nothing beats the interface")
-    assert read["verdict"]["status"] == "implausible"
-    result.stdout.fnmatch_lines(["*implausible: storage-read * MB/s beats physics*"
-                                 "limit 24.75 MB/s: mmc1 sd high-speed*"])
 
 
 class Recording:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -163,3 +164,26 @@ def test_workloads_end_to_end(pytester: pytest.Pytester, monkeypatch: pytest.Mon
     assert {r["metric"] for r in results} >= {"storage-read", "storage-write"}
     assert not list(pytester.path.glob(".sbcbench-storage-*"))
     result.stdout.fnmatch_lines(["*scaling: openssl sha256 x1: 1.00x over one thread*"])
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (apt-get install gcc)")
+def test_stream_build_records_the_compiler_that_built_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real compiler's version line is in the identity, and a compiler that reports
+    another version builds (and is named by) another binary, never the cached one."""
+    real = shutil.which("cc")
+    assert real is not None
+    monkeypatch.setenv("CC", real)
+    kernel = stream.build(tmp_path)
+    version = subprocess.run([real, "--version"], capture_output=True, text=True, check=True)
+    assert kernel.compiler_version == version.stdout.splitlines()[0].strip()
+    assert (kernel.compiler, kernel.flags) == ("cc", ("-O3",)) and kernel.path.exists()
+    assert stream.build(tmp_path) == kernel  # cached
+    upgraded = tmp_path / "bin" / "cc"
+    upgraded.parent.mkdir()
+    upgraded.write_text(f"#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'cc (Stand-in) 99.1'; "
+                        f"else exec {real} \"$@\"; fi\n")
+    upgraded.chmod(0o755)
+    monkeypatch.setenv("CC", str(upgraded))
+    rebuilt = stream.build(tmp_path)
+    assert rebuilt.compiler_version == "cc (Stand-in) 99.1" and rebuilt.path != kernel.path
