@@ -17,6 +17,7 @@ import os
 import re
 import secrets
 import stat
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -97,6 +98,18 @@ def check_writable_dir(directory: Path, what: str, shown: Path | None = None) ->
         return f"{what} {shown}: {existing} is not a directory"
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"{what} {shown}: directory {existing} is not writable"
+    return _probe(existing, what, shown)
+
+
+def _probe(directory: Path, what: str, shown: Path) -> str | None:
+    """Create and remove a file in ``directory``: permission bits say nothing to root, and
+    ``/proc`` or a read-only mount refuses only when a file is really created."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".sbcbench-probe-", dir=directory)
+    except OSError as exc:
+        return f"{what} {shown}: cannot create a file in {directory}: {exc.strerror or exc}"
+    os.close(fd)
+    os.unlink(name)
     return None
 
 

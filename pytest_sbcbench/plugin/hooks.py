@@ -315,6 +315,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     extra = terminal.extra_lines(recorder.findings, recorder.results, recorder.unavailable,
                                  session.preflight.real_clock, session.notes)
     extra += summary_line(session.settings.trace_dir, recorder.trace_files)
+    extra += [f"ERROR: {failure} (exit 4: the other outputs were written)"
+              for failure in session.outputs.failed]
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
                            recorder.results, extra, session.settings.results,
                            session.outputs.saved)
@@ -337,6 +339,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         run.preflight.restore_governors()
     if late:
         session.exitstatus = pytest.ExitCode.INTERRUPTED
+    elif run.outputs.failed:  # an output was lost: never a green run (the summary says which)
+        session.exitstatus = pytest.ExitCode.USAGE_ERROR
     elif run.settings.gate and session.exitstatus == pytest.ExitCode.OK:
         from ..run.gate import GATE_UNDECIDED, undecided
 

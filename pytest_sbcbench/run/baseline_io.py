@@ -6,6 +6,7 @@ Plain data in, plain data out: the session calls these with its settings and res
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..errors import SbcBenchError
@@ -44,11 +45,23 @@ def load_for_run(settings: Settings, board: str) -> Baseline | None:
                             "--sbc-verify-key: save into another --sbc-baselines directory, "
                             "review it, and sign it with 'sbcbench sign'")
     path = baseline_path(settings.baselines, board)
+    if settings.results is not None and _same_file(settings.results, path):
+        raise SbcBenchError(f"--sbc-results {settings.results} is the baseline of board "
+                            f"{board} ({path}): a results file would replace it; write the "
+                            "results elsewhere")
     if settings.save_baseline:
         problem = check_writable_target(path, "--sbc-save-baseline")
         _raise([problem] if problem else [])
         clean_stale_temps(settings.baselines)
     return load_verified(path, settings.verify_key, board)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (through links), existing or not."""
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
 
 
 def save(settings: Settings, board: str, results: Sequence[Result], created: str,

@@ -4,9 +4,13 @@ fleet report and the baseline save (with how many boots the saved metrics now ha
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import SbcBenchError
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
@@ -24,6 +28,7 @@ class Outputs:
 
     created: str
     saved: list[str] | None = None
+    failed: list[str] = dataclasses.field(default_factory=list)
 
     def environment(self, target: RunTarget, lookup: BoardLookup, preflight: Preflight,
                     recorder: Recorder, lab: LabRun | None) -> dict[str, Any]:
@@ -51,21 +56,34 @@ class Outputs:
     def write(self, target: RunTarget, board: BoardProfile, profiles: dict[str, BoardProfile],
               environment: dict[str, Any], results: Sequence[Result],
               interrupted: bool) -> tuple[dict[str, Any], str | None]:
-        """Results JSON (``interrupted``: workloads are missing) and fleet report; returns the
+        """Results JSON (``interrupted``: workloads are missing) and fleet report, each on its
+        own (a report that cannot be written never costs the results file); returns the
         document and the report's note."""
         from ..report import results as results_io
 
         settings = target.settings
         doc: dict[str, Any] = results_io.document(board.name, self.created, environment,
                                                   list(results), interrupted)
-        if settings.results is not None:
-            results_io.write_json_atomic(settings.results, doc)
+        results_path, report_dir = settings.results, settings.report_dir
+        if results_path is not None:
+            self.guard("results JSON", lambda: results_io.write_json_atomic(results_path, doc))
         note = None
-        if settings.report_dir is not None:
+        if report_dir is not None:
             from ..report import run_in_fleet
 
-            note = run_in_fleet.write(settings.report_dir, doc, settings.baselines, profiles)
+            note = self.guard("fleet report", lambda: run_in_fleet.write(
+                report_dir, doc, settings.baselines, profiles))
         return doc, note
+
+    def guard(self, what: str, write: Callable[[], T]) -> T | None:
+        """Run one output's ``write``; a failure (full disk, a directory where a file goes, an
+        error the output names) is kept in :attr:`failed` for the summary and the exit code,
+        and the run's other outputs go on."""
+        try:
+            return write()
+        except (SbcBenchError, OSError) as exc:
+            self.failed.append(f"{what} not written: {exc}")
+            return None
 
     def record_history(self, target: RunTarget, doc: dict[str, Any]) -> str | None:
         """Append this session to ``<baselines>/history.sqlite`` when the run takes part in a

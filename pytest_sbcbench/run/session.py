@@ -160,9 +160,9 @@ class Session:
         with deferred() as held:
             doc = self._write(interrupted)
             if self.settings.save_baseline:
-                self.outputs.save(self.target, self.board.name, self.baseline,
-                                  self.recorder.results, doc["environment"],
-                                  interrupted or bool(late or held.received))
+                self.outputs.guard("baseline", lambda: self.outputs.save(
+                    self.target, self.board.name, self.baseline, self.recorder.results,
+                    doc["environment"], interrupted or bool(late or held.received)))
             self.notes.extend(filter(None, [self.outputs.record_history(self.target, doc)]))
         late += [signal_name(s) for s in held.received]
         if late:

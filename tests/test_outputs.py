@@ -1,0 +1,53 @@
+"""The run's outputs at the end (``run/outputs.py``): each one on its own, so a failure in one
+(a report that cannot be written) never costs another (the results file, the baseline save),
+and a run that lost an output never exits 0; locations that cannot work are refused before
+measuring."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+
+def test_a_failing_report_costs_neither_the_results_nor_the_baseline(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """Hostile run III, 1: ``report.md`` under ``--sbc-report`` being a directory escaped
+    ``pytest_sessionfinish`` as a raw traceback, and the baseline save never ran."""
+    report = pytester.path / "report"
+    (report / "report.md").mkdir(parents=True)
+    out = pytester.path / "r.json"
+    done = widget("100,101,99.5", "--sbc-report", str(report), "--sbc-results", str(out),
+                  "--sbc-save-baseline")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stdout.fnmatch_lines(["ERROR: fleet report not written: *report.md* (exit 4: the other "
+                               "outputs were written)"])
+    assert "Traceback" not in done.stdout.str() + done.stderr.str()
+    assert json.loads(out.read_text())["results"][0]["samples"] == [100.0, 101.0, 99.5]
+    (saved,) = (pytester.path / "bl").glob("*.json")
+    assert json.loads(saved.read_text())["entries"][0]["sessions"][0]["samples"] == [
+        100.0, 101.0, 99.5]
+
+
+def test_results_over_the_board_baseline_are_refused_before_measuring(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """Hostile run III, 4: ``--sbc-results`` naming the board's own baseline replaced it."""
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    (baseline,) = (pytester.path / "bl").glob("*.json")
+    before = baseline.read_bytes()
+    done = widget("100,101,99.5", "--sbc-results", str(baseline))
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*--sbc-results * is the baseline of board *: a results file "
+                               "would replace it*"])
+    assert baseline.read_bytes() == before
+
+
+def test_a_results_path_where_no_file_can_be_created_is_refused_at_start(
+        widget: Callable[..., pytest.RunResult]) -> None:
+    """Hostile run III, 26: ``/proc/run.json`` passed the start-up check (root may write any
+    directory by its permission bits) and crashed at the end with an 80-line traceback."""
+    done = widget("100,101,99.5", "--sbc-results", "/proc/run.json")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*--sbc-results /proc/run.json: cannot create a file in /proc*"])
+    assert "passed" not in done.stdout.str()
