@@ -9,6 +9,12 @@ and physics limits read the board, not the controller.  The place's ``board`` ta
 board profile (and so the baseline) unless ``--board`` is given; the results environment
 records the place, its tags, the board's kernel release and boot id and the env file's digest.
 
+A target whose power is off (labgrid's ``QEMUDriver``, a board behind a ``PowerProtocol``) is
+switched on and its shell waited for first; ``--sbc-lab-kernel KEY`` boots the QEMUDriver with
+that key of the env's ``images:``.  :meth:`LabRun.reboot` power-cycles the board (or ``reboot``
+over its shell), checks the new boot id and captures the board again
+(:mod:`.platform.labgrid_power`).
+
 Nothing here imports labgrid unless its plugin is loaded and has an environment.
 """
 
@@ -29,6 +35,7 @@ if TYPE_CHECKING:
 
     from .platform.board import BoardProfile
     from .platform.labgrid_executor import LabgridExecutor
+    from .platform.labgrid_power import Reboot
     from .platform.probe import Probe
     from .platform.sysroot import Sysroot
     from .session import Session
@@ -43,7 +50,8 @@ def from_config(config: pytest.Config) -> LabRun | None:
     if config.pluginmanager.get_plugin("labgrid") is None:
         return None
     env = labgrid_environment(config)
-    return LabRun(env) if env is not None else None
+    kernel = config.getoption("sbc_lab_kernel", None)
+    return LabRun(env, kernel=kernel) if env is not None else None
 
 
 def labgrid_environment(config: pytest.Config) -> Any:
@@ -89,9 +97,11 @@ def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
 class LabRun:
     """The labgrid environment of this run; :meth:`attach` connects and captures, once."""
 
-    def __init__(self, env: Any, role: str = ROLE) -> None:
+    def __init__(self, env: Any, role: str = ROLE, kernel: str | None = None) -> None:
         self.env = env
         self.role = role
+        self.kernel = kernel  # --sbc-lab-kernel: the images key the QEMUDriver boots
+        self.reboots: list[Reboot] = []
         self.target: Any = None
         self.executor: LabgridExecutor | None = None
         self.tags: dict[str, str] = {}
@@ -107,6 +117,7 @@ class LabRun:
         """The target's executor (labgrid activates SSHDriver, or the ShellDriver fallback on
         a serial console, on first use)."""
         from .platform.labgrid_executor import LabgridExecutor, place_name, place_tags
+        from .platform.labgrid_power import select_kernel
 
         self.target = self.env.get_target(self.role)
         if self.target is None:
@@ -114,6 +125,8 @@ class LabRun:
                                 f"{self.role!r}")
         self.tags = place_tags(self.target)
         self.place = place_name(self.target)
+        if self.kernel is not None:
+            select_kernel(self.target, self.kernel)
         self.executor = LabgridExecutor(self.target)
         return self.executor
 
@@ -122,16 +135,36 @@ class LabRun:
         from .platform.capture import capture, extract
         from .platform.sysroot import Sysroot
 
-        self._tmp = Path(tempfile.mkdtemp(prefix="sbcbench-board-"))
-        done = capture(executor, self._tmp / "board.tar.gz")
-        self.sysroot = Sysroot(extract(done.path, self._tmp / "root"))
+        if self._tmp is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="sbcbench-board-"))
+        boot = self._tmp / f"boot-{len(self.reboots)}"  # each boot its own tree
+        boot.mkdir()
+        done = capture(executor, boot / "board.tar.gz")
+        self.sysroot = Sysroot(extract(done.path, boot / "root"))
         return self.sysroot
+
+    def reboot(self, kernel: str | None = None) -> Sysroot:
+        """Reboot the board (with ``kernel``: boot that images key), check its boot id changed
+        and capture it again: the returned tree (also :attr:`sysroot`) is the new boot's."""
+        from .platform.labgrid_power import BoardPower
+
+        if self.target is None or self.executor is None:
+            raise SbcBenchError("labgrid: reboot before the board was attached")
+        done = BoardPower(self.target, self.board_name()).reboot(kernel)
+        self.reboots.append(done)
+        return self.capture_board(self.executor)
+
+    def board_name(self) -> str:
+        """What errors call the board: its place, else the executor's target name."""
+        return f"place {self.place}" if self.place else (
+            self.executor.name if self.executor else self.role)
 
     def attach(self, session: Session) -> BoardProfile | None:
         """Point ``session`` at the board: executor, captured sysroot and host.  Returns the
         profile the place's tag chose (None: ``--board`` given or no tag; the session resolves
         as usual against the captured tree)."""
         from .platform.host import SysrootHost
+        from .platform.labgrid_power import power_note
 
         executor = self.connect()
         sysroot = self.capture_board(executor)
@@ -141,7 +174,8 @@ class LabRun:
         session.host = SysrootHost(sysroot)
         tags = " ".join(f"{k}={v}" for k, v in sorted(self.tags.items())) or "none"
         session.notes.append(f"labgrid: place {self.place or '?'} (tags {tags}) through "
-                             f"{executor.name}; /proc and /sys captured on the board")
+                             f"{executor.name}; /proc and /sys captured on the board"
+                             f"{power_note(self.target)}")
         tag = self.tags.get("board")
         if session.settings.board is not None or tag is None:
             return None
@@ -153,6 +187,7 @@ class LabRun:
     def environment(self) -> dict[str, Any]:
         """The results environment's ``lab`` block."""
         from .platform.labgrid_executor import env_digest
+        from .platform.labgrid_power import lab_power
         from .platform.sysroot import PROC, SYS
 
         def board_file(rel: str) -> str | None:
@@ -166,6 +201,8 @@ class LabRun:
             "env_digest": env_digest(self.env_file),
             "kernel_release": board_file(f"{PROC}/{SYS}/kernel/osrelease"),
             "boot_id": board_file(f"{PROC}/{SYS}/kernel/random/boot_id"),
+            **lab_power(self.target),
+            "reboots": [r.as_dict() for r in self.reboots],
         }
 
     def close(self) -> None:

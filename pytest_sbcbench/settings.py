@@ -138,6 +138,9 @@ def add_options(parser: pytest.Parser) -> None:
         help="write this run's results JSON to PATH")
     add("--sbc-sysroot", type=Path, default=None, metavar="DIR",
         help="read /proc and /sys from DIR instead of /")
+    add("--sbc-lab-kernel", default=None, metavar="IMAGE",
+        help="on a labgrid QEMUDriver board (--lg-env): boot the kernel of this key of the "
+             "env file's images: (as a maintainer flashes a new kernel)")
     add("--sbc-quick", action="store_true",
         help="short durations and fewer runs, for smoke runs and CI")
     add("--sbc-runs", type=positive_int, default=None, metavar="N",

@@ -38,10 +38,10 @@ from pytest_sbcbench.platform.executor import Executor
 from pytest_sbcbench.platform.facts import platform_facts
 from pytest_sbcbench.platform.labgrid_executor import (
     LabgridExecutor,
-    SshChannel,
     env_digest,
     place_tags,
 )
+from pytest_sbcbench.platform.labgrid_ssh import SshChannel
 from pytest_sbcbench.platform.sysroot import Sysroot
 
 preload_labgrid()

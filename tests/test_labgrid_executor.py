@@ -9,14 +9,14 @@ import sys
 
 import pytest
 
-from pytest_sbcbench.platform.executor import Completed
-from pytest_sbcbench.platform.labgrid_executor import (
+from pytest_sbcbench.platform.board_scripts import (
     TIMEOUT_EXIT,
     TIMEOUT_SENTINEL,
     completed,
     env_prefix,
     remote_command,
 )
+from pytest_sbcbench.platform.executor import Completed
 
 SHELLS = [s for s in ("sh", "dash", "bash", "busybox") if shutil.which(s)]
 

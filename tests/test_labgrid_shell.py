@@ -29,13 +29,11 @@ from labgrid_lab import (
 
 from pytest_sbcbench.errors import ToolError
 from pytest_sbcbench.measure.board_sampler import BoardSampler
+from pytest_sbcbench.platform.board_scripts import SPLIT_PREFIX
 from pytest_sbcbench.platform.capture import capture, extract
 from pytest_sbcbench.platform.executor import Executor
 from pytest_sbcbench.platform.facts import platform_facts
-from pytest_sbcbench.platform.labgrid_executor import (
-    SPLIT_PREFIX,
-    LabgridExecutor,
-)
+from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.watch import Watch
 

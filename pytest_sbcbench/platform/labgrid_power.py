@@ -1,0 +1,263 @@
+"""Power, reboot and kernel switch of a labgrid target: primitives of the lab layer.
+
+A target whose power is off at the start (labgrid's ``QEMUDriver``, or a board behind a
+``PowerProtocol`` driver: a PDU, a relay, a USB hub port) has no shell yet: activating its
+ShellDriver would read a console nobody drives (on a QEMUDriver that is labgrid's ``TypeError:
+argument must be an int, or have a fileno() method``, from ``select`` on a console socket that
+only exists once the emulator runs).  :func:`bring_up` therefore switches the power on first
+(when the driver says it is off, or cannot say) and then waits for the target's command driver
+(ShellDriver: its prompt; SSHDriver: its connection) until :data:`BOOT_TIMEOUT_S`.
+
+:class:`BoardPower` reboots: a power cycle through labgrid (the QEMUDriver's emulator is quit
+and started afresh; any other power driver's ``cycle()``), or without a power driver the
+board's own ``reboot`` command over its shell.  It then waits for the shell and checks that the
+boot id (``/proc/sys/kernel/random/boot_id``) changed: a reboot that did not happen is a
+:class:`~pytest_sbcbench.errors.BoardError` naming the board.  A kernel switch boots the same
+board with another kernel: the QEMUDriver's ``kernel`` names a key of the environment's
+``images:``, and switching that key is what flashing a new kernel is on a real board.
+
+Everything here goes through labgrid's own drivers and ``Target.activate``/``deactivate``;
+labgrid is imported only inside the functions (never at package import).  Waiting is polling
+with an injected clock (:class:`Waits`), so the logic is tested without waiting.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BoardError
+
+BOOT_TIMEOUT_S = 300.0
+POLL_S = 2.0
+READ_TIMEOUT_S = 30.0
+REBOOT_ANSWER_S = 20.0
+BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
+REBOOT_COMMAND = "reboot"
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@dataclass(frozen=True)
+class Waits:
+    """How long to wait for a board and how: the clock and the sleep are injected (tests)."""
+
+    boot_timeout: float = BOOT_TIMEOUT_S
+    poll: float = POLL_S
+    now: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+
+
+@dataclass(frozen=True)
+class Reboot:
+    """One reboot of a board: how it was done and the boot ids either side."""
+
+    board: str
+    method: str
+    boot_id_before: str
+    boot_id_after: str
+    kernel_image: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"method": self.method, "boot_id_before": self.boot_id_before,
+                "boot_id_after": self.boot_id_after, "kernel_image": self.kernel_image}
+
+
+def power_driver(target: Any) -> Any | None:
+    """The target's ``PowerProtocol`` driver (not activated), None when it has none.  Several:
+    labgrid's own choice by priority (ambiguous ones are labgrid's error)."""
+    from labgrid.protocol import PowerProtocol
+
+    if not any(isinstance(driver, PowerProtocol) for driver in target.drivers):
+        return None
+    return target.get_driver("PowerProtocol", activate=False)
+
+
+def is_emulator(power: Any) -> bool:
+    """A QEMUDriver: the power driver is the emulator, and its console is the board's."""
+    return type(power).__name__ == "QEMUDriver"
+
+
+def power_state(power: Any) -> bool | None:
+    """On (True), off (False), or unknown (None: the driver cannot say).  ``power`` is active."""
+    if is_emulator(power):
+        return bool(power.status)
+    get = getattr(power, "get", None)
+    return bool(get()) if callable(get) else None
+
+
+def switch_on(target: Any, power: Any) -> bool:
+    """Activate ``power`` and switch it on unless it says it is on; True when it switched."""
+    target.activate(power)
+    if power_state(power) is True:
+        return False
+    power.on()
+    return True
+
+
+def select_kernel(target: Any, key: str) -> Any:
+    """Make the target's QEMUDriver boot ``key`` of the environment's ``images:`` from its next
+    power-on (an emulator already running is quit: the driver builds its command line on
+    activation).  Returns the driver; a target without one, or an unknown key, is an error."""
+    power = power_driver(target)
+    name = getattr(target, "name", "main")
+    if power is None or not is_emulator(power):
+        raise BoardError(f"target {name}: a kernel switch needs labgrid's QEMUDriver (its "
+                         "kernel image key); on a real board flash the kernel with the lab's "
+                         "tools and reboot")
+    images = (getattr(target.env.config, "data", None) or {}).get("images") or {}
+    if key not in images:
+        raise BoardError(f"target {name}: no image {key!r} in the environment's images: "
+                         f"(known: {', '.join(sorted(images)) or 'none'})")
+    target.deactivate(power)
+    power.kernel = key
+    return power
+
+
+def kernel_image(target: Any) -> str | None:
+    """The images key the target's QEMUDriver boots (None without one)."""
+    power = power_driver(target)
+    return str(power.kernel) if power is not None and is_emulator(power) and power.kernel \
+        else None
+
+
+def lab_power(target: Any) -> dict[str, str | None]:
+    """The results' word on the target's power: its power driver's class and the images key
+    its QEMUDriver boots (both None when it has none)."""
+    power = power_driver(target) if target is not None else None
+    return {"power": type(power).__name__ if power is not None else None,
+            "kernel_image": kernel_image(target) if power is not None else None}
+
+
+def power_note(target: Any) -> str:
+    """``; power: QEMUDriver, kernel image kernel-6.12`` for the session's note ('' without)."""
+    facts = lab_power(target)
+    if facts["power"] is None:
+        return ""
+    image = f", kernel image {facts['kernel_image']}" if facts["kernel_image"] else ""
+    return f"; power: {facts['power']}{image}"
+
+
+def bring_up(target: Any, name: str, waits: Waits | None = None) -> Any:
+    """The target's ``CommandProtocol`` driver, active: the power switched on first when the
+    target has a power driver that is off (or cannot say), then the shell waited for."""
+    command = target.get_driver("CommandProtocol", activate=False)
+    power = power_driver(target)
+    if power is None or not switch_on(target, power):
+        target.activate(command)
+        return command
+    await_shell(target, command, name, waits or Waits(), "power on")
+    return command
+
+
+def await_shell(target: Any, command: Any, name: str, waits: Waits, after: str) -> None:
+    """Activate ``command`` (log in on the console, connect over SSH) until it works or the
+    boot timeout passes (a BoardError with labgrid's last word)."""
+    deadline = waits.now() + waits.boot_timeout
+    while True:
+        try:
+            target.activate(command)
+            return
+        except Exception as exc:  # labgrid's: TIMEOUT at the login, ExecutionError over SSH
+            last = exc
+        if waits.now() >= deadline:
+            raise BoardError(f"{name}: no shell within {waits.boot_timeout:.0f} s after "
+                             f"{after} ({type(last).__name__}: {last})") from last
+        waits.sleep(waits.poll)
+
+
+def read_boot_id(command: Any) -> str | None:
+    """The boot id, read through the (active) command driver; None when it is not there."""
+    out, _, code = command.run(f"cat {BOOT_ID_FILE}", timeout=READ_TIMEOUT_S)
+    found = [m.group(0) for line in out if (m := _UUID.fullmatch(line.strip().lower()))]
+    return found[0] if code == 0 and found else None
+
+
+@dataclass
+class BoardPower:
+    """Reboots of one labgrid target (``name`` is what errors call the board)."""
+
+    target: Any
+    name: str
+    waits: Waits = field(default_factory=Waits)
+    reboot_command: str = REBOOT_COMMAND
+
+    def command(self) -> Any:
+        return bring_up(self.target, self.name, self.waits)
+
+    def boot_id(self) -> str:
+        found = read_boot_id(self.command())
+        if found is None:
+            raise BoardError(f"{self.name}: no boot id in {BOOT_ID_FILE}: a reboot cannot be "
+                             "checked")
+        return found
+
+    def reboot(self, kernel: str | None = None) -> Reboot:
+        """Power-cycle (or ``reboot`` over the shell), wait for the shell, check the new boot
+        id; with ``kernel``, boot that images key (QEMUDriver only)."""
+        before = self.boot_id()
+        command = self.command()
+        method = self._restart(command, kernel)
+        after = self._await_boot(command, before, method)
+        return Reboot(self.name, method, before, after, kernel_image(self.target))
+
+    def _restart(self, command: Any, kernel: str | None) -> str:
+        if kernel is not None:
+            select_kernel(self.target, kernel)  # quits the emulator: the power-off
+        power = power_driver(self.target)
+        if power is None:
+            self._shell_reboot(command)
+            return f"shell: {self.reboot_command}"
+        if is_emulator(power):
+            self.target.deactivate(power)  # quits the emulator, the shell on it with it
+            self.target.activate(power)  # a fresh console socket and command line
+            power.on()
+            return "power cycle (QEMUDriver)"
+        self.target.deactivate(command)
+        self.target.activate(power)
+        power.cycle()
+        return f"power cycle ({type(power).__name__})"
+
+    def _shell_reboot(self, command: Any) -> None:
+        """``reboot`` over the shell: no answer (the board went down under it) is expected; an
+        answer with a failing exit code is the board refusing."""
+        try:
+            out, _, code = command.run(self.reboot_command, timeout=REBOOT_ANSWER_S)
+        except Exception as exc:
+            if type(exc).__name__ not in ("TIMEOUT", "ExecutionError", "TimeoutExpired"):
+                raise
+            self.target.deactivate(command)
+            return
+        if code not in (0, 255):  # 255: ssh lost the connection as the board went down
+            raise BoardError(f"{self.name}: {self.reboot_command!r} failed on the board "
+                             f"(exit {code}): {' '.join(out)[-300:]}")
+
+    def _await_boot(self, command: Any, before: str, method: str) -> str:
+        """Poll for the board's shell and a boot id other than ``before``."""
+        waits = self.waits
+        deadline = waits.now() + waits.boot_timeout
+        current: str | None = None
+        last: Exception | None = None
+        while True:
+            try:
+                self.target.activate(command)
+                current = read_boot_id(command)
+            except Exception as exc:  # the board is down or still booting
+                last, current = exc, None
+                self.target.deactivate(command)  # log in (connect) afresh next time
+            if current is not None and current != before:
+                return current
+            if waits.now() >= deadline:
+                raise BoardError(self._not_rebooted(before, method, current, last))
+            waits.sleep(waits.poll)
+
+    def _not_rebooted(self, before: str, method: str, current: str | None,
+                      last: Exception | None) -> str:
+        seconds = f"{self.waits.boot_timeout:.0f} s"
+        if current == before:
+            return (f"{self.name} did not reboot: its boot id is still {before} {seconds} "
+                    f"after {method}")
+        why = f" ({type(last).__name__}: {last})" if last is not None else ""
+        return f"{self.name} did not come back within {seconds} after {method}{why}"
