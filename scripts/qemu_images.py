@@ -30,6 +30,7 @@ MIRROR = "http://deb.debian.org/debian"
 SECURITY = "http://deb.debian.org/debian-security"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 USERLAND = ("busybox-static", "openssl")  # with their Depends and Pre-Depends, recursively
+ALONE = ("base-files",)  # without its dependencies: for /etc/os-release, /etc/debian_version
 PROMPT = "sbc-lab # "
 
 
@@ -272,7 +273,7 @@ def merge_usr(root: Path) -> None:
 def build_initramfs(lab: Path, suite: str, arch: str, offline: bool) -> Path:
     name = f"initramfs-{suite}-{arch}"
     apt = apt_for(lab, suite, arch, offline)
-    versions = apt.versions(apt.closure(USERLAND))
+    versions = apt.versions(sorted({*apt.closure(USERLAND), *ALONE}))
     key = image_key("initramfs", versions)
     done = cached(lab, name, key)
     if done is not None:
