@@ -51,7 +51,8 @@ TRIXIE_ARM64 = Kernel("trixie", "arm64", "6.12")
 TRIXIE_RISCV64 = Kernel("trixie", "riscv64", "6.12")
 BOARDS = {b.name: b for b in (
     Board("a72", "arm64", "cortex-a72", "bookworm", (BOOKWORM_ARM64, TRIXIE_ARM64),
-          "Cortex-A72 (a Raspberry Pi 4 class core), bookworm userland, kernels 6.1 and 6.12"),
+          "Cortex-A72 with the crypto extensions (RK3399 class; the Pi 4 has none), bookworm, "
+          "kernels 6.1 and 6.12"),
     Board("a53", "arm64", "cortex-a53", "bookworm", (BOOKWORM_ARM64,),
           "Cortex-A53, bookworm userland and kernel 6.1"),
     Board("rv64imafdc", "riscv64",
