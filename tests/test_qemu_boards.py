@@ -172,6 +172,7 @@ LABGRID_QMP_PIPE = ("ignore:Exception ignored in. <_io.FileIO"
 def test_power_cycle_gives_a_new_boot_id_and_the_kernel_switch_another_kernel() -> None:
     """labgrid's QEMUDriver quit and started again is a reboot (new boot id, checked by the
     lab layer's BoardPower); switching its kernel image boots 6.12 under the same userland."""
+    from pytest_sbcbench.measure.tools import which
     from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
     from pytest_sbcbench.platform.labgrid_power import BoardPower
 
@@ -181,6 +182,9 @@ def test_power_cycle_gives_a_new_boot_id_and_the_kernel_switch_another_kernel() 
         executor = LabgridExecutor(target)
         first = executor.run(["cat", "/proc/sys/kernel/osrelease"], timeout=60)
         assert first.stdout.strip() == entry["kernel_release"]
+        # busybox-static's ash answers `command -v dd` with the bare applet name
+        assert which("dd", executor=executor) == "/usr/bin/dd"
+        assert which("openssl", executor=executor) == "/usr/bin/openssl"
         power = BoardPower(target, "qemu a72")
         cycled = power.reboot()
         assert cycled.boot_id_before != cycled.boot_id_after
