@@ -107,6 +107,7 @@ class Apt:
             "Dir::State::status": f"{r}/status", "Dir::Cache": f"{r}/cache",
             "APT::Architecture": self.arch, "APT::Sandbox::User": "root",
             "Acquire::Languages": "none", "Acquire::Check-Valid-Until": "false",
+            "Acquire::GzipIndexes": "true", "Dir::Cache::srcpkgcache": "",
         }
         lines = [f'{key} "{value}";' for key, value in options.items()]
         lines.append(f'APT::Architectures {{ "{self.arch}"; }};')
