@@ -46,11 +46,17 @@ SKIPPED_CHECKS = ("system checks and real-clock check skipped: the board is remo
 
 
 def from_config(config: pytest.Config) -> LabRun | None:
-    """The lab run when labgrid's pytest plugin is loaded and has an environment, else None."""
-    if config.pluginmanager.get_plugin("labgrid") is None:
-        return None
-    env = labgrid_environment(config)
+    """The lab run when labgrid's pytest plugin is loaded and has an environment, else None
+    (then ``--sbc-lab-kernel`` is a usage error: no board to boot it on)."""
     kernel = config.getoption("sbc_lab_kernel", None)
+    env = None
+    if config.pluginmanager.get_plugin("labgrid") is not None:
+        env = labgrid_environment(config)
+    if env is None and kernel is not None:
+        import pytest
+
+        raise pytest.UsageError("--sbc-lab-kernel boots a labgrid board: it needs "
+                                "-p labgrid --lg-env ENV")
     return LabRun(env, kernel=kernel) if env is not None else None
 
 

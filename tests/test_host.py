@@ -33,7 +33,8 @@ CAPTURED = DATA / "this_machine"
 PACKAGE = REPO / "pytest_sbcbench"
 # module -> the adapters that may import it (fnmatch patterns relative to the package): the
 # executors (local, and remote ones such as labgrid's ssh channel) and the host
-ADAPTERS = {"subprocess": ("platform/*executor.py",), "psutil": ("platform/host.py",)}
+ADAPTERS = {"subprocess": ("platform/*executor.py", "platform/labgrid_ssh.py"),
+            "psutil": ("platform/host.py",)}  # labgrid_ssh: the labgrid executor's ssh channel
 MOUNTS = ("proc /proc proc rw,relatime 0 0\n"
           "/dev/vda / ext4 rw,relatime,discard 0 0\n"
           "tmpfs /dev/shm tmpfs rw,relatime,size=24684096k 0 0\n"

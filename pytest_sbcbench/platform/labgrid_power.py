@@ -11,7 +11,7 @@ only exists once the emulator runs).  :func:`bring_up` therefore switches the po
 :class:`BoardPower` reboots: a power cycle through labgrid (the QEMUDriver's emulator is quit
 and started afresh; any other power driver's ``cycle()``), or without a power driver the
 board's own ``reboot`` command over its shell.  It then waits for the shell and checks that the
-boot id (``/proc/sys/kernel/random/boot_id``) changed: a reboot that did not happen is a
+boot id (:data:`~.sysroot.BOOT_ID`, read on the board) changed: a reboot that did not happen is a
 :class:`~pytest_sbcbench.errors.BoardError` naming the board.  A kernel switch boots the same
 board with another kernel: the QEMUDriver's ``kernel`` names a key of the environment's
 ``images:``, and switching that key is what flashing a new kernel is on a real board.
@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BoardError
+from .sysroot import BOOT_ID
 
 BOOT_TIMEOUT_S = 300.0
 POLL_S = 2.0
-READ_TIMEOUT_S = 30.0
-REBOOT_ANSWER_S = 20.0
-BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
+READ_TIMEOUT_S = 10.0
+REBOOT_ANSWER_S = 10.0
+BOOT_ID_FILE = "/" + BOOT_ID  # on the board, read through its command driver
 REBOOT_COMMAND = "reboot"
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -111,9 +112,20 @@ def select_kernel(target: Any, key: str) -> Any:
     if key not in images:
         raise BoardError(f"target {name}: no image {key!r} in the environment's images: "
                          f"(known: {', '.join(sorted(images)) or 'none'})")
-    target.deactivate(power)
+    quit_emulator(target, power)
     power.kernel = key
     return power
+
+
+def quit_emulator(target: Any, power: Any) -> None:
+    """Deactivate a QEMUDriver (it quits the emulator) and close the emulator's pipes, which
+    labgrid 26's ``off()`` drops unclosed (a ResourceWarning, an error under
+    ``filterwarnings = error``); ``_child`` is the driver's ``Popen``, read only if there."""
+    child = getattr(power, "_child", None)
+    target.deactivate(power)
+    for stream in (getattr(child, "stdin", None), getattr(child, "stdout", None)):
+        if stream is not None:
+            stream.close()
 
 
 def kernel_image(target: Any) -> str | None:
@@ -141,9 +153,14 @@ def power_note(target: Any) -> str:
 
 
 def bring_up(target: Any, name: str, waits: Waits | None = None) -> Any:
-    """The target's ``CommandProtocol`` driver, active: the power switched on first when the
-    target has a power driver that is off (or cannot say), then the shell waited for."""
+    """The target's ``CommandProtocol`` driver, active: unless it is active already, the power
+    is switched on first when the target has a power driver that is off (or cannot say), then
+    the shell waited for."""
+    from labgrid.binding import BindingState
+
     command = target.get_driver("CommandProtocol", activate=False)
+    if command.state is BindingState.active:
+        return command
     power = power_driver(target)
     if power is None or not switch_on(target, power):
         target.activate(command)
@@ -177,12 +194,15 @@ def read_boot_id(command: Any) -> str | None:
 
 @dataclass
 class BoardPower:
-    """Reboots of one labgrid target (``name`` is what errors call the board)."""
+    """Reboots of one labgrid target (``name`` is what errors call the board).  With
+    ``shell_reboot`` the board reboots itself (``reboot_command`` over its shell) even when it
+    has a power driver (a clean shutdown); without a power driver it always does."""
 
     target: Any
     name: str
     waits: Waits = field(default_factory=Waits)
     reboot_command: str = REBOOT_COMMAND
+    shell_reboot: bool = False
 
     def command(self) -> Any:
         return bring_up(self.target, self.name, self.waits)
@@ -207,11 +227,11 @@ class BoardPower:
         if kernel is not None:
             select_kernel(self.target, kernel)  # quits the emulator: the power-off
         power = power_driver(self.target)
-        if power is None:
+        if power is None or (self.shell_reboot and kernel is None):
             self._shell_reboot(command)
             return f"shell: {self.reboot_command}"
         if is_emulator(power):
-            self.target.deactivate(power)  # quits the emulator, the shell on it with it
+            quit_emulator(self.target, power)  # the shell on its console goes with it
             self.target.activate(power)  # a fresh console socket and command line
             power.on()
             return "power cycle (QEMUDriver)"

@@ -26,6 +26,7 @@ PROC: Final = "proc"
 SYS: Final = "sys"
 ETC: Final = "etc"
 DEV: Final = "dev"
+BOOT_ID: Final = f"{PROC}/sys/kernel/random/boot_id"  # relative to the root, like every path
 
 DEVICE_TREE_DIRS: Final = ("proc/device-tree", "sys/firmware/devicetree/base")
 DMI_DIR: Final = "sys/class/dmi/id"
@@ -143,7 +144,7 @@ class Sysroot:
 
     def boot_id(self) -> str | None:
         """The kernel's random id of this boot (a new one every boot), or None when absent."""
-        return self.read(f"{PROC}/sys/kernel/random/boot_id", default="").strip() or None
+        return self.read(BOOT_ID, default="").strip() or None
 
     def uptime_s(self) -> float | None:
         """Seconds since boot (the first field of the uptime file), or None when unreadable."""

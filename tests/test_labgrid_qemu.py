@@ -1,0 +1,164 @@
+"""Integration: a real Linux board under QEMU, through labgrid's own QEMUDriver and ShellDriver
+(power on, power cycle, reboot over the shell, kernel switch, and the crypto suite through
+``pytest -p labgrid --lg-env``).
+
+The board is the labgrid env file named by ``SBCBENCH_QEMU_ENV`` (a QEMUDriver booting a kernel
+of its ``images:`` with a busybox initramfs holding openssl, e.g. the a72 board of
+``scripts/qemu_lab.py build``); a second key in ``images:`` is the kernel switched to.  Skips with
+the reason when the variable, the env file, labgrid, qemu or the images are missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from labgrid_lab import preload_labgrid
+
+from pytest_sbcbench.lab import LabRun
+from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor
+from pytest_sbcbench.platform.labgrid_power import BoardPower, kernel_image, power_driver
+
+preload_labgrid()
+
+ENV_VARIABLE = "SBCBENCH_QEMU_ENV"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def qemu_env() -> Any:
+    """The labgrid Environment of the board, or a skip saying what is missing."""
+    value = os.environ.get(ENV_VARIABLE)
+    if not value:
+        pytest.skip(f"{ENV_VARIABLE} is not set: point it at a QEMU board's labgrid env file "
+                    "(scripts/qemu_lab.py build a72; scripts/qemu_lab.py env a72)")
+    if not Path(value).is_file():
+        pytest.skip(f"{ENV_VARIABLE}={value}: no such env file")
+    try:
+        from labgrid import Environment
+    except ImportError as exc:
+        pytest.skip(f"labgrid is not installed ({exc}): pip install '.[labgrid]'")
+    env = Environment(config_file=value)
+    qemu = env.config.get_tool("qemu")
+    if shutil.which(qemu) is None:
+        pytest.skip(f"{qemu} not found: apt-get install qemu-system-arm qemu-system-misc")
+    missing = [key for key in images(env) if not Path(env.config.get_image_path(key)).exists()]
+    if missing:
+        pytest.skip(f"{value}: images not built: {', '.join(missing)}")
+    return env
+
+
+def images(env: Any) -> list[str]:
+    return sorted(env.config.data.get("images") or {})
+
+
+@pytest.fixture(scope="module")
+def lab() -> Iterator[LabRun]:
+    """The board, powered on by the lab layer and captured, as a pytest run attaches it."""
+    run = LabRun(qemu_env())
+    try:
+        run.capture_board(run.connect())
+        yield run
+    finally:
+        run.close()
+
+
+def executor(lab: LabRun) -> LabgridExecutor:
+    assert lab.executor is not None
+    return lab.executor
+
+
+def board(lab: LabRun, command: str) -> str:
+    done = executor(lab).run(["sh", "-c", command], timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def other_kernel(lab: LabRun) -> str:
+    """An images key other than the one the QEMUDriver boots (skip when there is none)."""
+    booted = kernel_image(lab.target)
+    others = [key for key in images(lab.env) if key != booted]
+    if not others:
+        pytest.skip(f"{lab.env_file} has one kernel image: no kernel switch to check")
+    return others[0]
+
+
+def test_the_lab_layer_powers_the_board_on(lab: LabRun) -> None:
+    """Off at the start (a QEMUDriver): switched on, its shell waited for, /proc captured."""
+    assert type(power_driver(lab.target)).__name__ == "QEMUDriver"
+    assert type(executor(lab).command_driver).__name__ == "ShellDriver"
+    assert lab.sysroot is not None and lab.sysroot.boot_id() == board(
+        lab, "cat /proc/sys/kernel/random/boot_id")
+    assert board(lab, "uname -m") in ("aarch64", "riscv64")
+    assert board(lab, "openssl version").startswith("OpenSSL 3.")
+    env = lab.environment()
+    assert env["power"] == "QEMUDriver" and env["kernel_image"] == kernel_image(lab.target)
+
+
+def test_a_power_cycle_gives_a_new_boot_id(lab: LabRun) -> None:
+    done = BoardPower(lab.target, "qemu board").reboot()
+    assert done.method == "power cycle (QEMUDriver)"
+    assert done.boot_id_after != done.boot_id_before
+    assert board(lab, "cat /proc/sys/kernel/random/boot_id") == done.boot_id_after
+
+
+def test_a_reboot_over_the_shell_gives_a_new_boot_id(lab: LabRun) -> None:
+    """The board's own ``reboot`` (busybox init): QEMU resets the machine in the same
+    process, as a board restarts without losing power."""
+    done = BoardPower(lab.target, "qemu board", shell_reboot=True).reboot()
+    assert done.method == "shell: reboot" and done.boot_id_after != done.boot_id_before
+    assert board(lab, "cat /proc/sys/kernel/random/boot_id") == done.boot_id_after
+
+
+def test_lab_reboot_captures_the_new_boot(lab: LabRun) -> None:
+    """After LabRun.reboot the run's tree and the results' boot id are the new boot's (the
+    reboots above went around the LabRun: its tree was the first boot's until now)."""
+    before = board(lab, "cat /proc/sys/kernel/random/boot_id")
+    sysroot = lab.reboot()
+    env = lab.environment()
+    assert sysroot is lab.sysroot and env["boot_id"] == sysroot.boot_id() != before
+    assert env["reboots"][-1]["boot_id_before"] == before
+    assert env["reboots"][-1]["boot_id_after"] == env["boot_id"]
+
+
+def test_the_kernel_switch_boots_another_kernel(lab: LabRun) -> None:
+    """The same board with the other images key, as a maintainer flashes a new kernel (the
+    results' kernel_release is the new kernel's); then back to the first."""
+    first, other = kernel_image(lab.target), other_kernel(lab)
+    assert first is not None
+    release = board(lab, "uname -r")
+    lab.reboot(kernel=other)
+    switched = lab.environment()
+    assert switched["kernel_image"] == other and switched["reboots"][-1]["kernel_image"] == other
+    assert switched["kernel_release"] == board(lab, "uname -r") != release
+    back = BoardPower(lab.target, "qemu board").reboot(kernel=first)
+    assert back.kernel_image == first and board(lab, "uname -r") == release
+
+
+def test_the_crypto_suite_runs_on_the_board_with_another_kernel(lab: LabRun, tmp_path: Path
+                                                                ) -> None:
+    """``pytest -p labgrid --lg-env ENV`` on a board whose power is off (the run that stopped
+    at once with labgrid's TypeError), booted with ``--sbc-lab-kernel``: the digest ran on the
+    board and the results say which kernel."""
+    other = other_kernel(lab)
+    results = tmp_path / "qemu.json"
+    argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",
+            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
+            "--lg-env", str(lab.env_file), "--sbc-lab-kernel", other,
+            "--sbc-baselines", str(tmp_path / "baselines"), "--sbc-results", str(results)]
+    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
+                          check=False, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout and "power: QEMUDriver" in done.stdout
+    doc = json.loads(results.read_text())
+    lab_env = doc["environment"]["lab"]
+    assert lab_env["power"] == "QEMUDriver" and lab_env["kernel_image"] == other
+    assert lab_env["kernel_release"] and lab_env["kernel_release"] != board(lab, "uname -r")
+    [digest] = [r for r in doc["results"] if r["test"].endswith("test_digest[sha256]")]
+    assert digest["summary"]["median"] > 0
