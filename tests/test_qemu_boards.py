@@ -161,14 +161,6 @@ def test_crypto_suite_runs_on_the_board(name: str, kernel: str | None, tmp_path:
         assert result["identity"]["version"] == version and result["summary"]["median"] > 0
 
 
-# labgrid 26.0.1's QEMUDriver.off() drops its emulator's Popen without closing the QMP pipes
-# (qemudriver.py: ``self._child = None``): each power cycle leaves one unclosed pipe reader,
-# which this process's ``filterwarnings = error`` would turn into a failure.  Only those.
-LABGRID_QMP_PIPE = ("ignore:Exception ignored in. <_io.FileIO"
-                    ":pytest.PytestUnraisableExceptionWarning")
-
-
-@pytest.mark.filterwarnings(LABGRID_QMP_PIPE)
 def test_power_cycle_gives_a_new_boot_id_and_the_kernel_switch_another_kernel() -> None:
     """labgrid's QEMUDriver quit and started again is a reboot (new boot id, checked by the
     lab layer's BoardPower); switching its kernel image boots 6.12 under the same userland."""
