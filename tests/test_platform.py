@@ -64,6 +64,11 @@ CPUINFO_FACTS = {
     "mips64_sibyte-bcm1250": ("mips64", 1, "SiByte SB1 V0.2  FPU V0.2"),
     "loongarch64_loongson-3a5000-hv": ("loongarch64", 4, "Loongson-3A5000-HV"),
     "loongarch64_loongson-3a6000-hv": ("loongarch64", 8, "Loongson-3A6000-HV"),
+    # the QEMU lab boards of scripts/qemu_lab.py (issue 21), captured over labgrid
+    "arm64_qemu-virt_cortex-a72": ("aarch64", 2, "ARM Cortex-A72"),
+    "arm64_qemu-virt_cortex-a53": ("aarch64", 2, "ARM Cortex-A53"),
+    "riscv64_qemu-virt_rv64imafdc": ("riscv64", 2, None),
+    "riscv64_qemu-virt_rv64-v-zkne-zknh": ("riscv64", 2, None),
 }
 
 

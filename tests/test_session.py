@@ -15,6 +15,7 @@ import pytest
 
 from helpers import star64_tree
 from pytest_sbcbench.errors import SbcBenchError
+from pytest_sbcbench.measure.tools import LOOKUP
 from pytest_sbcbench.model import Identity, Measurement
 from pytest_sbcbench.platform.executor import Completed, Executor, Spawned
 from pytest_sbcbench.plugin.state import SESSION_KEY, session_of
@@ -239,7 +240,7 @@ def test_crypto_workloads_run_every_command_through_the_session_executor(
         plugins=[UseExecutor(recording)])
     result.assert_outcomes(passed=1)
     path = shutil.which("openssl")
-    assert recording.argvs[0] == ("sh", "-c", 'command -v -- "$1"', "sh", "openssl")
+    assert recording.argvs[0] == (*LOOKUP, "openssl")
     assert (path, "version") in recording.argvs
     speed = [a for a in recording.argvs if a[1:2] == ("speed",)]
     assert len(speed) == 1 and speed[0][0] == path and "sha256" in speed[0]

@@ -36,7 +36,16 @@ def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: b
     return output
 
 
-LOOKUP = ("sh", "-c", 'command -v -- "$1"', "sh")  # the name is an argument, never shell text
+# The name is an argument, never shell text.  A shell that prefers its own applets (Debian's
+# busybox-static ash) answers ``command -v tar`` with the bare name: the PATH entry is then
+# looked for directly, so a busybox board's tar, dd, sort are found where they are.
+LOOKUP = ("sh", "-c", r"""p=$(command -v -- "$1") || exit 1
+case $p in /*) echo "$p"; exit 0;; esac
+IFS=:
+for d in $PATH; do
+  if [ -f "$d/$1" ] && [ -x "$d/$1" ]; then echo "$d/$1"; exit 0; fi
+done
+exit 1""", "sh")
 
 
 def which(name: str, *, executor: Executor | None = None) -> str | None:

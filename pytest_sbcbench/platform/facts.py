@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import cpufreq, kcrypto
-from .isa import accel, features
+from .isa import accel, accel_sources, features
 from .parse import parse_cpuinfo
 from .probe import probe
 from .sysroot import Sysroot
@@ -17,7 +17,8 @@ def kernel_crypto(sysroot: Sysroot) -> list[kcrypto.KernelAlgorithm]:
 
 def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
                    providers_text: str = "") -> dict[str, Any]:
-    """The probe plus features, ISA, accelerators, kernel crypto and clusters.
+    """The probe plus features, ISA, accelerators (and the features each is attributed to,
+    ``accel_from``), kernel crypto and clusters.
 
     Kernel crypto drivers are classed ``engine``/``cpu``/``generic``/``unknown`` by evidence
     (:func:`kcrypto.classify`); ``unknown`` ones are listed apart, never counted as software.
@@ -34,6 +35,7 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
         feature_family=found.arch,
         isa=found.isa.as_dict() if found.isa else None,
         accel=accel(found),
+        accel_from=accel_sources(found),
         notes=list(found.notes),
         clusters=[{"policy": p.name, "cpus": list(p.cpus),
                    "max_mhz": p.max_khz / 1000 if p.max_khz else None, "governor": p.governor}

@@ -117,12 +117,22 @@ ACCEL: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def accel(found: Features) -> dict[str, bool]:
-    """Which crypto and vector units the features provide (RVV 0.7.1 is not ``vector``)."""
+ACCEL_KEYS = ("aes", "sha1", "sha256", "sha512", "pmull", "vector")
+
+
+def accel_sources(found: Features) -> dict[str, list[str]]:
+    """The features each accelerator is attributed to, for the accelerators present only
+    (``{"aes": ["zkne"], "sha256": ["zknh"]}`` on a RISC-V core with scalar crypto, ``["aes"]``
+    from an ARM ``Features`` line).  RVV 0.7.1 is not ``vector``."""
     table = ACCEL.get(found.arch, {})
     names = set(found.names)
-    out = {key: any(n in names for n in table.get(key, ())) for key in
-           ("aes", "sha1", "sha256", "sha512", "pmull", "vector")}
+    out = {key: [n for n in table.get(key, ()) if n in names] for key in ACCEL_KEYS}
     if found.isa is not None and found.isa.vector_071:
-        out["vector"] = False
-    return out
+        out["vector"] = []
+    return {key: providers for key, providers in out.items() if providers}
+
+
+def accel(found: Features) -> dict[str, bool]:
+    """Which crypto and vector units the features provide (RVV 0.7.1 is not ``vector``)."""
+    sources = accel_sources(found)
+    return {key: key in sources for key in ACCEL_KEYS}
