@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_sides
 from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
@@ -150,6 +150,28 @@ def true_power(cell: BootCell, j: int, n_last: int, plan: BootPlan, effect: floa
     return statistics.NormalDist().cdf(z)
 
 
+AnchorRule = Callable[[Sequence[Sequence[float]], Sequence[float]], tuple[bool, int]]
+
+
+@dataclass
+class AnchorTally:
+    """One anchor rule in a cell: unchanged suites flagged, and each drop detected."""
+
+    null: int = 0
+    detected: list[int] = field(default_factory=list)
+
+
+def anchor_suite(rule: AnchorRule, suite: Sequence[Draw], shift: float, only_first: bool
+                 ) -> tuple[bool, bool]:
+    """(any metric flagged, metric 0 flagged): the rule sees the baseline boots and the last
+    candidate boot's runs, as a run of one new boot."""
+    flags = []
+    for j, (base, cand) in enumerate(suite):
+        moved = shift if (j == 0 or not only_first) else 0.0
+        flags.append(rule([s.samples for s in base], [v * (1 + moved) for v in cand[-1]])[0])
+    return any(flags), flags[0]
+
+
 @dataclass
 class CellTally:
     suites: int = 0
@@ -161,14 +183,24 @@ class CellTally:
     metrics: int = 0
     catch: list[float] | None = None
     detected: list[int] | None = None
+    anchors: dict[str, AnchorTally] = field(default_factory=dict)
 
 
-def run_boot_cell(cell: BootCell, trials: int, seed: int) -> CellTally:
+def run_boot_cell(cell: BootCell, trials: int, seed: int,
+                  anchors: dict[str, AnchorRule] | None = None) -> CellTally:
     rng = random.Random(f"{seed}-{cell.label}-{cell.k}-{cell.c}")
     plan = BootPlan(RUNS, MAX_RUNS, cell.c, alpha=per_test_alpha(N_METRICS))
     tally = CellTally(catch=[], detected=[0] * len(cell.drops))
+    for name in anchors or {}:
+        tally.anchors[name] = AnchorTally(detected=[0] * len(cell.drops))
     for _ in range(trials):
         suite = draw_suite(rng, cell)
+        for name, rule in (anchors or {}).items():
+            anchor = tally.anchors[name]
+            anchor.null += anchor_suite(rule, suite, 0.0, True)[0]
+            for i, (kind, shift) in enumerate(cell.drops):
+                hit = anchor_suite(rule, suite, shift, kind == "lone")
+                anchor.detected[i] += hit[1] if kind == "lone" else hit[0]
         bases = [reduce_side(base) for base, _ in suite]
         null = [judge_metric(b, cand, 0.0, plan) for b, (_, cand) in zip(bases, suite, strict=True)]
         verdict = _family(bases, null)
@@ -244,7 +276,26 @@ def row(cell: BootCell, t: CellTally) -> str:
             f"{catch:.1f}% | {detect or '-'} |")
 
 
-def boots_table(which: str, trials: int, seed: int) -> list[str]:
+def anchor_rows(cell: BootCell, t: CellTally) -> list[str]:
+    out = []
+    for name, a in t.anchors.items():
+        detect = "; ".join(f"{kind} {100 * shift:g}%: {pct(hits / t.suites)}"
+                           for (kind, shift), hits in zip(cell.drops, a.detected, strict=True))
+        out.append(f"| {cell.label} | {name} | {pct(a.null / t.suites)} | {detect} |")
+    return out
+
+
+def boots_table(which: str, trials: int, seed: int,
+                anchors: dict[str, AnchorRule] | None = None) -> list[str]:
+    """The cells' rows; for the detection cells, the anchors' rules on the same draws."""
+    lines = list(HEAD)
+    beside = ["", "The anchors' rules on the same draws of the detection cells (each sees the "
+              "baseline boots and the last candidate boot's runs, as a run of one new boot):",
+              "", "| cell | rule | unchanged suites failing | detected |", "|---|---|---|---|"]
     cells = {"bound": bound_cells(), "detect": detect_cells()}.get(
         which, bound_cells() + detect_cells())
-    return [*HEAD, *(row(cell, run_boot_cell(cell, trials, seed)) for cell in cells)]
+    for cell in cells:
+        tally = run_boot_cell(cell, trials, seed, anchors if cell.drops else None)
+        lines.append(row(cell, tally))
+        beside += anchor_rows(cell, tally)
+    return lines + beside if len(beside) > 5 else lines

@@ -410,7 +410,7 @@ def main() -> None:
     if args.boots:
         from gate_boots import boots_table
         print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
-        print("\n".join(boots_table(args.boots, args.trials, args.seed)))
+        print("\n".join(boots_table(args.boots, args.trials, args.seed, ANCHORS)))
         return
     if args.replay:
         print("\n".join(replay_table()))
