@@ -149,7 +149,10 @@ def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_A
             return None
         between, df_b, source = _assumed(allowance, s_s2, df_s)
         var = max(between, floor_b) * scale + inner
-        df = _satterthwaite([(between * scale, df_b), (inner, df_w + df_s)])
+        sessions = s_s2 * (sum(1 / n for n in cand.sessions) / c**2
+                           + sum(1 / n for n in base.sessions) / k**2)
+        df = _satterthwaite([(between * scale, df_b), (sessions, df_s),
+                             (inner - sessions, df_w)])
         return BootNoise(math.sqrt(var), _df_grid(df), between, s_w2, s_s2, source)
     tau2 = (base.spread_ss + cand.spread_ss) / df_boot
     mean_u = (sum(u_b) * (k - 1) / k + sum(u_c) * (c - 1) / c) / df_boot
