@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +160,40 @@ def test_plan_is_validated() -> None:
     with pytest.raises(ValueError, match="alpha"):
         BootPlan(3, 6, 1, alpha=0.7)
     assert BootPlan(3, 6).regression_looks == (6,) and BootPlan(3, 9).alpha_look == 0.04 / 50
+
+
+def test_real_samples_from_this_host_through_the_boot_test() -> None:
+    """The four openssl metrics recorded on the busy development VM
+    (tests/data/this_machine/gate-replay_*): groups 1-3 as baseline boots, group 4 as the one
+    candidate boot, run by the loop of the last boot.  Unchanged, no metric is a regression or
+    a pass; 90% slower (the AES-NI-masked scale), every metric is a confirmed regression."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    import gate_simulation
+
+    files = sorted(gate_simulation.REPLAY_DIR.glob(gate_simulation.REPLAY_GLOB))
+    assert len(files) == 4
+    plan = BootPlan(3, 6, 1, alpha=0.04 / 4)
+    for path in files:
+        _, groups = gate_simulation.load_replay(path)
+        base = [BootSession(tuple(groups[g]), f"group{g}") for g in (1, 2, 3)]
+        for shift, expected in ((0.0, {"inconclusive"}), (-0.90, {"regression"})):
+            stream = [v * (1 + shift) for v in groups[4]]
+            d = next(d for n in range(3, 7) if (d := decide_boots(
+                base, [BootSession(tuple(stream[:n]), "group4")], "higher", plan)).status
+                != "continue")
+            assert d.status in expected, (path.name, shift, d.detail)
+
+
+def test_the_simulation_drives_the_procedure_and_the_anchors() -> None:
+    """benchmarks/gate_simulation.py --boots: one detection cell, a few seeded suites."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    import gate_boots
+    import gate_simulation
+
+    cell = gate_boots.detect_cells()[0]
+    tally = gate_boots.run_boot_cell(cell, 5, 1, {"lkp": gate_simulation.lkp})
+    assert tally.suites == 5 and tally.metrics == 125 and tally.failed == 0
+    assert tally.detected == [4] and set(tally.anchors) == {"lkp"}  # seeded: 4 of 5
+    line = gate_boots.row(cell, tally)
+    assert line.startswith("| lone 3% drop; CV 1%, drift 0.5% | 10 vs 3 | 0.0% (")
+    assert "lone 3%: 80.0% (>= 95.0%: NOT met)" in line
