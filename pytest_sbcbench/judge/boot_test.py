@@ -102,7 +102,8 @@ class BootNoise:
     between: float  # sigma_b^2 used
     run_var: float  # s_w^2 (0 when no run is repeated)
     session_var: float  # sigma_s^2 estimate (0 when no boot has two sessions)
-    source: str  # "boots (df N)", "session spread ...", "one-boot allowance ..."
+    source: str  # "boots (k + c boots, df N)", "session spread (...)", "measured: ...",
+    # or "assumed: one-boot allowance ..." (what the boot-to-boot drift rests on)
 
     def se_for(self, k: int, c: int, runs: int) -> float:
         """SE of d for k baseline and c candidate boots of one session of ``runs`` runs each."""
