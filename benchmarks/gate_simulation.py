@@ -3,6 +3,8 @@
     python3 benchmarks/gate_simulation.py [--trials 400] [--seed 2026] [--quick]
     python3 benchmarks/gate_simulation.py --tradeoff [--trials 200]   # runs a boot vs pooling
     python3 benchmarks/gate_simulation.py --replay                    # real samples of this VM
+    python3 benchmarks/gate_simulation.py --boots bound|detect|all [--trials 2000]
+                                           # candidate boots, Holm + suite mean (gate_boots.py)
 
 Each trial is a suite of 25 metrics (compile-time-like, lower is better).  Every metric has a
 baseline of ``boots`` boots x 3 runs; this run is a new boot.  A sample is
@@ -402,7 +404,15 @@ def main() -> None:
                         help="only replay the samples recorded on the development VM")
     parser.add_argument("--tradeoff", action="store_true",
                         help="only the runs-per-boot and pooling trade-off table")
+    parser.add_argument("--boots", choices=("bound", "detect", "all"),
+                        help="only the candidate-boots gate (issue 22): suite bound cells, "
+                             "detection cells, or both")
     args = parser.parse_args()
+    if args.boots:
+        from gate_boots import boots_table
+        print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
+        print("\n".join(boots_table(args.boots, args.trials, args.seed, ANCHORS)))
+        return
     if args.replay:
         print("\n".join(replay_table()))
         return

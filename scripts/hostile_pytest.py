@@ -237,6 +237,14 @@ def pytest_regressed_save(work: Path) -> Row:
     args = ["--sbc-idle-wait", "0", "--sbc-baselines", str(baselines), "--sbc-save-baseline"]
     run(work, *args, SAMPLES="6318e6,6195e6")
     run(work, *args, SAMPLES="6095e6,6322e6")
+    # the baseline was recorded on the reference kernel: a far session of the same kernel is
+    # recorded as drift (issue 22), a regression of another kernel is refused
+    for path in baselines.glob("*.json"):
+        doc = json.loads(path.read_text())
+        for entry in doc["entries"]:
+            for session in entry["sessions"]:
+                session["environment"]["kernel_release"] = "reference-kernel"
+        path.write_text(json.dumps(doc))
     before = snapshot(work)
     done = run(work, *args, SAMPLES="300e6,304e6")
     again = run(work, "--sbc-idle-wait", "0", "--sbc-baselines", str(baselines),

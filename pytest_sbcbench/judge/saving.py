@@ -4,19 +4,62 @@ A regressed run saved into the baseline makes the same regression pass next time
 keeps verdicts pass, improvement, inconclusive and no-baseline, plus what ``--sbc-accept``
 names, and says what it did and did not record.  Inconclusive is kept: it is not a regression,
 and a baseline of one or two boots leaves most verdicts inconclusive, so refusing it would stop
-a baseline from ever reaching the three boots it needs."""
+a baseline from ever reaching the three boots it needs.
+
+Baseline boots are never refused for drifting (issue 22): a ``regression`` against a baseline
+whose every session has this session's reference (its ``label``, else its ``kernel_release``)
+is a far boot of the same reference, not a change, and leaving it out would shrink the drift
+the gate learns.  It is recorded and reported ("boot 3 is 3.8% below the other 2 boots of
+6.1.0-57: recorded; it widens the tolerance").  Only results of another reference need
+``--sbc-accept``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..model import Result
-from .baseline import append_session_locked
+from .baseline import Baseline, append_session_locked, load_baseline
 
 SAVABLE = ("pass", "improvement", "inconclusive", "no-baseline")
 NEVER_SAVED = ("invalid", "implausible")
+REFERENCE_KEYS = ("label", "kernel_release")  # what a session is a boot of
+
+
+def reference_of(environment: Mapping[str, Any]) -> str | None:
+    """The reference a session ran (its ``label``, else its ``kernel_release``), if known."""
+    for key in REFERENCE_KEYS:
+        value = environment.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def same_reference(baseline: Baseline | None, environment: Mapping[str, Any]
+                   ) -> Callable[[Result], bool]:
+    """Whether a result's baseline entry holds only sessions of this session's reference."""
+    mine = reference_of(environment)
+
+    def check(result: Result) -> bool:
+        m = result.measurement
+        entries = [e for e in baseline.slot(result.test, m.metric) if e.identity == m.identity] \
+            if baseline is not None and mine is not None else []
+        return bool(entries) and all(reference_of(s.environment) == mine
+                                     for s in entries[0].sessions)
+    return check
+
+
+def _far_boot(result: Result, reference: str | None) -> str:
+    """The save line of a far boot of the same reference."""
+    e = result.verdict.evidence
+    where = ""
+    if e is not None and e.change_pct is not None:
+        side = "below" if e.change_pct < 0 else "above"
+        where = (f": this boot is {abs(e.change_pct):.1f}% {side} the other "
+                 f"{e.baseline_boots} boot(s) of {reference or 'this reference'}")
+    return (f"  far boot: {result.test} {result.measurement.display_name}{where}: recorded; "
+            "it widens the tolerance")
 
 
 def accepts(pattern: str, test: str) -> bool:
@@ -25,29 +68,34 @@ def accepts(pattern: str, test: str) -> bool:
     return bool(pattern) and pattern in test
 
 
-def savable(results: Sequence[Result], accept: Iterable[str] = ()
-            ) -> tuple[list[Result], list[Result]]:
+def savable(results: Sequence[Result], accept: Iterable[str] = (),
+            same: Callable[[Result], bool] | None = None) -> tuple[list[Result], list[Result]]:
     """(kept, refused): a baseline records only what it should be judged against next time.
 
     Kept: verdicts pass, improvement, inconclusive and no-baseline, plus results ``accept``
-    names (a regression or an incomparable result the user confirms is the new normal).
-    Invalid and implausible results are refused even when named: they are not measurements of
-    the board."""
+    names (a regression or an incomparable result the user confirms is the new normal), plus
+    regressions for which ``same`` says the baseline is of this session's reference (a far
+    boot, see the module docstring).  Invalid and implausible results are refused even when
+    named: they are not measurements of the board."""
     patterns = [p for p in accept if p]
     kept: list[Result] = []
     refused: list[Result] = []
     for result in results:
         status = result.verdict.status
         named = any(accepts(p, result.test) for p in patterns)
-        ok = status in SAVABLE or (named and status not in NEVER_SAVED)
+        drift = status == "regression" and same is not None and same(result)
+        ok = status in SAVABLE or drift or (named and status not in NEVER_SAVED)
         (kept if ok else refused).append(result)
     return kept, refused
 
 
 def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
-                 accept: Iterable[str] = (), sessions: int | None = None) -> list[str]:
+                 accept: Iterable[str] = (), sessions: int | None = None,
+                 same: Callable[[Result], bool] | None = None,
+                 reference: str | None = None) -> list[str]:
     """Summary lines saying what was saved into ``path`` and what was not, and why
-    (``sessions``: the most sessions any saved metric now has)."""
+    (``sessions``: the most sessions any saved metric now has; ``same`` and ``reference``:
+    as for :func:`savable`, to name far boots)."""
     patterns = [p for p in accept if p]
     lines = []
     if kept:
@@ -56,7 +104,9 @@ def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
     else:
         lines.append(f"baseline NOT saved to {path}: no result can be recorded")
     for r in kept:
-        if r.verdict.status not in SAVABLE:
+        if r.verdict.status == "regression" and same is not None and same(r):
+            lines.append(_far_boot(r, reference))
+        elif r.verdict.status not in SAVABLE:
             lines.append(f"  saved by --sbc-accept: {r.test} {r.measurement.display_name} "
                          f"({r.verdict.status})")
     for r in refused:
@@ -71,13 +121,15 @@ def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
 
 def save_session(path: Path, board: str, results: Sequence[Result], accept: Iterable[str],
                  created: str, environment: Mapping[str, Any]) -> list[str]:
-    """``--sbc-save-baseline``: filter with :func:`savable`, append under the lock with
-    :func:`append_session_locked` (nothing is written when nothing is savable), and return
-    the summary lines of :func:`save_summary`."""
+    """``--sbc-save-baseline``: filter with :func:`savable` (a far boot of the baseline's own
+    reference is kept), append under the lock with :func:`append_session_locked` (nothing is
+    written when nothing is savable), and return the summary lines of :func:`save_summary`."""
     patterns = list(accept)
-    kept, refused = savable(results, patterns)
+    same = same_reference(load_baseline(path, board), environment)
+    kept, refused = savable(results, patterns, same)
     sessions = None
     if kept:
         updated = append_session_locked(path, board, kept, created, environment)
         sessions = max(len(e.sessions) for e in updated.entries)
-    return save_summary(path, kept, refused, patterns, sessions)
+    return save_summary(path, kept, refused, patterns, sessions, same,
+                        reference_of(environment))

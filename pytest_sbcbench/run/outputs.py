@@ -51,6 +51,8 @@ class Outputs:
         env["session_findings"] = [f.as_dict() for f in preflight.findings]
         if lab is not None:
             env["lab"] = lab.environment()
+        if target.settings.candidate is not None:
+            env["label"] = target.settings.candidate  # the reference a baseline boot belongs to
         return env
 
     def write(self, target: RunTarget, board: BoardProfile, profiles: dict[str, BoardProfile],
@@ -106,7 +108,7 @@ class Outputs:
 
     def save(self, target: RunTarget, board: str, baseline: Baseline | None,
              results: Sequence[Result], environment: dict[str, Any], interrupted: bool) -> None:
-        from ..judge.saving import savable
+        from ..judge.saving import same_reference, savable
         from ..judge.verdict import boots_note
         from . import baseline_io
 
@@ -114,7 +116,7 @@ class Outputs:
         self.saved = baseline_io.save(settings, board, results, self.created, environment,
                                       interrupted)
         if any(line.startswith("baseline saved") for line in self.saved):
-            saved, _ = savable(results, settings.accept)
+            saved, _ = savable(results, settings.accept, same_reference(baseline, environment))
             self.saved.append(boots_note(baseline, saved, environment.get("boot_id")))
 
 

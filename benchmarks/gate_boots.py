@@ -1,0 +1,301 @@
+"""The candidate-boots gate (issue 22) driven over heterogeneous suites: ``gate_simulation.py
+--boots``.
+
+Each trial is a suite of 25 metrics (lower is better).  The baseline has k boots of 3 runs;
+the candidate c boots: the first c - 1 of 3 runs (the plan's minimum; those looks are
+``pending``), the last one run as the plugin's loop runs it (look after 3 runs and after each
+further run while the verdict says ``continue``, up to 6).  A run is
+``100 x (1 + shift) x (1 + boot offset) x (1 + noise)``: each boot draws an offset per metric
+(SD = that metric's drift; "shared": one draw per boot scaled to every metric, so every metric
+moves together) and each run its noise (SD = that metric's CV).  Every metric is judged by
+:func:`pytest_sbcbench.judge.boot_decide.decide_sides` at Holm's first step (0.04 / 25), then
+:func:`pytest_sbcbench.judge.family.close_family` runs Holm's later steps and the suite-mean
+test (1%).  The drops of a cell are applied to the same draws (common random numbers); a lone
+drop re-judges only the dropped metric.
+
+Reported per cell: the share of unchanged suites that fail (any metric, or the suite mean)
+with its 95% interval, unchanged metrics passing at a look whose power for delta (3%) was
+below 80% (the true power, from the simulated variances), the median metric's "95% of drops
+>= x% are caught", and the detection of each drop of the cell (the dropped metric a regression;
+for a whole-suite drop, the gate failing).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_sides
+from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
+from pytest_sbcbench.judge.family import (
+    SuiteMetric,
+    close_family,
+    per_test_alpha,
+    suite_mean_test,
+)
+from pytest_sbcbench.judge.tdist import t_ppf
+
+N_METRICS = 25
+RUNS = 3
+MAX_RUNS = 6
+
+
+@dataclass(frozen=True)
+class BootCell:
+    label: str
+    k: int
+    c: int
+    cv: tuple[float, ...]  # cycled over the metrics
+    drift: tuple[float, ...]
+    shared: bool = False
+    drops: tuple[tuple[str, float], ...] = ()  # ("lone" | "suite", shift), with its target
+    targets: tuple[float, ...] = ()  # detection target per drop
+
+    def cv_of(self, j: int) -> float:
+        return self.cv[j % len(self.cv)]
+
+    def drift_of(self, j: int) -> float:
+        return self.drift[j % len(self.drift)]
+
+
+ONE_OF_25 = (0.01,) + (0.0,) * 24  # one metric drifting 1% among 24 that do not
+FIVE_OF_25 = (0.01, 0.0025, 0.0025, 0.0025, 0.0025)  # 5 at 1%, 20 at 0.25%
+CV_MIX = (0.003, 0.01, 0.03)
+
+
+def bound_cells() -> list[BootCell]:
+    """The suite bound for every k and c of the issue, over the heterogeneous mixes."""
+    cells = []
+    for k in (2, 3, 5, 10):
+        for c in (1, 3):
+            cells += [BootCell("1 at 1% drift, 24 at 0; CV 1%", k, c, (0.01,), ONE_OF_25),
+                      BootCell("5 at 1%, 20 at 0.25% drift; CV 1%", k, c, (0.01,), FIVE_OF_25),
+                      BootCell("CV 0.3/1/3%, drift 1%", k, c, CV_MIX, (0.01,)),
+                      BootCell("drift 0.5% shared by all; CV 1%", k, c, (0.01,), (0.005,),
+                               True)]
+    return cells
+
+
+def detect_cells() -> list[BootCell]:
+    """The detection targets: 10 baseline boots x 3 runs, 3 candidate boots x 3 runs."""
+    return [
+        BootCell("lone 3% drop; CV 1%, drift 0.5%", 10, 3, (0.01,), (0.005,),
+                 drops=(("lone", 0.03),), targets=(0.95,)),
+        BootCell("lone 3% drop; CV 0.3%, drift 0.5%", 10, 3, (0.003,), (0.005,),
+                 drops=(("lone", 0.03),), targets=(0.95,)),
+        BootCell("lone 5% drop; CV 1%, drift 1%", 10, 3, (0.01,), (0.01,),
+                 drops=(("lone", 0.05),), targets=(0.95,)),
+        BootCell("lone 10% drop; CV 3%, drift 1%", 10, 3, (0.03,), (0.01,),
+                 drops=(("lone", 0.10),), targets=(0.99,)),
+        BootCell("suite 3% drop; CV 1%, drift 0.5%", 10, 3, (0.01,), (0.005,),
+                 drops=(("suite", 0.03),), targets=(0.99,)),
+        BootCell("suite 3% drop; CV 1%, drift 0.5% shared", 10, 3, (0.01,), (0.005,), True,
+                 drops=(("suite", 0.03),), targets=(0.99,)),
+    ]
+
+
+Draw = tuple[list[BootSession], list[tuple[float, ...]]]  # baseline sessions, candidate boots
+
+
+def draw_suite(rng: random.Random, cell: BootCell) -> list[Draw]:
+    shared = [rng.gauss(0.0, 1.0) for _ in range(cell.k + cell.c)]
+    out = []
+    for j in range(N_METRICS):
+        cv, drift = cell.cv_of(j), cell.drift_of(j)
+        boots = []
+        for b in range(cell.k + cell.c):
+            z = shared[b] if cell.shared else rng.gauss(0.0, 1.0)
+            n = RUNS if b < cell.k + cell.c - 1 else MAX_RUNS
+            boots.append(tuple(100.0 * (1.0 + drift * z) * (1.0 + rng.gauss(0.0, cv))
+                               for _ in range(n)))
+        out.append(([BootSession(boots[b], f"b{b}") for b in range(cell.k)], boots[cell.k:]))
+    return out
+
+
+@dataclass(frozen=True)
+class Judged:
+    decision: BootDecision
+    candidate: BootSide  # as far as the loop measured
+
+
+def judge_metric(base: BootSide, cand_boots: Sequence[tuple[float, ...]], shift: float,
+                 plan: BootPlan) -> Judged:
+    """The run loop of the last candidate boot, the earlier boots at the minimum."""
+    scale = 1.0 + shift
+    boots = [tuple(v * scale for v in b) for b in cand_boots]
+    earlier = [BootSession(b[:RUNS], f"c{i}") for i, b in enumerate(boots[:-1])]
+    for n in range(RUNS, MAX_RUNS + 1):
+        sessions = (*earlier, BootSession(boots[-1][:n], f"c{len(earlier)}"))
+        side = reduce_side(sessions)
+        d = decide_sides(base, side, n, "lower", plan, explain=False)
+        if d.status != "continue":
+            return Judged(d, side)
+    raise AssertionError("the last look is always final")
+
+
+def true_power(cell: BootCell, j: int, n_last: int, plan: BootPlan, effect: float = 0.03
+               ) -> float:
+    """The power for ``effect`` of the regression test at this look, from the simulated
+    variances (shifted-t approximation of the noncentral t)."""
+    sd_b, sd_w = math.log1p(cell.drift_of(j)), math.log1p(cell.cv_of(j))
+    k, c = cell.k, cell.c
+    var = sd_b**2 * (1 / k + 1 / c) + sd_w**2 * (1 / (RUNS * k)
+                                                 + ((c - 1) / RUNS + 1 / n_last) / c**2)
+    df = float(k + c - 2)
+    t = t_ppf(1 - plan.alpha_look, df)
+    z = (math.log1p(effect) / math.sqrt(var) - t) / math.sqrt(1 + t * t / (2 * df))
+    return statistics.NormalDist().cdf(z)
+
+
+AnchorRule = Callable[[Sequence[Sequence[float]], Sequence[float]], tuple[bool, int]]
+
+
+@dataclass
+class AnchorTally:
+    """One anchor rule in a cell: unchanged suites flagged, and each drop detected."""
+
+    null: int = 0
+    detected: list[int] = field(default_factory=list)
+
+
+def anchor_suite(rule: AnchorRule, suite: Sequence[Draw], shift: float, only_first: bool
+                 ) -> tuple[bool, bool]:
+    """(any metric flagged, metric 0 flagged): the rule sees the baseline boots and the last
+    candidate boot's runs, as a run of one new boot."""
+    flags = []
+    for j, (base, cand) in enumerate(suite):
+        moved = shift if (j == 0 or not only_first) else 0.0
+        flags.append(rule([s.samples for s in base], [v * (1 + moved) for v in cand[-1]])[0])
+    return any(flags), flags[0]
+
+
+@dataclass
+class CellTally:
+    suites: int = 0
+    failed: int = 0
+    failed_metric: int = 0
+    failed_suite_mean: int = 0
+    passes: int = 0
+    passes_underpowered: int = 0
+    metrics: int = 0
+    catch: list[float] | None = None
+    detected: list[int] | None = None
+    anchors: dict[str, AnchorTally] = field(default_factory=dict)
+
+
+def run_boot_cell(cell: BootCell, trials: int, seed: int,
+                  anchors: dict[str, AnchorRule] | None = None) -> CellTally:
+    rng = random.Random(f"{seed}-{cell.label}-{cell.k}-{cell.c}")
+    plan = BootPlan(RUNS, MAX_RUNS, cell.c, alpha=per_test_alpha(N_METRICS))
+    tally = CellTally(catch=[], detected=[0] * len(cell.drops))
+    for name in anchors or {}:
+        tally.anchors[name] = AnchorTally(detected=[0] * len(cell.drops))
+    for _ in range(trials):
+        suite = draw_suite(rng, cell)
+        for name, rule in (anchors or {}).items():
+            anchor = tally.anchors[name]
+            anchor.null += anchor_suite(rule, suite, 0.0, True)[0]
+            for i, (kind, shift) in enumerate(cell.drops):
+                hit = anchor_suite(rule, suite, shift, kind == "lone")
+                anchor.detected[i] += hit[1] if kind == "lone" else hit[0]
+        bases = [reduce_side(base) for base, _ in suite]
+        null = [judge_metric(b, cand, 0.0, plan) for b, (_, cand) in zip(bases, suite, strict=True)]
+        verdict = _family(bases, null)
+        tally.suites += 1
+        tally.metrics += N_METRICS
+        tally.failed += verdict[0]
+        tally.failed_metric += verdict[1]
+        tally.failed_suite_mean += verdict[2]
+        for j, one in enumerate(null):
+            if one.decision.status == "pass":
+                tally.passes += 1
+                tally.passes_underpowered += true_power(
+                    cell, j, one.decision.samples_used, plan) < 0.8
+        assert tally.catch is not None and tally.detected is not None
+        tally.catch.append(statistics.median(j.decision.catch95_pct for j in null))
+        for i, (kind, shift) in enumerate(cell.drops):
+            if kind == "lone":
+                judged = [judge_metric(bases[0], suite[0][1], shift, plan), *null[1:]]
+                tally.detected[i] += _family(bases, judged)[3]
+            else:
+                judged = [judge_metric(b, cand, shift, plan)
+                          for b, (_, cand) in zip(bases, suite, strict=True)]
+                tally.detected[i] += _family(bases, judged)[0]
+    return tally
+
+
+def _family(bases: Sequence[BootSide], judged: Sequence[Judged]
+            ) -> tuple[bool, bool, bool, bool]:
+    """(gate failed, a metric failed, the suite mean failed, metric 0 failed)."""
+    names = [f"m{j}" for j in range(len(judged))]
+    metrics = [SuiteMetric(n, base, j.candidate, "lower")
+               for n, base, j in zip(names, bases, judged, strict=True)]
+    family = close_family([(n, j.decision) for n, j in zip(names, judged, strict=True)],
+                          suite_mean_test(metrics))
+    return (family.failed, bool(family.regressions), family.suite.status == "regression",
+            "m0" in family.regressions)
+
+
+def interval(hits: int, n: int) -> tuple[float, float]:
+    """Wilson 95% interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    z, p = 1.96, hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+HEAD = ["| cell (25 metrics, 3 runs a boot) | k baseline vs c candidate boots | unchanged "
+        "suites failing (95% interval; metric / suite mean) | target <= 5% | unchanged passes "
+        "below 80% power | 95% of drops >= (median metric) | detected (target) |",
+        "|---|---|---|---|---|---|---|"]
+
+
+def row(cell: BootCell, t: CellTally) -> str:
+    low, high = interval(t.failed, t.suites)
+    rate = t.failed / t.suites
+    detect = "; ".join(
+        f"{kind} {100 * shift:g}%: {pct(hits / t.suites)} (>= {pct(target)}: "
+        f"{'met' if hits / t.suites >= target else 'NOT met'})"
+        for (kind, shift), target, hits in zip(cell.drops, cell.targets, t.detected or [],
+                                                   strict=True))
+    catch = statistics.median(t.catch) if t.catch else math.inf
+    return (f"| {cell.label}{', shared' if cell.shared and 'shared' not in cell.label else ''} "
+            f"| {cell.k} vs {cell.c} | {pct(rate)} ({pct(low)}-{pct(high)}; "
+            f"{pct(t.failed_metric / t.suites)} / {pct(t.failed_suite_mean / t.suites)}) | "
+            f"{'met' if rate <= 0.05 else 'NOT met'} | {t.passes_underpowered} of {t.passes} "
+            f"passes ({pct(t.passes / t.metrics)} of metrics pass) | "
+            f"{catch:.1f}% | {detect or '-'} |")
+
+
+def anchor_rows(cell: BootCell, t: CellTally) -> list[str]:
+    out = []
+    for name, a in t.anchors.items():
+        detect = "; ".join(f"{kind} {100 * shift:g}%: {pct(hits / t.suites)}"
+                           for (kind, shift), hits in zip(cell.drops, a.detected, strict=True))
+        out.append(f"| {cell.label} | {name} | {pct(a.null / t.suites)} | {detect} |")
+    return out
+
+
+def boots_table(which: str, trials: int, seed: int,
+                anchors: dict[str, AnchorRule] | None = None) -> list[str]:
+    """The cells' rows; for the detection cells, the anchors' rules on the same draws."""
+    lines = list(HEAD)
+    beside = ["", "The anchors' rules on the same draws of the detection cells (each sees the "
+              "baseline boots and the last candidate boot's runs, as a run of one new boot):",
+              "", "| cell | rule | unchanged suites failing | detected |", "|---|---|---|---|"]
+    cells = {"bound": bound_cells(), "detect": detect_cells()}.get(
+        which, bound_cells() + detect_cells())
+    for cell in cells:
+        tally = run_boot_cell(cell, trials, seed, anchors if cell.drops else None)
+        lines.append(row(cell, tally))
+        beside += anchor_rows(cell, tally)
+    return lines + beside if len(beside) > 5 else lines

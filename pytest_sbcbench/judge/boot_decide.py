@@ -1,0 +1,191 @@
+"""One metric's verdict at a look: candidate boots against baseline boots (issue 22).
+
+A gate run plans ``boots`` candidate boots.  Before the last one every look is ``pending``
+(the boot's ``min_runs`` are taken and kept; nothing is decided).  In the last boot the run loop
+looks after ``min_runs`` and after each further run while the status is ``continue``:
+
+* **regression** when the move the bad way exceeds ``t(1 - alpha_look, df) x SE``, declared
+  only at the regression looks of the last boot (``2 x min_runs``, the confirmation, and
+  ``max_runs`` if later; alpha split over them by Bonferroni); elsewhere such a move is a
+  suspect (``continue``).  ``alpha`` is Holm's first step, ``0.04 / m`` for m metrics judged
+  (:mod:`.family` runs Holm's later steps at the end);
+* **improvement**: the same boundary the good way;
+* **pass**: the one-sided upper bound of the move (PASS_ALPHA over the last boot's looks) is
+  below delta *and* the power for delta at this look, with the noise at its 95% upper
+  confidence bound, is at least 80% (``detectable_pct <= delta``);
+* **inconclusive** otherwise at ``max_runs``, saying what drops the boots can catch now and the
+  boots and runs, both sides, that deciding at delta would take.
+
+``catch95_pct``: the drop caught with 95% probability at the estimated noise, the figure
+"95% of drops >= x% are caught".
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
+from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
+from .boots import ONE_BOOT_ALLOWANCE, BootPrior
+from .sequential import NOISE_CONFIDENCE, PASS_ALPHA, POWER
+from .tdist import incomplete_beta, t_ppf
+
+BootStatus = Literal["continue", "pending", "regression", "pass", "improvement", "inconclusive"]
+METRIC_RATE = 0.04  # Holm across the metrics judged; the suite-mean test has the other 1%
+CATCH = 0.95
+
+
+@dataclass(frozen=True)
+class BootPlan:
+    """A metric's budget in a gate run: runs per boot and planned candidate boots."""
+
+    min_runs: int
+    max_runs: int
+    boots: int = 1
+    min_effect_pct: float = 3.0
+    alpha: float = METRIC_RATE / 25
+    allowance: BootPrior = ONE_BOOT_ALLOWANCE
+    noise_confidence: float = NOISE_CONFIDENCE  # power is judged at this bound of the noise
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_runs <= self.max_runs or self.boots < 1:
+            raise ValueError(f"need 1 <= min_runs <= max_runs and boots >= 1, got {self}")
+        if not 0 < self.alpha < 0.5 or self.min_effect_pct <= 0:
+            raise ValueError(f"need 0 < alpha < 0.5 and min_effect_pct > 0, got {self}")
+
+    @property
+    def confirm_at(self) -> int:
+        return min(2 * self.min_runs, self.max_runs)
+
+    @property
+    def regression_looks(self) -> tuple[int, ...]:
+        return tuple(sorted({self.confirm_at, self.max_runs}))
+
+    @property
+    def alpha_look(self) -> float:
+        return self.alpha / len(self.regression_looks)
+
+    @property
+    def alpha_pass(self) -> float:
+        return PASS_ALPHA / (self.max_runs - self.min_runs + 1)
+
+    @property
+    def delta(self) -> float:
+        return math.log1p(self.min_effect_pct / 100.0)
+
+
+@dataclass(frozen=True)
+class BootDecision:
+    status: BootStatus
+    change_pct: float
+    ci_pct: tuple[float, float]
+    tolerance_pct: float
+    detectable_pct: float  # 80% power, noise at its 95% upper confidence bound
+    catch95_pct: float  # 95% power at the estimated noise
+    p_value: float  # one-sided, the bad way (1.0 when nothing could be judged)
+    df: float
+    baseline_boots: int
+    candidate_boots: int
+    samples_used: int  # runs in the current (last) candidate boot
+    noise_source: str
+    needed: BootsNeeded | None
+    detail: str
+
+
+def upper_tail(x: float, df: float) -> float:
+    """P(T > x) for Student's t, accurate far into the tail."""
+    tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + x * x))
+    return tail if x > 0 else 1.0 - tail
+
+
+def _pct(x: float) -> float:
+    return 100.0 * math.expm1(x) if x < 700 else math.inf
+
+
+def _bad(x: float, sign: float) -> float:
+    return abs(_pct(sign * x))
+
+
+def decide_boots(baseline: Sequence[BootSession], candidate: Sequence[BootSession],
+                 better: Literal["higher", "lower"], plan: BootPlan) -> BootDecision:
+    """One look: ``candidate`` holds every candidate session so far, the current boot's
+    session last (its sample count is this look's n)."""
+    if not candidate:
+        raise ValueError("a look needs at least one candidate session")
+    return decide_sides(reduce_side(baseline), reduce_side(candidate),
+                        len(candidate[-1].samples), better, plan)
+
+
+def decide_sides(base: BootSide, cand: BootSide, n: int, better: Literal["higher", "lower"],
+                 plan: BootPlan, explain: bool = True) -> BootDecision:
+    """:func:`decide_boots` on sides already reduced (the simulation reuses the baseline's;
+    ``explain=False`` leaves out the hints and the line, not the verdict)."""
+    d = cand.mean - base.mean
+    sign = -1.0 if better == "higher" else 1.0
+    noise = boot_noise(base, cand, plan.allowance)
+    if noise is None:
+        return BootDecision("inconclusive", _pct(d), (-math.inf, math.inf), math.inf, math.inf,
+                            math.inf, 1.0, 0.0, base.k, cand.k, n, "none", None,
+                            "inconclusive: no repeated sample anywhere, so no variance")
+    t_r = t_ppf(1 - plan.alpha_look, noise.df)
+    worse, tol = sign * d, t_r * noise.se
+    bound = cached_noise_upper(noise.df, plan.noise_confidence)
+    detectable = (t_r + t_ppf(POWER, noise.df)) * bound * noise.se
+    catch = (t_r + t_ppf(CATCH, noise.df)) * noise.se
+    upper = worse + t_ppf(1 - plan.alpha_pass, noise.df) * noise.se
+    status = _status(worse, tol, upper, detectable, n, cand.k, plan)
+    hint = None if not explain or status in ("pass", "regression", "improvement") else needed(
+        noise, plan.min_runs, base.k, max(cand.k, plan.boots), plan.delta, plan.alpha_look,
+        plan.noise_confidence)
+    low, high = sorted((_pct(d - tol), _pct(d + tol)))
+    decision = BootDecision(status, _pct(d), (low, high), _bad(tol, sign),
+                            _bad(detectable, sign), _bad(catch, sign),
+                            upper_tail(worse / noise.se, noise.df), noise.df, base.k, cand.k,
+                            n, noise.source, hint, "")
+    return _with_detail(decision, noise, plan) if explain else decision
+
+
+def _status(worse: float, tol: float, upper: float, detectable: float, n: int, c: int,
+            plan: BootPlan) -> BootStatus:
+    if c < plan.boots:
+        return "continue" if n < plan.min_runs else "pending"
+    final = n >= plan.max_runs
+    if worse > tol:
+        return "regression" if n in plan.regression_looks or final else "continue"
+    if -worse > tol:
+        return "improvement"
+    if upper < plan.delta and detectable <= plan.delta:
+        return "pass"
+    return "inconclusive" if final else "continue"
+
+
+def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecision:
+    conf = 100.0 * (1 - 2 * plan.alpha_look)
+    head = (f"change {d.change_pct:+.2f}% ({conf:.2f}% CI {d.ci_pct[0]:+.2f}% .. "
+            f"{d.ci_pct[1]:+.2f}%), tolerance {d.tolerance_pct:.2f}%, "
+            f"{d.baseline_boots} baseline boot(s) vs {d.candidate_boots} candidate boot(s), "
+            f"{d.samples_used} run(s) in this boot, df {d.df:.1f}, boot drift from "
+            f"{noise.source}; 95% of drops >= {d.catch95_pct:.1f}% are caught, "
+            f"{POWER:.0%} power at {d.detectable_pct:.1f}%")
+    tail = {
+        "regression": "regression confirmed after re-measuring",
+        "continue": "undecided: measuring again",
+        "pending": f"pending: candidate boot {d.candidate_boots} of {plan.boots}",
+        "improvement": "faster than the baseline beyond noise",
+        "pass": f"pass: no regression of {plan.min_effect_pct:g}% or more "
+                f"({100 * (1 - PASS_ALPHA):.0f}% confidence, power >= {POWER:.0%})",
+        "inconclusive": f"inconclusive at delta {plan.min_effect_pct:g}%",
+    }[d.status]
+    if d.status in ("pending", "inconclusive", "continue"):
+        tail += "; " + needed_text(d.needed, plan.min_effect_pct)
+    return BootDecision(**{**d.__dict__, "detail": f"{head}; {tail}"})
+
+
+def median_catch(decisions: Sequence[BootDecision]) -> float:
+    """The median metric's "95% of drops >= x% are caught" (inf when none could be judged)."""
+    finite = [d.catch95_pct for d in decisions if math.isfinite(d.catch95_pct)]
+    return statistics.median(finite) if finite else math.inf

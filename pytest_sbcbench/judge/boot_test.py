@@ -1,0 +1,179 @@
+"""Candidate boots against baseline boots: the honest two-sample test on boot means (issue 22).
+
+Three levels of replication (Kalibera and Jones): boots, sessions within a boot, runs within
+a session.  In log space a run is ``mu + B + S + e`` with variances sigma_b^2 (boot),
+sigma_s^2 (session within a boot) and sigma_w^2 (run).  A boot is reduced to its mean ``m_i``
+(the mean of its session means), whose variance is ``sigma_b^2 + u_i`` with the within-boot
+part ``u_i = sigma_s^2 / S_i + sigma_w^2 q_i`` (S_i sessions, q_i = mean of 1/n over them / S_i).
+
+The change is ``d`` = mean of the c candidate boot means minus the mean of the k baseline boot
+means, with
+
+    Var(d) = sigma_b^2 (1/c + 1/k) + sum_cand u_i / c^2 + sum_base u_i / k^2
+           = tau^2 (1/c + 1/k) + [the within-boot part's imbalance]
+
+where tau^2 is the pooled variance of the boot means about their side's mean (k + c - 2
+degrees of freedom, from the boot means alone: nothing is borrowed from other metrics).  When
+every boot has the same sessions and runs the bracket is zero and the test is Student's exact
+two-sample t; otherwise the bracket uses the pooled within-session variance s_w^2 and the
+session variance, and the degrees of freedom are Satterthwaite's.
+
+Where the boots leave no degrees of freedom (one baseline boot and one candidate boot), the
+between-boot variance is an assumption: the larger of the documented one-boot allowance and the
+spread between sessions of one boot (a lower bound of the spread between boots), measured with
+its own degrees of freedom; the decision says which.  Where there are degrees of freedom, a
+session spread larger than the boots' own estimate still wins (conservative: the boots' df kept).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .boots import MIN_BOOT_SD_PCT, ONE_BOOT_ALLOWANCE, BaselineSession, BootPrior, logs
+
+# A session's samples and the boot it ran in, on either side (boot None: its own replicate).
+BootSession = BaselineSession
+
+
+@dataclass(frozen=True)
+class BootSide:
+    """One side (baseline or candidate) reduced to boots, in log space."""
+
+    keys: tuple[object, ...]
+    means: tuple[float, ...]  # per boot: mean of its session means
+    sessions: tuple[int, ...]  # per boot: S_i
+    run_share: tuple[float, ...]  # per boot: q_i = mean(1/n over its sessions) / S_i
+    within_ss: float  # runs about their session mean, summed
+    within_df: int
+    session_ss: float  # session means about their boot mean, summed
+    session_df: int
+    session_run_share: float  # sum over those sessions of (1 - 1/S) / n (session estimate)
+    mean: float  # of the boot means
+    spread_ss: float  # boot means about their mean, summed (k - 1 degrees of freedom)
+
+    @property
+    def k(self) -> int:
+        return len(self.means)
+
+
+def boot_key(session: BootSession, index: int) -> object:
+    return session.boot_id if session.boot_id is not None else ("session", index)
+
+
+def reduce_side(sessions: Sequence[BootSession]) -> BootSide:
+    """Group sessions by boot (first appearance order) and reduce each boot to its mean."""
+    if not sessions:
+        raise ValueError("a side needs at least one session")
+    groups: dict[object, list[list[float]]] = {}
+    for i, s in enumerate(sessions):
+        groups.setdefault(boot_key(s, i), []).append(logs(s.samples))
+    means, counts, shares = [], [], []
+    within_ss = session_ss = run_share = 0.0
+    within_df = session_df = 0
+    for runs in groups.values():
+        n_s = len(runs)
+        session_means = [sum(r) / len(r) for r in runs]
+        boot_mean = sum(session_means) / n_s
+        means.append(boot_mean)
+        counts.append(n_s)
+        inverse = sum(1.0 / len(r) for r in runs)
+        shares.append(inverse / n_s**2)
+        for r, sm in zip(runs, session_means, strict=True):
+            within_ss += sum([(v - sm) * (v - sm) for v in r])
+            within_df += len(r) - 1
+        if n_s > 1:
+            session_ss += sum([(sm - boot_mean) ** 2 for sm in session_means])
+            session_df += n_s - 1
+            run_share += (1 - 1 / n_s) * inverse
+    mean = sum(means) / len(means)
+    return BootSide(tuple(groups), tuple(means), tuple(counts), tuple(shares), within_ss,
+                    within_df, session_ss, session_df, run_share, mean,
+                    sum((m - mean) ** 2 for m in means))
+
+
+@dataclass(frozen=True)
+class BootNoise:
+    """The standard error of d, its degrees of freedom and where the boot variance came from."""
+
+    se: float
+    df: float
+    between: float  # sigma_b^2 used
+    run_var: float  # s_w^2 (0 when no run is repeated)
+    session_var: float  # sigma_s^2 estimate (0 when no boot has two sessions)
+    source: str  # "boots (k + c boots, df N)", "session spread (...)", "measured: ...",
+    # or "assumed: one-boot allowance ..." (what the boot-to-boot drift rests on)
+
+    def se_for(self, k: int, c: int, runs: int) -> float:
+        """SE of d for k baseline and c candidate boots of one session of ``runs`` runs each."""
+        per_boot = self.between + self.run_var / runs
+        return math.sqrt(per_boot * (1 / k + 1 / c))
+
+
+def _within(side: BootSide, s_w2: float, s_s2: float) -> list[float]:
+    """u_i per boot: the variance of a boot mean around its boot's true level."""
+    return [s_s2 / n_s + s_w2 * q for n_s, q in zip(side.sessions, side.run_share,
+                                                                strict=True)]
+
+
+def _satterthwaite(parts: Sequence[tuple[float, float]]) -> float:
+    """Degrees of freedom of a sum of variance estimates (value, df); df 0 parts are exact."""
+    total = sum(v for v, _ in parts)
+    denominator = sum(v * v / df for v, df in parts if df > 0 and v != 0)
+    return total * total / denominator if denominator > 0 else math.inf
+
+
+def _df_grid(df: float) -> float:
+    """Round df down (conservative) to a grid so quantiles are cached."""
+    return max(1.0, math.floor(df * 2) / 2) if df < 200 else 200.0
+
+
+def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_ALLOWANCE
+               ) -> BootNoise | None:
+    """SE and degrees of freedom of d (see the module docstring); None: no variance at all."""
+    k, c = base.k, cand.k
+    df_w = base.within_df + cand.within_df
+    s_w2 = (base.within_ss + cand.within_ss) / df_w if df_w else 0.0
+    df_s = base.session_df + cand.session_df
+    s_s2 = 0.0
+    if df_s:
+        ms = (base.session_ss + cand.session_ss) / df_s
+        s_s2 = max(0.0, ms - s_w2 * (base.session_run_share + cand.session_run_share) / df_s)
+    u_b, u_c = _within(base, s_w2, s_s2), _within(cand, s_w2, s_s2)
+    inner = sum(u_c) / c**2 + sum(u_b) / k**2
+    scale = 1 / c + 1 / k
+    floor_b = math.log1p(MIN_BOOT_SD_PCT / 100.0) ** 2
+    df_boot = k + c - 2
+    if df_boot == 0:
+        if df_w == 0 and df_s == 0:
+            return None
+        between, df_b, source = _assumed(allowance, s_s2, df_s)
+        var = max(between, floor_b) * scale + inner
+        sessions = s_s2 * (sum(1 / n for n in cand.sessions) / c**2
+                           + sum(1 / n for n in base.sessions) / k**2)
+        df = _satterthwaite([(between * scale, df_b), (sessions, df_s),
+                             (inner - sessions, df_w)])
+        return BootNoise(math.sqrt(var), _df_grid(df), between, s_w2, s_s2, source)
+    tau2 = (base.spread_ss + cand.spread_ss) / df_boot
+    mean_u = (sum(u_b) * (k - 1) / k + sum(u_c) * (c - 1) / c) / df_boot
+    a, b = tau2 * scale, inner - mean_u * scale
+    between = tau2 - mean_u
+    var, df, source = a + b, _satterthwaite([(a, df_boot), (b, df_w + df_s)]), "boots"
+    if s_s2 > between and s_s2 * scale + inner > var:  # sessions spread more than boots show
+        between, var, df, source = s_s2, s_s2 * scale + inner, df_boot, "session spread"
+    if var < floor_b * scale + inner:  # a boot never reproduces exactly
+        between, var = floor_b, floor_b * scale + inner
+    return BootNoise(math.sqrt(var), _df_grid(df), max(between, 0.0), s_w2, s_s2,
+                     f"{source} ({k} + {c} boots, df {df_boot})")
+
+
+def _assumed(allowance: BootPrior, s_s2: float, df_s: int) -> tuple[float, float, str]:
+    """The between-boot variance when the boots give none: the session spread where larger
+    than the allowance (measured), else the allowance (assumed)."""
+    if df_s and s_s2 > allowance.variance:
+        sd = 100.0 * math.expm1(math.sqrt(s_s2))
+        return s_s2, float(df_s), (f"measured: spread between sessions of one boot {sd:.2f}% "
+                                   f"(df {df_s}), used as the boot-to-boot drift")
+    return allowance.variance, allowance.df, (f"assumed: {allowance.source} "
+                                              f"{allowance.sd_pct:.2f}% (df {allowance.df:g})")

@@ -1,0 +1,182 @@
+"""Error control across the suite, whatever the metrics' drifts (issue 22, item 3).
+
+The family rate of 5% is split: **4%** for Holm's step-down over the m metrics judged in this
+run, **1%** for one test on the per-boot means of the whole suite (a kernel-wide slowdown that
+no single metric shows beyond its own noise).
+
+A pytest test's outcome is final when it ends, so each test decides at Holm's first step,
+``0.04 / m`` (Bonferroni; :func:`per_test_alpha`).  At the end of the run :func:`close_family`
+runs Holm's later steps (the i-th smallest p-value against ``0.04 / (m - i + 1)`` while they
+hold) and the suite-mean test; both can add failures, never remove one.
+
+Why the bound holds: Holm controls the family-wise error at 4% under any dependence between
+the metrics (boots shared by every metric make them dependent), and each metric's test is the
+exact two-sample t on boot means (:mod:`.boot_test`), whatever that metric's own drift, since
+nothing is borrowed from other metrics.  The suite-mean test compares per-boot means of the
+whole suite, again an exact two-sample t on boots, at 1%.  When nothing changed, P(any failure)
+<= 4% + 1% = 5%.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .boot_decide import METRIC_RATE, BootDecision, median_catch, upper_tail
+from .boot_test import BootSession, BootSide, reduce_side
+from .tdist import t_ppf
+
+SUITE_RATE = 0.01
+
+
+def per_test_alpha(n_metrics: int, rate: float = METRIC_RATE) -> float:
+    """The level each test decides at when it ends: Holm's first step, rate / m."""
+    if n_metrics < 1 or not 0 < rate < 1:
+        raise ValueError(f"need n_metrics >= 1 and 0 < rate < 1, got {n_metrics}, {rate}")
+    return rate / n_metrics
+
+
+def holm(p_values: Sequence[float], rate: float = METRIC_RATE) -> list[bool]:
+    """Holm's step-down: which hypotheses are rejected at family rate ``rate``."""
+    m = len(p_values)
+    rejected = [False] * m
+    for step, i in enumerate(sorted(range(m), key=lambda j: p_values[j])):
+        if p_values[i] > rate / (m - step):
+            break
+        rejected[i] = True
+    return rejected
+
+
+@dataclass(frozen=True)
+class SuiteMetric:
+    """A metric's boots on both sides, for the suite-mean test (see :func:`suite_metric`)."""
+
+    name: str
+    baseline: BootSide
+    candidate: BootSide
+    better: Literal["higher", "lower"]
+
+
+def suite_metric(name: str, baseline: Sequence[BootSession], candidate: Sequence[BootSession],
+                 better: Literal["higher", "lower"]) -> SuiteMetric:
+    """A metric's sessions (each with its boot id) reduced to boots for the suite test."""
+    return SuiteMetric(name, reduce_side(baseline), reduce_side(candidate), better)
+
+
+@dataclass(frozen=True)
+class SuiteMean:
+    """The suite-mean test: status ``regression``, ``no-regression`` or ``not-run``."""
+
+    status: Literal["regression", "no-regression", "not-run"]
+    change_pct: float  # the suite's mean move the bad way (positive: worse)
+    ci_pct: tuple[float, float]
+    p_value: float
+    metrics: int
+    baseline_boots: int
+    candidate_boots: int
+    detail: str
+
+
+def _boot_means(side: BootSide) -> dict[object, float]:
+    return dict(zip(side.keys, side.means, strict=True))
+
+
+def suite_mean_test(metrics: Sequence[SuiteMetric], rate: float = SUITE_RATE) -> SuiteMean:
+    """Two-sample t (k + c - 2 df, one-sided) on the per-boot means of the whole suite: each
+    boot's mean over the metrics of its log boot mean, the bad way positive.  Only boots that
+    every metric has take part (boot ids must be known, so boots line up across metrics)."""
+    if not metrics:
+        return SuiteMean("not-run", 0.0, (0.0, 0.0), 1.0, 0, 0, 0, "suite mean: no metric")
+    base_keys = set.intersection(*(set(m.baseline.keys) for m in metrics))
+    cand_keys = set.intersection(*(set(m.candidate.keys) for m in metrics)) - base_keys
+    base_order = [k for k in metrics[0].baseline.keys if k in base_keys]
+    cand_order = [k for k in metrics[0].candidate.keys if k in cand_keys]
+    k, c = len(base_order), len(cand_order)
+    if k + c - 2 < 1 or not k or not c:
+        return SuiteMean("not-run", 0.0, (0.0, 0.0), 1.0, len(metrics), k, c,
+                         f"suite mean: not run ({k} baseline and {c} candidate boots shared "
+                         "by every metric; it needs boots on both sides and 3 in all)")
+    rows = []
+    for m in metrics:
+        sign = -1.0 if m.better == "higher" else 1.0
+        base, cand = _boot_means(m.baseline), _boot_means(m.candidate)
+        rows.append([sign * base[b] for b in base_order] + [sign * cand[b] for b in cand_order])
+    per_boot = [statistics.fmean(col) for col in zip(*rows, strict=True)]
+    b, cn = per_boot[:k], per_boot[k:]
+    d = statistics.fmean(cn) - statistics.fmean(b)
+    ss = sum((x - statistics.fmean(b)) ** 2 for x in b) + sum(
+        (x - statistics.fmean(cn)) ** 2 for x in cn)
+    df = float(k + c - 2)
+    se = max(math.sqrt(ss / df * (1 / k + 1 / c)), 1e-12)
+    p = upper_tail(d / se, df)
+    half = t_ppf(1 - rate, df) * se
+    ci = (100.0 * math.expm1(d - half), 100.0 * math.expm1(d + half))
+    status: Literal["regression", "no-regression"] = "regression" if p <= rate else \
+        "no-regression"
+    detail = (f"suite mean over {len(metrics)} metrics: {100.0 * math.expm1(d):+.2f}% the bad "
+              f"way ({100 * (1 - 2 * rate):.0f}% CI {ci[0]:+.2f}% .. {ci[1]:+.2f}%), "
+              f"{k} baseline vs {c} candidate boots, p = {p:.3g}")
+    if status == "regression":
+        detail += f": the whole suite is slower (suite-mean test at {rate:.0%})"
+    return SuiteMean(status, 100.0 * math.expm1(d), ci, p, len(metrics), k, c, detail)
+
+
+@dataclass(frozen=True)
+class FamilyVerdict:
+    """The end of a gate run: every regression (by test, by Holm's later steps), the
+    suite-mean test, and the tally line."""
+
+    regressions: tuple[str, ...]
+    added: tuple[str, ...]  # made regressions by Holm's later steps, after their test ended
+    suite: SuiteMean
+    failed: bool
+    tally: str
+
+
+def close_family(decisions: Sequence[tuple[str, BootDecision]], suite: SuiteMean,
+                 rate: float = METRIC_RATE) -> FamilyVerdict:
+    """Holm's later steps over the final decisions of every metric judged, the suite-mean
+    test's result, and the one tally line."""
+    names = [n for n, _ in decisions]
+    rejected = holm([d.p_value for _, d in decisions], rate)
+    tested = {n for n, d in decisions if d.status == "regression"}
+    added = tuple(n for n, r in zip(names, rejected, strict=True) if r and n not in tested)
+    regressions = tuple(n for n, r in zip(names, rejected, strict=True) if r or n in tested)
+    failed = bool(regressions) or suite.status == "regression"
+    return FamilyVerdict(regressions, added, suite, failed,
+                         tally_line(decisions, regressions, suite, rate))
+
+
+def _span(values: Sequence[int]) -> str:
+    return str(min(values)) if min(values) == max(values) else f"{min(values)}-{max(values)}"
+
+
+def tally_line(decisions: Sequence[tuple[str, BootDecision]], regressions: Sequence[str],
+               suite: SuiteMean, rate: float = METRIC_RATE) -> str:
+    """``gate: 25 metrics, 10 baseline boots vs 3 candidate boots: 1 regression (aes -6.1%
+    [-7.9, -4.3]), 22 pass, 2 inconclusive; 95% of drops >= 3.1% are caught; ...``"""
+    if not decisions:
+        return "gate: no metric judged against a baseline"
+    ds = [d for _, d in decisions]
+    bad = set(regressions)
+    counts: dict[str, int] = {}
+    for name, d in decisions:
+        status = "regression" if name in bad else d.status
+        counts[status] = counts.get(status, 0) + 1
+    shown = [f"{name} {d.change_pct:+.1f}% [{d.ci_pct[0]:+.1f}, {d.ci_pct[1]:+.1f}]"
+             for name, d in decisions if name in bad]
+    parts = [f"{counts.pop('regression', 0)} regression"
+             + (f" ({', '.join(shown)})" if shown else "")]
+    parts += [f"{v} {s}" for s, v in sorted(counts.items())]
+    catch = median_catch(ds)
+    catch_text = (f"95% of drops >= {catch:.1f}% are caught (median metric)"
+                  if math.isfinite(catch) else "no drop can be caught yet")
+    suite_text = (f"; the suite mean regressed ({suite.change_pct:.1f}% worse)"
+                  if suite.status == "regression" else "")
+    return (f"gate: {len(ds)} metrics, {_span([d.baseline_boots for d in ds])} baseline boots "
+            f"vs {_span([d.candidate_boots for d in ds])} candidate boots: "
+            f"{', '.join(parts)}{suite_text}; {catch_text}; "
+            f"P(any false alarm) <= {100 * (rate + SUITE_RATE):g}%")

@@ -1,0 +1,89 @@
+"""Baseline boots are never refused for drifting (issue 22, item 6): a far boot of the
+baseline's own reference is recorded and reported; another reference needs --sbc-accept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_sbcbench.judge.baseline import load_baseline, with_session
+from pytest_sbcbench.judge.saving import reference_of, same_reference, save_session
+from pytest_sbcbench.judge.stats import summarize
+from pytest_sbcbench.judge.verdict import judge
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+
+TEST = "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]"
+IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm",
+                       block_bytes=16384, threads=1, seconds=1)
+MACHINE = {"cpu_model": "sifive,u74-mc", "cpus": 4}
+
+
+def result(samples: tuple[float, ...]) -> Result:
+    m = Measurement("aes-128-gcm", "B/s", "higher", IDENTITY, samples)
+    return Result(TEST, m, summarize(samples), Verdict("no-baseline", ""))
+
+
+def two_boots(tmp_path: Path, kernel: str = "6.1.0-57") -> Path:
+    """Two boots of one kernel, 3 runs each, about 0.3% apart."""
+    baseline = None
+    for boot, samples in (("b1", (21.7e6, 21.8e6, 21.6e6)), ("b2", (21.75e6, 21.7e6, 21.8e6))):
+        baseline = with_session(baseline, "star64", [result(samples)], boot,
+                                {**MACHINE, "boot_id": boot, "kernel_release": kernel})
+    assert baseline is not None
+    path = tmp_path / "star64.json"
+    path.write_text(json.dumps(baseline.as_dict()))
+    return path
+
+
+def far_boot(path: Path) -> Result:
+    """A third boot 10% below the other two, judged against them: a regression."""
+    slow = result((19.53e6, 19.5e6, 19.56e6))
+    verdict = judge(slow, load_baseline(path), "star64", MACHINE)
+    assert verdict.status == "regression"
+    return Result(slow.test, slow.measurement, slow.summary, verdict)
+
+
+def test_reference_is_the_label_else_the_kernel_release() -> None:
+    assert reference_of({"kernel_release": "6.1.0-57"}) == "6.1.0-57"
+    assert reference_of({"label": "bsp-2", "kernel_release": "6.1.0-57"}) == "bsp-2"
+    assert reference_of({"kernel_release": ""}) is None and reference_of({}) is None
+
+
+def test_a_far_boot_of_the_same_kernel_is_recorded_and_reported(tmp_path: Path) -> None:
+    path = two_boots(tmp_path)
+    judged = far_boot(path)
+    env = {**MACHINE, "boot_id": "b3", "kernel_release": "6.1.0-57"}
+    lines = save_session(path, "star64", [judged], (), "b3", env)
+    assert lines[0].startswith(f"baseline saved: {path} (1 result(s); up to 3 session(s)")
+    assert lines[1] == (f"  far boot: {TEST} aes-128-gcm: this boot is 10.1% below the other 2 "
+                        "boot(s) of 6.1.0-57: recorded; it widens the tolerance")
+    stored = load_baseline(path)
+    assert stored is not None
+    assert [s.environment["boot_id"] for s in stored.entries[0].sessions] == ["b1", "b2", "b3"]
+
+
+def test_another_kernel_or_an_unknown_one_still_needs_accept(tmp_path: Path) -> None:
+    path = two_boots(tmp_path)
+    judged = far_boot(path)
+    before = path.read_bytes()
+    for env in ({**MACHINE, "kernel_release": "6.12.0-1"}, {**MACHINE}):
+        lines = save_session(path, "star64", [judged], (), "b3", env)
+        assert lines == [f"baseline NOT saved to {path}: no result can be recorded",
+                         f"  NOT saved: {TEST} aes-128-gcm (regression; add --sbc-accept "
+                         f"'{TEST}' to record it as the new normal)"]
+        assert path.read_bytes() == before
+    lines = save_session(path, "star64", [judged], ["aes-128"], "b3",
+                         {**MACHINE, "kernel_release": "6.12.0-1"})
+    assert lines[1] == f"  saved by --sbc-accept: {TEST} aes-128-gcm (regression)"
+
+
+def test_a_baseline_mixing_references_is_not_the_same_reference(tmp_path: Path) -> None:
+    path = two_boots(tmp_path)
+    baseline = load_baseline(path)
+    assert baseline is not None
+    mixed = with_session(baseline, "star64", [result((21.7e6, 21.7e6))], "b9",
+                         {**MACHINE, "kernel_release": "6.12.0-1"})
+    judged = far_boot(path)
+    assert same_reference(baseline, {"kernel_release": "6.1.0-57"})(judged)
+    assert not same_reference(mixed, {"kernel_release": "6.1.0-57"})(judged)
+    assert not same_reference(None, {"kernel_release": "6.1.0-57"})(judged)
