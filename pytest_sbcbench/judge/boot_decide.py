@@ -31,7 +31,7 @@ from typing import Literal
 from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
 from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
 from .boots import ONE_BOOT_ALLOWANCE, BootPrior
-from .sequential import NOISE_CONFIDENCE, PASS_ALPHA, POWER
+from .sequential import NOISE_CONFIDENCE, PASS_ALPHA, POWER, LookSchedule
 from .tdist import incomplete_beta, t_ppf
 
 BootStatus = Literal["continue", "pending", "regression", "pass", "improvement", "inconclusive"]
@@ -40,7 +40,7 @@ CATCH = 0.95
 
 
 @dataclass(frozen=True)
-class BootPlan:
+class BootPlan(LookSchedule):
     """A metric's budget in a gate run: runs per boot and planned candidate boots."""
 
     min_runs: int
@@ -56,22 +56,6 @@ class BootPlan:
             raise ValueError(f"need 1 <= min_runs <= max_runs and boots >= 1, got {self}")
         if not 0 < self.alpha < 0.5 or self.min_effect_pct <= 0:
             raise ValueError(f"need 0 < alpha < 0.5 and min_effect_pct > 0, got {self}")
-
-    @property
-    def confirm_at(self) -> int:
-        return min(2 * self.min_runs, self.max_runs)
-
-    @property
-    def regression_looks(self) -> tuple[int, ...]:
-        return tuple(sorted({self.confirm_at, self.max_runs}))
-
-    @property
-    def alpha_look(self) -> float:
-        return self.alpha / len(self.regression_looks)
-
-    @property
-    def alpha_pass(self) -> float:
-        return PASS_ALPHA / (self.max_runs - self.min_runs + 1)
 
     @property
     def delta(self) -> float:

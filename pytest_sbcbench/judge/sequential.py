@@ -59,8 +59,34 @@ MAX_HINT_BOOTS = 20
 __all__ = ["BaselineSession", "BootPrior", "Decision", "SequentialPlan", "decide", "suite_alpha"]
 
 
+class LookSchedule:
+    """When a plan looks and what each look may spend (shared by :class:`SequentialPlan` and
+    the candidate-boots plan): regressions are confirmed at ``2 x min_runs`` and at the budget,
+    Bonferroni over those looks; a pass spends :data:`PASS_ALPHA` over every look."""
+
+    min_runs: int
+    max_runs: int
+    alpha: float
+
+    @property
+    def confirm_at(self) -> int:
+        return min(2 * self.min_runs, self.max_runs)
+
+    @property
+    def regression_looks(self) -> tuple[int, ...]:
+        return tuple(sorted({self.confirm_at, self.max_runs}))
+
+    @property
+    def alpha_look(self) -> float:
+        return self.alpha / len(self.regression_looks)
+
+    @property
+    def alpha_pass(self) -> float:
+        return PASS_ALPHA / (self.max_runs - self.min_runs + 1)
+
+
 @dataclass(frozen=True)
-class SequentialPlan:
+class SequentialPlan(LookSchedule):
     """The run budget and error rates of one metric."""
 
     min_runs: int
@@ -82,22 +108,6 @@ class SequentialPlan:
         """min_runs, a budget of RUN_BUDGET_FACTOR x min_runs, suite-adjusted alpha."""
         return cls(min_runs, RUN_BUDGET_FACTOR * min_runs, min_effect_pct,
                    suite_alpha(n_metrics), boot_prior)
-
-    @property
-    def confirm_at(self) -> int:
-        return min(2 * self.min_runs, self.max_runs)
-
-    @property
-    def regression_looks(self) -> tuple[int, ...]:
-        return tuple(sorted({self.confirm_at, self.max_runs}))
-
-    @property
-    def alpha_look(self) -> float:
-        return self.alpha / len(self.regression_looks)
-
-    @property
-    def alpha_pass(self) -> float:
-        return PASS_ALPHA / (self.max_runs - self.min_runs + 1)
 
 
 @dataclass(frozen=True)
