@@ -113,6 +113,21 @@ def _probe(directory: Path, what: str, shown: Path) -> str | None:
     return None
 
 
+def check_cache(given: Path | None) -> str | None:
+    """Why the run's cache (``--sbc-cache``, else the user's cache directory) cannot be used,
+    or None: found before measuring, never as an OSError mid-run, and never by creating a
+    home directory that does not exist (as root, ``HOME=/nonexistent/home`` would)."""
+    if given is not None:
+        return check_writable_dir(given, "--sbc-cache")
+    if not os.environ.get("XDG_CACHE_HOME"):
+        home = Path.home()
+        if not home.is_dir():
+            return (f"the cache directory: HOME {home} does not exist; set XDG_CACHE_HOME or "
+                    "give --sbc-cache DIR")
+    return check_writable_dir(default_cache(), "the cache directory (XDG_CACHE_HOME, HOME or "
+                                               "--sbc-cache)")
+
+
 def default_cache() -> Path:
     """``$XDG_CACHE_HOME/pytest-sbcbench`` (``~/.cache/pytest-sbcbench``): this machine's
     checkouts, build logs and compiled helpers (``--sbc-cache`` overrides it)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,20 @@ def test_a_results_path_where_no_file_can_be_created_is_refused_at_start(
     assert done.ret == pytest.ExitCode.USAGE_ERROR
     done.stderr.fnmatch_lines(["*--sbc-results /proc/run.json: cannot create a file in /proc*"])
     assert "passed" not in done.stdout.str()
+
+
+def test_an_unusable_cache_is_refused_before_measuring_and_no_home_is_made(
+        tmp_path: Path, widget: Callable[..., pytest.RunResult],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile run III, 21: an unusable HOME gave a raw OSError mid-run, and as root
+    ``HOME=/nonexistent/home`` created ``/nonexistent/...``."""
+    home = tmp_path / "nonexistent" / "home"
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    done = widget("100,101,99.5")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines([f"*the cache directory: HOME {home} does not exist; set "
+                               "XDG_CACHE_HOME or give --sbc-cache DIR*"])
+    assert not (tmp_path / "nonexistent").exists()
+    given = tmp_path / "cache"
+    widget("100,101,99.5", "--sbc-cache", str(given)).assert_outcomes(passed=1)

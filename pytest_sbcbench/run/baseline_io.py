@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SbcBenchError
-from ..fileio import check_writable_target, clean_stale_temps, validate_outputs
+from ..fileio import (
+    check_cache,
+    check_writable_target,
+    clean_stale_temps,
+    validate_outputs,
+)
 from ..judge.baseline import Baseline, baseline_path, load_verified
 from ..judge.saving import save_session
 from ..model import Result
@@ -24,7 +29,8 @@ def check_outputs(settings: Settings) -> None:
     problems = validate_outputs(settings.results, settings.report_dir,
                                 settings.baselines if settings.save_baseline else None,
                                 settings.trace_dir, settings.storage_path)
-    _raise(problems)
+    cache = check_cache(settings.cache)
+    _raise([*problems, *([cache] if cache else [])])
 
 
 def _raise(problems: Sequence[str]) -> None:
