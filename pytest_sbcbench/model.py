@@ -7,6 +7,7 @@ the idle gate and the system checks produce and the judge and reports read."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -30,6 +31,13 @@ def display(value: float, unit: str) -> tuple[str, str]:
     return text, shown
 
 
+def json_scalar(value: object) -> bool:
+    """A value JSON stores and reads back as itself."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
 @dataclass(frozen=True)
 class Identity:
     """Everything that makes two numbers the same measurement.
@@ -39,6 +47,14 @@ class Identity:
     """
 
     items: tuple[tuple[str, IdentityValue], ...]
+
+    def __post_init__(self) -> None:
+        for key, value in self.items:
+            if not isinstance(key, str) or not json_scalar(value):
+                raise TypeError(
+                    f"identity {key!r}: {value!r} is a {type(value).__name__}; an identity holds "
+                    "JSON scalars only (str, int, finite float, bool, None): anything else would "
+                    "be stored as something that never compares equal to it again")
 
     @classmethod
     def of(cls, **values: IdentityValue) -> Identity:

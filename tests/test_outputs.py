@@ -69,3 +69,41 @@ def test_an_unusable_cache_is_refused_before_measuring_and_no_home_is_made(
     assert not (tmp_path / "nonexistent").exists()
     given = tmp_path / "cache"
     widget("100,101,99.5", "--sbc-cache", str(given)).assert_outcomes(passed=1)
+
+
+BAD_RECORD = """
+import os
+from pytest_sbcbench.model import Identity, Measurement
+
+def test_good(sbcbench):
+    sbcbench.record(Measurement("good", "op/s", "higher", Identity.of(tool="w"), (1.0, 2.0)))
+
+def test_bad_details(sbcbench):
+    sbcbench.record(Measurement("bad", "op/s", "higher", Identity.of(tool="w"), (1.0, 2.0),
+                                details={"tags": {"a", "b"}}))
+"""
+
+
+def test_unwritable_details_fail_their_test_and_keep_the_others(
+        pytester: pytest.Pytester) -> None:
+    """Hostile run III, 2: a record() whose details held a set was accepted, then the whole
+    run failed at the end: no results file and no baseline save for the good tests."""
+    pytester.makepyfile(test_records=BAD_RECORD)
+    out = pytester.path / "r.json"
+    done = pytester.runpytest("--sbc-idle-wait", "0", "--sbc-results", str(out),
+                              "--sbc-baselines", str(pytester.path / "bl"))
+    done.assert_outcomes(passed=1, failed=1)
+    done.stdout.fnmatch_lines(["*test_bad_details: bad: details cannot be written to the "
+                               "results file (Object of type set is not JSON serializable)*"])
+    assert [r["metric"] for r in json.loads(out.read_text())["results"]] == ["good"]
+
+
+@pytest.mark.parametrize("value", [("-O2", "-g"), ["-O2"], b"x", float("nan"), {"a": 1}])
+def test_an_identity_holds_json_scalars_only(value: object) -> None:
+    """Hostile run III, 3: a tuple was saved as a list, the loader then refused the baseline,
+    and every later run of that board exited 4 until the file was edited by hand."""
+    from pytest_sbcbench.model import Identity
+
+    with pytest.raises(TypeError, match="an identity holds JSON scalars only"):
+        Identity.of(flags=value)  # type: ignore[arg-type]
+    assert Identity.of(tool="gcc", version="12.2", jobs=4, lto=False, seed=None).as_dict()

@@ -51,7 +51,10 @@ class Bench:
         Its summary is known now; telemetry, validity and the verdict are attached when the
         test's call phase ends (``handle.final``); then the result enters the summary, the
         results JSON and the ``pytest_sbcbench_result`` hook."""
-        return self._session.record(self.nodeid, measurement)
+        try:
+            return self._session.record(self.nodeid, measurement)
+        except SbcBenchError as exc:
+            pytest.fail(str(exc), pytrace=False)
 
     def run(self, workload: Workload, driver: Driver | None = None) -> list[Handle]:
         """Run ``workload`` through the session's loop now (skips when it is unavailable)."""

@@ -10,10 +10,12 @@ and the baseline's between-boot prior) are fixed by :meth:`plan_suite` before th
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import SbcBenchError
 from ..workload import Context, Workload
 from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
 
@@ -87,6 +89,7 @@ class Recorder:
         its plan (a custom measurement: its samples as a fixed count)."""
         from ..judge.verdict import PLAN_KEY, plan_details
 
+        _check_details(test, measurement)
         if plan is None:
             n = max(1, len(measurement.samples))
             plan = dataclasses.replace(self.plan(target, n), max_runs=n)
@@ -182,6 +185,17 @@ class Recorder:
         self.trace_files.append(trace_out.write_csv(trace, folder / f"{name}.csv"))
         png = trace_out.write_png(trace, folder / f"{name}.png", nodeid)
         self.trace_files += [png] if png is not None else []
+
+
+def _check_details(test: str, measurement: Measurement) -> None:
+    """Details that the results file cannot hold (a set, bytes, NaN) are refused when recorded,
+    naming the test, not found at the end of the run where they would cost every result."""
+    try:
+        json.dumps(measurement.details, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise SbcBenchError(f"{test}: {measurement.display_name}: details cannot be written to "
+                            f"the results file ({exc}); use JSON values: str, finite numbers, "
+                            "bool, None, lists and mappings") from exc
 
 
 def _placeholder() -> Verdict:
