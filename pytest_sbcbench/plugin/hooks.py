@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..errors import SbcBenchError
-from . import hookspecs
+from .hookspecs import register as register_hookspecs
 from .options import add_options, check, explicit, settings_from
 from .state import BUILD_KEY, existing, session_of
 
@@ -38,7 +38,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    pluginmanager.add_hookspecs(hookspecs)
+    register_hookspecs(pluginmanager)
 
 
 def _hook_profiles(config: pytest.Config) -> list[BoardProfile]:

@@ -7,6 +7,7 @@ names start with ``pytest_``, hence the ``pytest_sbcbench_`` prefix.  Registered
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -51,3 +52,9 @@ def pytest_sbcbench_workloads(config: pytest.Config) -> Iterable[Workload]:
     runs each one sampled and judged like the built-in workloads.
     """
     raise NotImplementedError
+
+
+def register(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Add these specifications (``pytest_addhooks``): the hooks module calls this instead of
+    importing the package for its ``hookspecs`` attribute."""
+    pluginmanager.add_hookspecs(sys.modules[__name__])
