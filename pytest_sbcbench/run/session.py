@@ -68,10 +68,6 @@ class Session:
         self._target = target
 
     @property
-    def built(self) -> bool:  # whether anything looked at the machine (an inert run never)
-        return self._target is not None or self.lookup.probed
-
-    @property
     def registry(self) -> Registry:  # every workload of this run, built on first use
         if self._registry is None:
             self._registry = self._registry_factory()

@@ -62,10 +62,6 @@ class BoardLookup:
         self._board: BoardProfile | None = None
 
     @property
-    def probed(self) -> bool:
-        return self._probe is not None
-
-    @property
     def probe(self) -> Probe:
         if self._probe is None:
             from ..platform.probe import probe
