@@ -116,7 +116,7 @@ def test_this_machine(tmp_path: Path) -> None:
     assert host.tree_cpu(host.self_pid())[0].pid == os.getpid()
     assert any(m.mountpoint == "/" for m in host.mounts())
     handle = LocalExecutor().spawn([sys.executable, "-c", "b = bytearray(64 << 20); "
-                                    "print('ready', flush=True); import time; time.sleep(600)"])
+                                    "print('ready', flush=True); import signal; signal.pause()"])
     try:
         assert next(iter(handle.lines())) == "ready"
         assert (host.descendants_rss(os.getpid()) or 0) >= 64 << 20
