@@ -422,7 +422,7 @@ def test_a_negative_or_nan_time_per_op_is_an_error_naming_the_line(version: str,
     """This machine's real ``+F2`` record with its sign value replaced, read as seconds per
     operation (1.0.2k, LibreSSL): a negative used to become a "not run" 0, NaN and infinity
     too.  A broken tool: the error names the line.  (Rates and throughputs pass on as printed
-    to the sanity check, which refuses them: tests/test_sanity.py.)"""
+    to the sanity check, which refuses them: tests/test_plausibility.py.)"""
     real = (DATA / "this_machine/openssl-3.0.19_mr_rsa2048.txt").read_text()
     assert real.startswith("+F2:2:2048:4154.545455:")
     broken = real.replace("4154.545455", bad)
