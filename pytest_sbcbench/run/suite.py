@@ -36,8 +36,15 @@ def run_argv(args: Sequence[str], cwd: Path) -> list[str]:
 
 
 def run(args: Sequence[str]) -> int:
+    """``sbcbench run``.  The shipped suite lives in the installed package, so pytest would
+    cache its assertion-rewritten bytecode there: files pip never recorded, which a later
+    ``pip install -e`` leaves behind as a ``pytest_sbcbench`` namespace of bytecode that shadows
+    the editable checkout.  No bytecode is written while the suite runs."""
+    import sys
+
     import pytest
 
+    sys.dont_write_bytecode = True
     return int(pytest.main(run_argv(args, Path.cwd())))
 
 
