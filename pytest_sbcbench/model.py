@@ -103,6 +103,12 @@ class Evidence:
     baseline_boots: int
     runs_needed: int | None = None
     boots_needed: int | None = None
+    candidate_boots: int = 1
+    candidate_boots_needed: int | None = None
+    catch95_pct: float | None = None  # the drop caught with 95% probability at this noise
+    p_value: float | None = None  # one-sided, the bad way
+    df: float | None = None
+    pending: bool = False  # a candidate boot before the last planned one: nothing decided
 
     def as_dict(self) -> dict[str, Any]:
         return {"change_pct": self.change_pct, "ci_pct": list(self.ci_pct),
@@ -110,7 +116,10 @@ class Evidence:
                 "detectable_pct": self.detectable_pct, "min_effect_pct": self.min_effect_pct,
                 "samples": self.samples, "baseline_samples": self.baseline_samples,
                 "baseline_boots": self.baseline_boots, "runs_needed": self.runs_needed,
-                "boots_needed": self.boots_needed}
+                "boots_needed": self.boots_needed, "candidate_boots": self.candidate_boots,
+                "candidate_boots_needed": self.candidate_boots_needed,
+                "catch95_pct": self.catch95_pct, "p_value": self.p_value, "df": self.df,
+                "pending": self.pending}
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ class Settings:
     candidate: str | None = None
     gate: bool = False
     lab_kernel: str | None = None
+    boots: int | None = None
 
     @property
     def idle_wait(self) -> float:

@@ -45,6 +45,17 @@ def positive_int(value: str) -> int:
     return number
 
 
+MAX_BOOTS = 50
+
+
+def boot_count(value: str) -> int:
+    """Boots of one run (``--sbc-boots``): a whole number from 1 to :data:`MAX_BOOTS`."""
+    number = whole_number(value)
+    if number > MAX_BOOTS:
+        raise argparse.ArgumentTypeError(f"{value!r} is too many boots: at most {MAX_BOOTS}")
+    return number
+
+
 def _seconds(value: str, low: float, high: float, what: str, *, zero_ok: bool = False) -> float:
     """``value`` as a finite number of seconds in (``low``, ``high``] (or exactly 0 when
     ``zero_ok``); inf, nan, 1e-9 and words are an :class:`argparse.ArgumentTypeError` saying

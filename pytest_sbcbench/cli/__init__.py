@@ -130,17 +130,23 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR")
     r.set_defaults(run=commands.cmd_report)
     c = sub.add_parser(
-        "compare", help="gate a results file against a baseline (or an earlier results file)",
-        description="Judge RESULTS against BASELINE exactly as pytest does. BASELINE is a "
+        "compare", help="gate a candidate's results files against a baseline (or an earlier "
+                        "results file)",
+        description="Judge the candidate's RESULTS files (one per boot, the last judged with "
+                    "the others as its earlier boots) against BASELINE exactly as pytest does, "
+                    "Holm's later steps and the suite-mean test included. BASELINE is a "
                     "baseline file or a results file (its results become one baseline "
-                    "session, with its environment).",
+                    "session, with its environment). A candidate session the baseline already "
+                    "holds is refused.",
         epilog="exit codes: 0 no regression; 1 a regression or an implausible number; "
                "2 unusable input (unreadable or malformed file); 3 not judged: a result is "
                "incomparable with the baseline (another machine, tool version, block size...) "
                "or no result has a baseline",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("baseline", type=Path, help="baseline file or results file")
-    c.add_argument("results", type=Path, help="results file to judge")
+    c.add_argument("results", type=Path, nargs="+",
+                   help="results files of the candidate's boots (the last is judged)")
+    c.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     c.add_argument("--allow-incomparable", action="store_true",
                    help="incomparable results do not make the exit code 3 (as "
                         "--sbc-allow-incomparable in pytest)")

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import BoardError, ParseError, SbcBenchError, SchemaError, ToolError
 from ..judge import physics, signing
@@ -33,7 +34,7 @@ from ..platform.facts import platform_facts
 from ..platform.sysroot import Sysroot
 from ..report import fleet_merge, text
 from ..report.charts import write_charts
-from ..report.compare import board_profile, compare, load_reference
+from ..report.compare import Outcome, board_profile, candidate_of, compare, load_reference
 from ..report.fleet import FleetEntry, load_fleet
 from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
@@ -116,23 +117,45 @@ def read_for(sampler: Sampler, duration: float,
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """The same judge as pytest (:func:`judge_result`: physics, the other-machine check, the
-    baseline gate).  Exit 0 no regression, 1 a regression or an implausible number, 2 unusable
-    input, 3 not judged (incomparable, or nothing had a baseline)."""
+    candidate's boots against the baseline's, Holm and the suite mean at the end).  Exit 0 no
+    regression, 1 a regression or an implausible number, 2 unusable input, 3 not judged
+    (incomparable, or nothing had a baseline)."""
     reference = load_reference(args.baseline)
-    loaded = load_results(args.results)
-    for path, interrupted in ((args.baseline, _interrupted(args.baseline)),
-                              (args.results, loaded.interrupted)):
-        if interrupted:
-            print(f"note: {path} {INTERRUPTED_NOTE}")
+    files = [(path, load_results(path)) for path in args.results]
+    notes = [f"note: {args.baseline} {INTERRUPTED_NOTE}"] if _interrupted(args.baseline) else []
+    notes += [f"note: {path} {INTERRUPTED_NOTE}" for path, f in files if f.interrupted]
+    loaded = files[-1][1]
+    notes += [f"note: {path} is for board {f.board}, the last file for {loaded.board}"
+              for path, f in files if f.board != loaded.board]
     if loaded.board != reference.board:
-        print(f"note: results are for board {loaded.board}, the baseline for {reference.board}")
+        notes.append(f"note: results are for board {loaded.board}, the baseline for "
+                     f"{reference.board}")
     profiles = known_profiles(args.baselines or args.baseline.parent)
     done = compare(reference, loaded.board, loaded.environment, loaded.results, profiles,
-                   args.allow_incomparable)
+                   args.allow_incomparable, candidate_of(reference, files))
+    if args.json:
+        print(json.dumps(compare_json(done, notes), indent=2, allow_nan=False))
+        return done.code
+    for note in notes:
+        print(note)
     for result, verdict in done.verdicts:
         print(f"{verdict.status:12} {result.test}: {verdict.detail}")
     print(done.summary)
+    print(done.tally)
     return done.code
+
+
+def compare_json(done: Outcome, notes: list[str]) -> dict[str, Any]:
+    """``sbcbench compare --json``: the verdicts as data (evidence as in the results file)."""
+    suite = done.closing.suite if done.closing is not None else None
+    return {"exit": done.code, "summary": done.summary, "tally": done.tally, "notes": notes,
+            "suite_mean": None if suite is None else {
+                "status": suite.status, "change_pct": suite.change_pct, "p_value": suite.p_value,
+                "detail": suite.detail},
+            "verdicts": [{"test": r.test, "metric": r.measurement.metric,
+                          "status": v.status, "detail": v.detail,
+                          "evidence": v.evidence.as_dict() if v.evidence else None}
+                         for r, v in done.verdicts]}
 
 
 def _interrupted(path: Path) -> bool:

@@ -23,7 +23,6 @@ looks after ``min_runs`` and after each further run while the status is ``contin
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -167,9 +166,3 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
     if d.status in ("pending", "inconclusive", "continue"):
         tail += "; " + needed_text(d.needed, plan.min_effect_pct)
     return BootDecision(**{**d.__dict__, "detail": f"{head}; {tail}"})
-
-
-def median_catch(decisions: Sequence[BootDecision]) -> float:
-    """The median metric's "95% of drops >= x% are caught" (inf when none could be judged)."""
-    finite = [d.catch95_pct for d in decisions if math.isfinite(d.catch95_pct)]
-    return statistics.median(finite) if finite else math.inf

@@ -6,8 +6,9 @@ no single metric shows beyond its own noise).
 
 A pytest test's outcome is final when it ends, so each test decides at Holm's first step,
 ``0.04 / m`` (Bonferroni; :func:`per_test_alpha`).  At the end of the run :func:`close_family`
-runs Holm's later steps (the i-th smallest p-value against ``0.04 / (m - i + 1)`` while they
-hold) and the suite-mean test; both can add failures, never remove one.
+(through :func:`pytest_sbcbench.judge.closing.close_run`) runs Holm's later steps (the i-th
+smallest p-value against ``0.04 / (m - i + 1)`` while they hold) and the suite-mean test; both
+can add failures, never remove one.
 
 Why the bound holds: Holm controls the family-wise error at 4% under any dependence between
 the metrics (boots shared by every metric make them dependent), and each metric's test is the
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .boot_decide import METRIC_RATE, BootDecision, median_catch, upper_tail
+from .boot_decide import METRIC_RATE, BootDecision, upper_tail
 from .boot_test import BootSession, BootSide, reduce_side
 from .tdist import t_ppf
 
@@ -126,57 +127,23 @@ def suite_mean_test(metrics: Sequence[SuiteMetric], rate: float = SUITE_RATE) ->
 
 @dataclass(frozen=True)
 class FamilyVerdict:
-    """The end of a gate run: every regression (by test, by Holm's later steps), the
-    suite-mean test, and the tally line."""
+    """The end of a gate run: every regression (by test, by Holm's later steps) and the
+    suite-mean test (the run's tally line: :mod:`pytest_sbcbench.report.tally`)."""
 
     regressions: tuple[str, ...]
     added: tuple[str, ...]  # made regressions by Holm's later steps, after their test ended
     suite: SuiteMean
     failed: bool
-    tally: str
 
 
 def close_family(decisions: Sequence[tuple[str, BootDecision]], suite: SuiteMean,
                  rate: float = METRIC_RATE) -> FamilyVerdict:
-    """Holm's later steps over the final decisions of every metric judged, the suite-mean
-    test's result, and the one tally line."""
+    """Holm's later steps over the final decisions of every metric judged (each p-value as
+    its test counted it) and the suite-mean test's result."""
     names = [n for n, _ in decisions]
     rejected = holm([d.p_value for _, d in decisions], rate)
     tested = {n for n, d in decisions if d.status == "regression"}
     added = tuple(n for n, r in zip(names, rejected, strict=True) if r and n not in tested)
     regressions = tuple(n for n, r in zip(names, rejected, strict=True) if r or n in tested)
     failed = bool(regressions) or suite.status == "regression"
-    return FamilyVerdict(regressions, added, suite, failed,
-                         tally_line(decisions, regressions, suite, rate))
-
-
-def _span(values: Sequence[int]) -> str:
-    return str(min(values)) if min(values) == max(values) else f"{min(values)}-{max(values)}"
-
-
-def tally_line(decisions: Sequence[tuple[str, BootDecision]], regressions: Sequence[str],
-               suite: SuiteMean, rate: float = METRIC_RATE) -> str:
-    """``gate: 25 metrics, 10 baseline boots vs 3 candidate boots: 1 regression (aes -6.1%
-    [-7.9, -4.3]), 22 pass, 2 inconclusive; 95% of drops >= 3.1% are caught; ...``"""
-    if not decisions:
-        return "gate: no metric judged against a baseline"
-    ds = [d for _, d in decisions]
-    bad = set(regressions)
-    counts: dict[str, int] = {}
-    for name, d in decisions:
-        status = "regression" if name in bad else d.status
-        counts[status] = counts.get(status, 0) + 1
-    shown = [f"{name} {d.change_pct:+.1f}% [{d.ci_pct[0]:+.1f}, {d.ci_pct[1]:+.1f}]"
-             for name, d in decisions if name in bad]
-    parts = [f"{counts.pop('regression', 0)} regression"
-             + (f" ({', '.join(shown)})" if shown else "")]
-    parts += [f"{v} {s}" for s, v in sorted(counts.items())]
-    catch = median_catch(ds)
-    catch_text = (f"95% of drops >= {catch:.1f}% are caught (median metric)"
-                  if math.isfinite(catch) else "no drop can be caught yet")
-    suite_text = (f"; the suite mean regressed ({suite.change_pct:.1f}% worse)"
-                  if suite.status == "regression" else "")
-    return (f"gate: {len(ds)} metrics, {_span([d.baseline_boots for d in ds])} baseline boots "
-            f"vs {_span([d.candidate_boots for d in ds])} candidate boots: "
-            f"{', '.join(parts)}{suite_text}; {catch_text}; "
-            f"P(any false alarm) <= {100 * (rate + SUITE_RATE):g}%")
+    return FamilyVerdict(regressions, added, suite, failed)

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SbcBenchError
+from .boot_test import BootSession
+from .candidates import MetricKey
 
 SCHEMA_VERSION = 1
 FILE_NAME = "history.sqlite"
@@ -179,3 +181,28 @@ def render(rows: Sequence[HistoryGroup]) -> str:
         f"{r.board}  {r.role:9}  {r.label or '-'}  ({', '.join(r.kernels) or 'kernel unknown'}):"
         f" {_count(r.sessions, 'session')} on {_count(r.boots, 'boot')}, "
         f"{_count(r.results, 'result')}, {r.first} .. {r.last}" for r in rows)
+
+
+UNUSABLE = ("implausible", "invalid")  # numbers that are a bug report, or a disturbed run
+
+
+def candidate_sessions(path: Path, board: str, label: str) -> list[tuple[MetricKey, BootSession]]:
+    """The earlier sessions of candidate ``label`` on ``board``, oldest first: per result its
+    metric key and samples with the boot it ran in (results that beat physics or ran disturbed
+    under ``--sbc-strict`` left out).  No file: none yet."""
+    if not path.is_file():
+        return []
+    with _connect(path) as db:
+        _check_readable(db, path)
+        rows = db.execute(
+            "SELECT r.test, r.metric, r.identity, r.samples, s.boot_id, r.status FROM sessions s "
+            "JOIN results r ON r.session_id = s.id WHERE s.board = ? AND s.role = 'candidate' "
+            "AND s.label = ? ORDER BY s.id", (board, label)).fetchall()
+    out = []
+    for test, metric, identity, samples, boot, status in rows:
+        values = tuple(float(v) for v in json.loads(samples))
+        if status in UNUSABLE or not values:
+            continue
+        key = (test, metric, json.dumps(json.loads(identity), sort_keys=True))
+        out.append((key, BootSession(values, boot)))
+    return out

@@ -1,10 +1,12 @@
 """Verdicts: the one judging pipeline (physics, validity, baseline) used by the plugin,
 ``sbcbench compare`` and ``sbcbench validate``.
 
-The baseline verdict is the sequential decision of :mod:`.sequential` (boots as replicates,
-suite-level alpha): the run loop asks :func:`wants_more` before each further sample, and
-:func:`judge` gives the final verdict with the same plan, which the result carries in its
-details (``details["sequential"]``), so a results file judged later gets the same decision.
+The baseline verdict is the candidate-boots decision of :mod:`.boot_decide` (the candidate's
+boots against the baseline's, a two-sample t on boot means at Holm's first step, pass only
+with power): the run loop asks :func:`wants_more` before each further sample, and :func:`judge`
+gives the final verdict with the same plan, which the result carries in its details
+(``details["sequential"]``), so a results file judged later gets the same decision.  Holm's
+later steps and the suite-mean test run when the run ends (:mod:`.closing`).
 
 :func:`judge_result` judges a result as it is written to the results JSON: telemetry with the
 workload's details merged in (a storage read carries its interface ceiling), so a results file
@@ -23,21 +25,12 @@ from ..model import Evidence, Finding, Measurement, Result, Status, Verdict, dis
 from ..platform.board import BoardProfile
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
-from .boots import (
-    ONE_BOOT_ALLOWANCE,
-    BaselineSession,
-    BootPrior,
-    group_by_boot,
-    suite_boot_prior,
-)
-from .sequential import (
-    DEFAULT_MIN_EFFECT_PCT,
-    RUN_BUDGET_FACTOR,
-    Decision,
-    SequentialPlan,
-    decide,
-    suite_alpha,
-)
+from .boot_decide import BootDecision, BootPlan, decide_boots
+from .boot_test import BootSession
+from .boots import BaselineSession, group_by_boot
+from .candidates import ALONE, Candidate
+from .family import per_test_alpha
+from .sequential import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
 from .validity import HOST_NOISE
 
 MACHINE_KEYS = ("cpu_model", "cpus")
@@ -45,7 +38,7 @@ MACHINE_KEYS = ("cpu_model", "cpus")
 SAVE_HINT = "record one with --sbc-save-baseline"
 STATUS_OF: dict[str, Status] = {"regression": "regression", "pass": "pass",
                                  "improvement": "improvement", "inconclusive": "inconclusive",
-                                 "continue": "inconclusive"}
+                                 "continue": "inconclusive", "pending": "inconclusive"}
 PLAN_KEY = "sequential"  # a result's plan, in its details
 DEFAULT_SUITE_METRICS = 25  # alpha for a result that carries no plan: the shipped suite's size
 
@@ -94,17 +87,19 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
 
 
 def judge(result: Result, baseline: Baseline | None, board: str,
-          machine: Mapping[str, Any] | None = None, prior: BootPrior | None = None) -> Verdict:
-    """regression / pass / improvement / inconclusive against the same identity (the sequential
-    decision of :mod:`.sequential` at the run's plan, read from the result's details: see
-    :func:`plan_of`); incomparable or no-baseline otherwise.  ``prior``: the baseline's
-    between-boot prior (computed from ``baseline`` when not given)."""
+          machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
+          n_metrics: int = DEFAULT_SUITE_METRICS) -> Verdict:
+    """regression / pass / improvement / inconclusive against the same identity: the candidate's
+    boots (``candidate``: its earlier boots, this session last) against the baseline's
+    (:mod:`.boot_decide`), at Holm's first step over ``n_metrics`` metrics judged and the plan
+    the result carries (:func:`plan_of`); incomparable or no-baseline otherwise."""
     m = result.measurement
     found = comparable(result.test, m, baseline, board, machine)
     if isinstance(found, Verdict):
         return found
-    plan = plan_of(m, prior if prior is not None else boot_prior(baseline))
-    return verdict_of(final_decision(found, m, plan), m, found, plan)
+    sessions = candidate.sessions(result.test, m)
+    plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m))
+    return verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
 
 
 def baseline_sessions(entry: BaselineEntry) -> list[BaselineSession]:
@@ -117,15 +112,8 @@ def boot_of(environment: Mapping[str, Any]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def boot_prior(baseline: Baseline | None) -> BootPrior:
-    """The between-boot prior pooled over every entry of the baseline (before this run)."""
-    if baseline is None:
-        return ONE_BOOT_ALLOWANCE
-    return suite_boot_prior([baseline_sessions(e) for e in baseline.entries])
-
-
 def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
-    """n for the suite bound: the metrics of ``tests`` (node ids) that have a baseline entry
+    """m for Holm's first step: the metrics of ``tests`` (node ids) that have a baseline entry
     (a metric under several identities, quick and full, counts once), at least 1.  Only they
     can fail against the baseline; a custom ``record()`` test counts once per metric it
     recorded when its baseline was saved."""
@@ -136,61 +124,88 @@ def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
 
 
 def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
-             n_metrics: int, prior: BootPrior = ONE_BOOT_ALLOWANCE) -> SequentialPlan:
+             n_metrics: int, boots_left: int = 0) -> BootPlan:
     """A metric's plan in a run: ``max_runs`` (``--sbc-max-runs``) or RUN_BUDGET_FACTOR x
-    ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); per-metric
-    alpha 5% / n."""
+    ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); alpha 4% / m
+    (Holm's first step); ``boots_left``: candidate boots still to come in this run
+    (``--sbc-boots``), so this boot's look is ``pending``."""
     budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
     effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
-    return SequentialPlan(min_runs, max(min_runs, budget), effect, suite_alpha(n_metrics), prior)
+    return BootPlan(min_runs, max(min_runs, budget), 1 + boots_left, effect,
+                    per_test_alpha(n_metrics))
 
 
-def plan_details(plan: SequentialPlan, n_metrics: int) -> dict[str, Any]:
+def plan_details(plan: BootPlan, n_metrics: int, boots_left: int = 0) -> dict[str, Any]:
     """What a result carries of its plan (``details["sequential"]``), so a results file judged
-    later (``sbcbench compare``) gets the decision the run gave."""
+    later (``sbcbench compare``) gets the decision the run gave.  ``alpha`` is informative: a
+    judge never takes it from a file (it follows from the metrics judged)."""
     return {"min_runs": plan.min_runs, "max_runs": plan.max_runs,
-            "min_effect_pct": plan.min_effect_pct, "alpha": plan.alpha, "n_metrics": n_metrics}
+            "min_effect_pct": plan.min_effect_pct, "alpha": plan.alpha, "n_metrics": n_metrics,
+            "boots_left": boots_left}
 
 
-def plan_of(m: Measurement, prior: BootPrior) -> SequentialPlan:
-    """The plan recorded in the measurement's details; without one (a results file written
-    before plans were stored), its samples as a fixed count, delta 3%, alpha for 25 metrics."""
-    raw = m.details.get(PLAN_KEY)
-    if isinstance(raw, Mapping):
-        try:
-            values = [raw["min_runs"], raw["max_runs"], raw["min_effect_pct"], raw["alpha"]]
-            if not any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
-                return SequentialPlan(int(values[0]), int(values[1]), float(values[2]),
-                                      float(values[3]), prior)
-        except (KeyError, ValueError):
-            pass
-    n = len(m.samples)
-    return SequentialPlan(n, n, DEFAULT_MIN_EFFECT_PCT, suite_alpha(DEFAULT_SUITE_METRICS), prior)
+MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is not believed
+MAX_PLANNED_BOOTS = 100
 
 
-def decision(entry: BaselineEntry, m: Measurement, plan: SequentialPlan) -> Decision:
-    """One look of the sequential rule at ``m``'s samples so far."""
+def _plan_values(raw: Any) -> tuple[int, int, float, int] | None:
+    if not isinstance(raw, Mapping):
+        return None
+    values = [raw.get("min_runs"), raw.get("max_runs"), raw.get("min_effect_pct"),
+              raw.get("boots_left", 0)]
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
+        return None
+    low, high, effect, left = int(values[0]), int(values[1]), float(values[2]), int(values[3])
+    if not (1 <= low <= high and 0 < effect <= MAX_EFFECT_PCT
+            and 0 <= left <= MAX_PLANNED_BOOTS):
+        return None
+    return low, high, effect, left
+
+
+def plan_of(m: Measurement, n_metrics: int, candidate_boots: int = 1) -> BootPlan:
+    """The plan recorded in the measurement's details (runs, budget, delta, candidate boots
+    still to come), at alpha 4% / ``n_metrics``; without a believable one (a results file
+    written before plans were stored, or one whose values no run would use), its samples as a
+    fixed count, delta 3%."""
+    values = _plan_values(m.details.get(PLAN_KEY))
+    alpha = per_test_alpha(max(1, n_metrics))
+    if values is None:
+        n = max(1, len(m.samples))
+        return BootPlan(n, n, candidate_boots, DEFAULT_MIN_EFFECT_PCT, alpha)
+    low, high, effect, left = values
+    return BootPlan(low, high, candidate_boots + left, effect, alpha)
+
+
+def decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
+             sessions: Sequence[BootSession]) -> BootDecision:
+    """One look at the candidate's sessions (this one last, ``m``'s samples so far)."""
     better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
-    return decide(baseline_sessions(entry), m.samples, better, plan)
+    return decide_boots(baseline_sessions(entry), sessions, better, plan)
 
 
-def final_decision(entry: BaselineEntry, m: Measurement, plan: SequentialPlan) -> Decision:
+def final_decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
+                   sessions: Sequence[BootSession]) -> BootDecision:
     """The decision on the samples taken: a look that would still continue (the loop was cut
     short, or a results file judged later) is judged as the last look."""
-    found = decision(entry, m, plan)
+    found = decision(entry, m, plan, sessions)
     if found.status != "continue":
         return found
     n = len(m.samples)
     return decision(entry, m, dataclasses.replace(plan, min_runs=min(plan.min_runs, n),
-                                                  max_runs=n))
+                                                  max_runs=n), sessions)
 
 
 def wants_more(test: str, m: Measurement, baseline: Baseline | None,
-               machine: Mapping[str, Any] | None, plan: SequentialPlan) -> bool:
-    """True while the sequential rule says ``continue`` for a comparable baseline entry: what
-    the run loop asks before each further sample."""
+               machine: Mapping[str, Any] | None, plan: BootPlan,
+               candidate: Candidate = ALONE) -> bool:
+    """True while the rule says ``continue`` for a comparable baseline entry: what the run loop
+    asks before each further sample."""
     found = comparable(test, m, baseline, "", machine)
-    return not isinstance(found, Verdict) and decision(found, m, plan).status == "continue"
+    if isinstance(found, Verdict):
+        return False
+    sessions = candidate.sessions(test, m)
+    boots = dataclasses.replace(plan, boots=candidate.boots_of(test, m) + plan.boots - 1)
+    return decision(found, m, boots, sessions).status == "continue"
 
 
 RECOMMENDED_BOOTS = 3
@@ -222,18 +237,38 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def verdict_of(d: Decision, m: Measurement, entry: BaselineEntry, plan: SequentialPlan) -> Verdict:
-    """The verdict of a final decision: its line (medians first) and its evidence."""
+def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: BootPlan,
+               sessions: Sequence[BootSession] = ()) -> Verdict:
+    """The verdict of a final decision: its line (medians first) and its evidence.  A boot
+    before the last planned one is ``inconclusive`` with ``pending`` evidence: nothing is
+    decided until the candidate's boots are in."""
     status: Status = STATUS_OF[d.status]
     base_samples = [v for s in entry.sessions for v in s.samples]
     base, shown = display(statistics.median(base_samples), m.unit)
     now, _ = display(statistics.median(m.samples), m.unit)
     detail = f"{m.display_name}: baseline median {base} {shown}, this run {now} {shown}, {d.detail}"
+    shared = _shared_boot(entry, sessions)
+    if shared:
+        detail += (f"; this session ran in baseline boot {shared[:8]}: not a new boot, so the "
+                   "boot-to-boot drift counted for it is not in its numbers")
+    hint = d.needed
     evidence = Evidence(d.change_pct, (_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
                         100.0 * (1 - 2 * plan.alpha_look), _finite(d.tolerance_pct),
                         _finite(d.detectable_pct), plan.min_effect_pct, d.samples_used,
-                        len(base_samples), d.baseline_boots, d.runs_needed, d.boots_needed)
+                        len(base_samples), d.baseline_boots,
+                        hint.runs_at_planned if hint else None,
+                        hint.baseline_boots if hint else None, d.candidate_boots,
+                        hint.candidate_boots if hint else None, _finite(d.catch95_pct),
+                        d.p_value, d.df, d.status == "pending")
     return Verdict(status, detail, evidence)
+
+
+def _shared_boot(entry: BaselineEntry, sessions: Sequence[BootSession]) -> str | None:
+    """This session's boot id when the baseline has a session of that boot."""
+    if not sessions or sessions[-1].boot_id is None:
+        return None
+    mine = sessions[-1].boot_id
+    return mine if any(boot_of(s.environment) == mine for s in entry.sessions) else None
 
 
 @dataclass(frozen=True)
@@ -241,9 +276,9 @@ class JudgeContext:
     """What a result is judged against: the board (physics limits; ``None`` when unknown, so
     only the limits the result itself carries apply), the baseline, the machine that ran
     (``cpu_model``, ``cpus``: a baseline from another machine is incomparable), the validity
-    findings of the run, ``--sbc-strict``, the baseline's between-boot prior, and the
-    physical limits the run's workloads declare (metric -> board fact; ``None``: the built-in
-    workloads' declarations)."""
+    findings of the run, ``--sbc-strict``, the physical limits the run's workloads declare
+    (metric -> board fact; ``None``: the built-in workloads' declarations), the candidate (its
+    earlier boots) and m, the metrics judged in the run (Holm's first step: 4% / m)."""
 
     board_name: str
     board: BoardProfile | None = None
@@ -251,8 +286,9 @@ class JudgeContext:
     machine: Mapping[str, Any] | None = None
     findings: Sequence[Finding] = field(default_factory=tuple)
     strict: bool = False
-    prior: BootPrior | None = None
     limits: Mapping[str, str] | None = None
+    candidate: Candidate = ALONE
+    n_metrics: int = DEFAULT_SUITE_METRICS
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -269,7 +305,8 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
         return implausible
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
-    return judge(result, context.baseline, context.board_name, context.machine, context.prior)
+    return judge(result, context.baseline, context.board_name, context.machine,
+                 context.candidate, context.n_metrics)
 
 
 def failure_message(verdict: Verdict, found: Sequence[Finding],

@@ -5,6 +5,7 @@ pytest-benchmark driver and the one option table.  Thin glue only: a run is
 pytest registers this module: its hook implementations (:mod:`.hooks`) and fixtures
 (:mod:`.fixtures`, :mod:`.compile_fixtures`) are collected from the names below."""
 
+from .boots import pytest_runtestloop
 from .compile_fixtures import compile_bench, pinned_checkout
 from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
 from .hooks import (
@@ -34,6 +35,7 @@ __all__ = [
     "pytest_report_header",
     "pytest_runtest_call",
     "pytest_runtest_teardown",
+    "pytest_runtestloop",
     "pytest_sessionfinish",
     "pytest_terminal_summary",
     "pytest_unconfigure",

@@ -91,6 +91,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {text}")
     values = check(config)
     lab = _lab(config)
+    from .boots import check as check_boots
+
+    check_boots(values["boots"], lab is not None)
     profiles: list[BoardProfile] | None = None
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin
@@ -192,7 +195,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         session = session_of(config)
         _activate(session, config)
         benchmarks = [item for item in items if is_benchmark(item)]
-        session.recorder.plan_suite(session.baseline, [item.nodeid for item in benchmarks])
+        session.plan_suite([item.nodeid for item in benchmarks])
         if session.settings.gate:
             try:
                 session.gate_check([(i.nodeid, _workload_of(i, session)) for i in benchmarks])
@@ -317,9 +320,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     extra += summary_line(session.settings.trace_dir, recorder.trace_files)
     extra += [f"ERROR: {failure} (exit 4: the other outputs were written)"
               for failure in session.outputs.failed]
+    closing = session.closing
+    suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
-                           recorder.results, extra, session.settings.results,
-                           session.outputs.saved)
+                           recorder.results, extra, session.results_path(),
+                           session.outputs.saved, suite)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -341,6 +346,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         session.exitstatus = pytest.ExitCode.INTERRUPTED
     elif run.outputs.failed:  # an output was lost: never a green run (the summary says which)
         session.exitstatus = pytest.ExitCode.USAGE_ERROR
+    elif run.closing is not None and run.closing.failed:
+        run.notes.extend(_closing_lines(run))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     elif run.settings.gate and session.exitstatus == pytest.ExitCode.OK:
         from ..run.gate import GATE_UNDECIDED, undecided
 
@@ -348,6 +356,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         if left:
             run.notes.append(left)
             session.exitstatus = GATE_UNDECIDED
+
+
+def _closing_lines(run: Session) -> list[str]:
+    """What the end of the run added: regressions by Holm's later steps, the suite mean."""
+    closing = run.closing
+    assert closing is not None
+    lines = [f"regression at the end of the run (Holm's later steps; its test had passed): "
+             f"{run.recorder.results[i].test}" for i in closing.added]
+    if closing.suite.status == "regression":
+        lines.append(f"regression: {closing.suite.detail}")
+    return lines
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -21,6 +21,7 @@ from ..values import (
     MAX_RUNS,
     QUICK_IDLE_WAIT,
     board_name,
+    boot_count,
     interval_seconds,
     max_runs,
     min_effect_pct,
@@ -111,6 +112,11 @@ OPTIONS: tuple[Option, ...] = (
     _flag("--sbc-gate", "gate",
           "gate mode for CI: before measuring, fail when a selected test has no baseline or an "
           "incomparable one (exit 4); at the end, fail on any regression or incomparable result"),
+    _value("--sbc-boots", "boots",
+           "run the selected suite N times with a reboot of the lab board between (labgrid "
+           "power cycle, or reboot over its shell), each boot its own session: N baseline boots "
+           "with --sbc-save-baseline, else N boots of the candidate judged together",
+           boot_count, "N"),
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
            "default: the kernel release)", str, "LABEL"),

@@ -2,10 +2,15 @@
 
 The reference may be a baseline file or another results file (its results become one baseline
 session, with its environment, so the other-machine check applies as it does in pytest).  The
-outcome maps to the exit codes in ``sbcbench compare --help``: 0 nothing regressed, 1 a
-regression or an implausible number, 2 unusable input (raised as an error by the loaders),
-and 3 when the gate could not judge: a result is incomparable (pytest fails it too unless
-allowed) or no result had a baseline at all."""
+candidate is one or more results files, one per boot, the last judged with the earlier ones
+as its earlier boots (as pytest judges a boot with the history's), m for Holm's first step
+counted as pytest counts it, then Holm's later steps and the suite-mean test
+(:func:`judge.closing.close_run`).  A candidate session that is already one of the baseline's
+sessions (same boot, same samples), or given twice, is refused: it would be compared with
+itself.  The outcome maps to the exit codes in ``sbcbench compare --help``: 0 nothing
+regressed, 1 a regression or an implausible number, 2 unusable input (raised as an error by
+the loaders), and 3 when the gate could not judge: a result is incomparable (pytest fails it
+too unless allowed) or no result had a baseline at all."""
 
 from __future__ import annotations
 
@@ -15,13 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError, schema_field
+from ..errors import SbcBenchError, SchemaError, schema_field
 from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import BASELINE_SCHEMA, Baseline, parse_baseline, with_session
-from ..judge.verdict import MACHINE_KEYS, JudgeContext, judge_result
+from ..judge.boot_test import BootSession
+from ..judge.candidates import Candidate, MetricKey, key_of, pooled
+from ..judge.closing import Closing, close_run, with_closing
+from ..judge.history import UNUSABLE
+from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, judge_result
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster
-from .results import RESULTS_SCHEMA, results_document
+from .results import RESULTS_SCHEMA, ResultsFile, results_document
+from .tally import tally_line
 
 EXIT_PASS, EXIT_REGRESSION, EXIT_UNUSABLE, EXIT_NOT_JUDGED = 0, 1, 2, 3
 FAILING = ("regression", "implausible")
@@ -72,34 +82,105 @@ def machine(environment: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """Every result's verdict, the exit code and the line that explains it."""
+    """Every result's verdict, the exit code, the line that explains it and the tally line
+    pytest would end with."""
 
     verdicts: tuple[tuple[Result, Verdict], ...]
     code: int
     summary: str
+    tally: str = ""
+    closing: Closing | None = None
 
 
-def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool) -> Outcome:
+def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool,
+            closing: Closing | None = None) -> Outcome:
     counts: Counter[str] = Counter(v.status for _, v in verdicts)
     tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{len(verdicts)} results: {tally or 'none'}"
-    if any(counts[s] for s in FAILING):
-        return Outcome(tuple(verdicts), EXIT_REGRESSION, f"{line}; exit 1: regression")
+    judged = [dataclass_replace(r, v) for r, v in verdicts]
+    suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
+    done = tuple(verdicts), tally_line(judged, suite), closing
+    if any(counts[s] for s in FAILING) or (closing is not None and closing.failed):
+        return Outcome(done[0], EXIT_REGRESSION, f"{line}; exit 1: regression", *done[1:])
     if counts["incomparable"] and not allow_incomparable:
-        return Outcome(tuple(verdicts), EXIT_NOT_JUDGED,
+        return Outcome(done[0], EXIT_NOT_JUDGED,
                        f"{line}; exit 3: not judged: {counts['incomparable']} incomparable with "
-                       "the baseline (pytest fails these too; --allow-incomparable to accept)")
+                       "the baseline (pytest fails these too; --allow-incomparable to accept)",
+                       *done[1:])
     if not any(counts[s] for s in JUDGED):
-        return Outcome(tuple(verdicts), EXIT_NOT_JUDGED,
-                       f"{line}; exit 3: not judged: no result has a comparable baseline")
-    return Outcome(tuple(verdicts), EXIT_PASS, f"{line}; exit 0: no regression")
+        return Outcome(done[0], EXIT_NOT_JUDGED,
+                       f"{line}; exit 3: not judged: no result has a comparable baseline",
+                       *done[1:])
+    return Outcome(done[0], EXIT_PASS, f"{line}; exit 0: no regression", *done[1:])
+
+
+def dataclass_replace(result: Result, verdict: Verdict) -> Result:
+    import dataclasses
+
+    return dataclasses.replace(result, verdict=verdict)
+
+
+def boot_id(environment: Mapping[str, Any]) -> str | None:
+    """The boot a results file's session ran in (the lab board's, else this machine's)."""
+    lab = environment.get("lab")
+    found = boot_of(lab) if isinstance(lab, Mapping) else None
+    return found or boot_of(environment)
+
+
+def _sessions(loaded: ResultsFile) -> list[tuple[MetricKey, BootSession]]:
+    boot = boot_id(loaded.environment)
+    return [(key_of(r.test, r.measurement), BootSession(tuple(r.measurement.samples), boot))
+            for r in loaded.results if r.verdict.status not in UNUSABLE]
+
+
+def _stored(reference: Baseline) -> set[tuple[MetricKey, BootSession]]:
+    out = set()
+    for e in reference.entries:
+        key = (e.test, e.metric, _identity_json(e))
+        out |= {(key, BootSession(tuple(s.samples), boot_of(s.environment)))
+                for s in e.sessions}
+    return out
+
+
+def _identity_json(entry: Any) -> str:
+    import json
+
+    return json.dumps(entry.identity.as_dict(), sort_keys=True)
+
+
+def candidate_of(reference: Baseline, files: Sequence[tuple[Path, ResultsFile]]) -> Candidate:
+    """The last file's session as this boot, the others as the candidate's earlier boots; a
+    session given twice, or already in the baseline, is an error naming the file."""
+    seen = _stored(reference)
+    earlier: list[tuple[MetricKey, BootSession]] = []
+    for i, (path, loaded) in enumerate(files):
+        mine = _sessions(loaded)
+        again = [k for k in mine if k in seen]
+        if again:
+            where = ("one of the baseline's sessions" if again[0] in _stored(reference)
+                     else "given twice")
+            raise SbcBenchError(f"candidate {path}: {again[0][0][0]} {again[0][0][1]} is "
+                                f"{where} (same boot, same samples): a candidate boot must be "
+                                "a session the baseline does not hold")
+        seen |= set(mine)
+        if i < len(files) - 1:
+            earlier += mine
+    last = files[-1][1]
+    label = last.environment.get("label") or last.environment.get("kernel")
+    return Candidate(str(label) if label else None, boot_id(last.environment), pooled(earlier))
 
 
 def compare(reference: Baseline, board: str, environment: Mapping[str, Any],
             results: Sequence[Result], profiles: Mapping[str, BoardProfile],
-            allow_incomparable: bool = False) -> Outcome:
-    """Judge ``results`` (of ``board``, measured in ``environment``) against ``reference``
-    through :func:`judge_result`, as the plugin does at the end of each test."""
+            allow_incomparable: bool = False, candidate: Candidate | None = None) -> Outcome:
+    """Judge ``results`` (of ``board``, measured in ``environment``; ``candidate``: its
+    earlier boots) against ``reference`` through :func:`judge_result`, as the plugin does at
+    the end of each test, then close the family as the plugin does at the end of the run."""
+    n_metrics = count_metrics(reference, [r.test for r in results])
     context = JudgeContext(board, board_profile(board, profiles, environment), reference,
-                           machine(environment))
-    return outcome([(r, judge_result(r, context)) for r in results], allow_incomparable)
+                           machine(environment), candidate=candidate or Candidate(
+                               None, boot_id(environment)), n_metrics=n_metrics)
+    judged = [dataclass_replace(r, judge_result(r, context)) for r in results]
+    closing = close_run(judged, context)
+    closed = with_closing(judged, closing)
+    return outcome([(r, r.verdict) for r in closed], allow_incomparable, closing)

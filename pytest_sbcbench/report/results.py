@@ -188,4 +188,8 @@ def _evidence(verdict: dict[str, Any], where: str) -> Evidence | None:
     return Evidence(change, (low, high), confidence, _number(verdict, "tolerance_pct", where),
                     _number(verdict, "detectable_pct", where), effect, samples, base_samples,
                     boots, _count(verdict, "runs_needed", where),
-                    _count(verdict, "boots_needed", where))
+                    _count(verdict, "boots_needed", where),
+                    _count(verdict, "candidate_boots", where) or 1,
+                    _count(verdict, "candidate_boots_needed", where),
+                    _number(verdict, "catch95_pct", where), _number(verdict, "p_value", where),
+                    _number(verdict, "df", where), verdict.get("pending") is True)

@@ -1,25 +1,35 @@
 """The run's bottom line: one tally line that every run ends with, gate mode or not.
 
-    gate: 25 metrics, 3 baseline boots vs 1 candidate boot: 1 regression (aes-128-gcm -6.1%
-    [-7.9, -4.3]), 22 pass, 2 inconclusive; drops >= 3.1% detectable (80% power) ...
+    gate: 25 metrics, 10 baseline boots vs 3 candidate boots: 1 regression (aes-128-gcm -6.1%
+    [-7.9, -4.3]), 22 pass, 2 inconclusive; 95% of drops >= 3.1% are caught (median metric);
+    P(any false alarm) <= 5%
 
 Counts are of the metrics judged in this run (deselected tests are not counted); a regression
-is named with its change and interval; the detectable drop is the largest of the judged
-metrics' (the weakest metric decides what the run as a whole could catch)."""
+is named with its change and interval; while candidate boots are still to come the line says
+so (``pending``); while metrics are undecided it says what deciding them would take (the
+weakest metric's boots, both sides).  ``sbcbench compare`` prints the same line."""
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections import Counter
 from collections.abc import Sequence
 
-from ..model import Result
+from ..model import Evidence, Result
 
-ORDER = ("regression", "implausible", "invalid", "incomparable", "inconclusive", "no-baseline",
-         "improvement", "pass")
+ORDER = ("regression", "implausible", "invalid", "incomparable", "pending", "inconclusive",
+         "no-baseline", "improvement", "pass")
+FAMILY_RATE_PCT = 5  # Holm at 4% plus the suite-mean test at 1% (judge/family.py)
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _status(result: Result) -> str:
+    ev = result.verdict.evidence
+    return "pending" if ev is not None and ev.pending else result.verdict.status
 
 
 def _interval(result: Result) -> str:
@@ -31,19 +41,43 @@ def _interval(result: Result) -> str:
     return f"{result.measurement.display_name} {ev.change_pct:+.1f}%{bounds}"
 
 
-def boots(results: Sequence[Result]) -> str:
-    """The baseline's boots behind the judged metrics (the fewest any metric had)."""
-    counts = [r.verdict.evidence.baseline_boots for r in results if r.verdict.evidence]
-    if not counts:
-        return "no baseline"
-    low, high = min(counts), max(counts)
+def _span(values: Sequence[int], word: str) -> str:
+    low, high = min(values), max(values)
     shown = str(low) if low == high else f"{low}-{high}"
-    return f"{shown} baseline boot{'s' * (high != 1)}"
+    return f"{shown} {word}{'s' * (high != 1)}"
 
 
-def tally_line(results: Sequence[Result], candidate_boots: int = 1, label: str = "gate"
+def boots(evidence: Sequence[Evidence]) -> str:
+    """``10 baseline boots vs 3 candidate boots`` over the judged metrics."""
+    if not evidence:
+        return "no baseline"
+    return (f"{_span([e.baseline_boots for e in evidence], 'baseline boot')} vs "
+            f"{_span([e.candidate_boots for e in evidence], 'candidate boot')}")
+
+
+def _missing(evidence: Sequence[Evidence]) -> str:
+    """What deciding the undecided metrics would take (the weakest metric's figures)."""
+    undecided = [e for e in evidence if e.boots_needed is not None
+                 and e.candidate_boots_needed is not None]
+    if not undecided:
+        return ""
+    worst = max(undecided, key=lambda e: (e.boots_needed or 0) + (e.candidate_boots_needed or 0))
+    return (f"; to decide every metric at {worst.min_effect_pct:g}%: {worst.boots_needed} "
+            f"baseline and {worst.candidate_boots_needed} candidate boots")
+
+
+def _catch(evidence: Sequence[Evidence]) -> str:
+    values = [e.catch95_pct for e in evidence if e.catch95_pct is not None
+              and math.isfinite(e.catch95_pct)]
+    if not values:
+        return ""
+    return f"; 95% of drops >= {statistics.median(values):.1f}% are caught (median metric)"
+
+
+def tally_line(results: Sequence[Result], suite: str | None = None, label: str = "gate"
                ) -> str:
-    counts: Counter[str] = Counter(r.verdict.status for r in results)
+    """The line; ``suite``: the suite-mean test's finding when it failed the run."""
+    counts: Counter[str] = Counter(_status(r) for r in results)
     parts = []
     for status in ORDER:
         n = counts.get(status, 0)
@@ -54,9 +88,10 @@ def tally_line(results: Sequence[Result], candidate_boots: int = 1, label: str =
             named = [_interval(r) for r in results if r.verdict.status == status]
             text += f" ({', '.join(named)})"
         parts.append(text)
-    detectable = [r.verdict.evidence.detectable_pct for r in results
-                  if r.verdict.evidence and r.verdict.evidence.detectable_pct is not None]
-    tail = (f"; drops >= {max(detectable):.1f}% detectable (80% power)" if detectable else "")
-    return (f"{label}: {_plural(len(results), 'metric')}, {boots(results)} vs "
-            f"{_plural(candidate_boots, 'candidate boot')}: {', '.join(parts) or 'nothing judged'}"
-            f"{tail}")
+    evidence = [r.verdict.evidence for r in results if r.verdict.evidence is not None]
+    tail = f"; {suite}" if suite else ""
+    if evidence:
+        tail += _catch(evidence) + _missing(evidence)
+        tail += f"; P(any false alarm) <= {FAMILY_RATE_PCT}%"
+    return (f"{label}: {_plural(len(results), 'metric')}, {boots(evidence)}: "
+            f"{', '.join(parts) or 'nothing judged'}{tail}")

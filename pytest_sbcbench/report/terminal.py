@@ -66,24 +66,30 @@ def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Resul
 
 
 def verdict_lines(results: Sequence[Result]) -> list[str]:
-    """A line per inconclusive metric (what it could detect, what deciding would take) and
-    the suite-level bound of the metrics judged against the baseline."""
+    """A line per inconclusive metric (what it could detect, what deciding would take), one
+    line for candidate boots still to come, and the family bound of the metrics judged."""
+    pending = [r for r in results if r.verdict.evidence and r.verdict.evidence.pending]
     lines = [f"inconclusive: {r.test.rsplit('::', 1)[-1]}: {r.verdict.detail}"
-             for r in results if r.verdict.status == "inconclusive"]
+             for r in results if r.verdict.status == "inconclusive" and r not in pending]
+    if pending:
+        ev = pending[0].verdict.evidence
+        assert ev is not None
+        lines.append(f"pending: {len(pending)} metric(s) wait for the candidate's last boot "
+                     f"(this is candidate boot {ev.candidate_boots}); nothing is decided yet")
     judged = [r for r in results if r.verdict.evidence is not None]
     plans = [r.measurement.details.get("sequential") for r in judged]
     sizes = {p.get("n_metrics") for p in plans if isinstance(p, Mapping)}
     if judged:
-        n = max((s for s in sizes if isinstance(s, int)), default=None)
-        per = f"5%/{n}" if n else "5%/25"
-        lines.append(f"suite: {len(judged)} metric(s) judged against the baseline at per-metric "
-                     f"alpha {per}: P(an unchanged run fails any metric) <= 5%")
+        n = max((s for s in sizes if isinstance(s, int)), default=len(judged))
+        lines.append(f"suite: {len(judged)} metric(s) judged against the baseline, each at "
+                     f"4%/{n} (Holm's first step), then Holm's later steps and a suite-mean "
+                     "test at 1% at the end: P(an unchanged run fails any metric) <= 5%")
     return lines
 
 
 def write_summary(reporter: Any, board: str, title: str, results: Sequence[Result],
                   extra: Sequence[str], results_path: Path | None,
-                  saved: Sequence[str] | None = None) -> None:
+                  saved: Sequence[str] | None = None, suite: str | None = None) -> None:
     """The table, the extra lines, what ``--sbc-save-baseline`` did (``saved``: its lines, or
     None when not saving) and where the results went, through pytest's reporter."""
     reporter.write_sep("=", f"sbcbench: {board} ({title})")
@@ -96,4 +102,4 @@ def write_summary(reporter: Any, board: str, title: str, results: Sequence[Resul
         reporter.write_line(f"results JSON: {results_path}")
     from .tally import tally_line
 
-    reporter.write_line(tally_line(results), bold=True)
+    reporter.write_line(tally_line(results, suite), bold=True)

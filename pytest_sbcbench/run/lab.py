@@ -229,3 +229,26 @@ class LabRun:
         finally:
             if self._tmp is not None:
                 shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+def after_reboot(lab: LabRun, target: RunTarget, lookup: BoardLookup
+                 ) -> tuple[RunTarget, BoardLookup]:
+    """Reboot the lab board (the run's ``--sbc-lab-kernel``, if any) and return the target on
+    the new boot and a lookup that probes the new tree (CPUs online may differ: a BSP change)
+    while judging as the same board."""
+    from ..platform.host import SysrootHost
+    from .target import BoardLookup
+
+    board = lookup.board
+    try:
+        sysroot = lab.reboot(target.settings.lab_kernel)
+    except SbcBenchError:
+        raise
+    except Exception as exc:
+        raise SbcBenchError(f"labgrid: reboot of {lab.board_name()}: {type(exc).__name__}: "
+                            f"{exc}") from exc
+    settings = dataclasses.replace(target.settings, sysroot=sysroot, sysroot_given=True)
+    moved = target.replace(settings=settings, host=SysrootHost(sysroot))
+    fresh = BoardLookup(lambda: moved.settings, lookup.hook_profiles)
+    fresh.choose(board)
+    return moved, fresh

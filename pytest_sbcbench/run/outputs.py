@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SbcBenchError
@@ -57,16 +58,17 @@ class Outputs:
 
     def write(self, target: RunTarget, board: BoardProfile, profiles: dict[str, BoardProfile],
               environment: dict[str, Any], results: Sequence[Result],
-              interrupted: bool) -> tuple[dict[str, Any], str | None]:
-        """Results JSON (``interrupted``: workloads are missing) and fleet report, each on its
-        own (a report that cannot be written never costs the results file); returns the
-        document and the report's note."""
+              interrupted: bool, results_path: Path | None = None
+              ) -> tuple[dict[str, Any], str | None]:
+        """Results JSON at ``results_path`` (``interrupted``: workloads are missing) and fleet
+        report, each on its own (a report that cannot be written never costs the results
+        file); returns the document and the report's note."""
         from ..report import results as results_io
 
         settings = target.settings
         doc: dict[str, Any] = results_io.document(board.name, self.created, environment,
                                                   list(results), interrupted)
-        results_path, report_dir = settings.results, settings.report_dir
+        report_dir = settings.report_dir
         if results_path is not None:
             self.guard("results JSON", lambda: results_io.write_json_atomic(results_path, doc))
         note = None
@@ -89,14 +91,14 @@ class Outputs:
 
     def record_history(self, target: RunTarget, doc: dict[str, Any]) -> str | None:
         """Append this session to ``<baselines>/history.sqlite`` when the run takes part in a
-        gate (``--sbc-save-baseline``: a baseline session; ``--sbc-gate`` or
-        ``--sbc-candidate``: a candidate's) and the baselines directory exists; the summary's
+        gate (``--sbc-save-baseline``: a baseline session; ``--sbc-gate``, ``--sbc-candidate``
+        or ``--sbc-boots``: a candidate's) and the baselines directory exists; the summary's
         note.  A history that cannot be written is a note, never a lost run."""
         from ..judge import history
+        from .candidate import keeps_history
 
         settings = target.settings
-        wanted = settings.save_baseline or settings.gate or settings.candidate is not None
-        if not wanted or not settings.baselines.is_dir():
+        if not keeps_history(settings) or not settings.baselines.is_dir():
             return None
         path = history.history_path(settings.baselines)
         role = "baseline" if settings.save_baseline else "candidate"

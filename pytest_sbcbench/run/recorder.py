@@ -2,10 +2,11 @@
 verdict given when a test's call phase ends.
 
 Sequential sampling plugs in at :meth:`Recorder.measure`: after the planned runs the loop asks
-the sequential decision (:func:`judge.verdict.wants_more`, with every metric's samples so far)
-whether to take one more, up to the metric's budget.  ``more_needed`` and ``max_runs``
-override the decision and the budget (tests).  ``n_metrics`` and ``prior`` (the suite's size
-and the baseline's between-boot prior) are fixed by :meth:`plan_suite` before the first test."""
+the decision (:func:`judge.verdict.wants_more`, with every metric's samples so far, the
+candidate's earlier boots beside them) whether to take one more, up to the metric's budget.
+``more_needed`` and ``max_runs`` override the decision and the budget (tests).  ``n_metrics``
+(m for Holm's first step), the candidate and the candidate boots still to come are fixed by
+:meth:`plan_suite` before the first test of each boot."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
 
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
-    from ..judge.boots import BootPrior
-    from ..judge.sequential import SequentialPlan
+    from ..judge.boot_decide import BootPlan
+    from ..judge.candidates import Candidate
+    from ..judge.closing import Closing
     from ..judge.verdict import JudgeContext
     from ..model import Finding, Measurement, Result, Trace, Verdict
     from ..platform.board import BoardProfile
@@ -34,13 +36,12 @@ Publish = Callable[["Result"], None]
 
 @dataclasses.dataclass(frozen=True)
 class Judged:
-    """What a verdict is given against: the board, its baseline and machine, the suite's
-    between-boot prior and the physical limits the workloads declare (metric -> board fact)."""
+    """What a verdict is given against: the board, its baseline and machine, and the physical
+    limits the workloads declare (metric -> board fact)."""
 
     board: BoardProfile
     baseline: Baseline | None
     machine: dict[str, Any]
-    prior: BootPrior | None
     limits: Mapping[str, str]
 
 
@@ -58,33 +59,42 @@ class Recorder:
         self.more_needed: MoreNeeded | None = None
         self.max_runs: int | None = None
         self.n_metrics = 1
-        self.prior: BootPrior | None = None
+        self.candidate: Candidate | None = None
+        self.boots_left = 0
 
     def context(self, target: RunTarget, workload: Workload) -> Context:
         return Context(target.settings, target.executor, target.host, self.shared, self.tools,
                        plan=workload.plan(target.settings))
 
-    def plan_suite(self, baseline: Baseline | None, tests: Sequence[str]) -> None:
-        """Before the first test: n, the metrics of the collected ``tests`` that have a
-        baseline (per-metric alpha 5% / n), and the baseline's between-boot prior."""
-        from ..judge.verdict import boot_prior, count_metrics
+    def plan_suite(self, baseline: Baseline | None, tests: Sequence[str],
+                   candidate: Candidate | None = None, boots_left: int = 0) -> None:
+        """Before the first test of a boot: m, the metrics of the collected ``tests`` that
+        have a baseline (Holm's first step: alpha 4% / m), the candidate (its earlier boots)
+        and the candidate boots still to come after this one."""
+        from ..judge.verdict import count_metrics
 
         self.n_metrics = count_metrics(baseline, tests)
-        self.prior = boot_prior(baseline)
+        self.candidate = candidate
+        self.boots_left = boots_left
 
     def plan(self, target: RunTarget, min_runs: int,
-             min_effect_pct: float | None = None) -> SequentialPlan:
+             min_effect_pct: float | None = None) -> BootPlan:
         """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
         ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
-        from ..judge.boots import ONE_BOOT_ALLOWANCE
         from ..judge.verdict import run_plan
 
         effect = target.settings.min_effect_pct or min_effect_pct
         budget = self.max_runs or target.settings.max_runs
-        return run_plan(min_runs, budget, effect, self.n_metrics, self.prior or ONE_BOOT_ALLOWANCE)
+        return run_plan(min_runs, budget, effect, self.n_metrics, self.boots_left)
+
+    def new_boot(self) -> None:
+        """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
+        (what workloads kept on the board, such as built helpers, is gone with the boot)."""
+        self.results, self.pending, self.findings, self.trace_files = [], {}, [], []
+        self.shared = {}
 
     def record(self, target: RunTarget, test: str, measurement: Measurement,
-               plan: SequentialPlan | None = None) -> Handle:
+               plan: BootPlan | None = None) -> Handle:
         """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends), with
         its plan (a custom measurement: its samples as a fixed count)."""
         from ..judge.verdict import PLAN_KEY, plan_details
@@ -94,7 +104,8 @@ class Recorder:
             n = max(1, len(measurement.samples))
             plan = dataclasses.replace(self.plan(target, n), max_runs=n)
         if PLAN_KEY not in measurement.details:
-            details = {**measurement.details, PLAN_KEY: plan_details(plan, self.n_metrics)}
+            details = {**measurement.details,
+                       PLAN_KEY: plan_details(plan, self.n_metrics, self.boots_left)}
             measurement = dataclasses.replace(measurement, details=details)
         handle = Handle(test, measurement)
         self.pending.setdefault(test, []).append(handle)
@@ -111,7 +122,7 @@ class Recorder:
         measurements = take_samples(workload, ctx, more, plan.max_runs, driver)
         return [self.record(target, test, m, plan) for m in measurements]
 
-    def _more(self, judged: Callable[[], Judged], test: str, plan: SequentialPlan) -> MoreNeeded:
+    def _more(self, judged: Callable[[], Judged], test: str, plan: BootPlan) -> MoreNeeded:
         """The loop's question: does any metric's decision still say ``continue``?"""
         if self.more_needed is not None:
             return self.more_needed
@@ -120,10 +131,11 @@ class Recorder:
             return never_more
         from ..judge.verdict import wants_more
 
-        baseline, machine = against.baseline, against.machine
+        baseline, machine, candidate = against.baseline, against.machine, self.judged_as()
 
         def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
-            return any(wants_more(test, m, baseline, machine, plan) for m in measurements)
+            return any(wants_more(test, m, baseline, machine, plan, candidate)
+                       for m in measurements)
         return more
 
     def finalize(self, nodeid: str, against: Callable[[], Judged], trace: Trace | None,
@@ -167,14 +179,27 @@ class Recorder:
             self.findings += [(nodeid, f) for f in found]
         return "\n".join(failures) or None
 
-    @staticmethod
-    def _judge_context(against: Judged, found: Sequence[Finding], strict: bool
+    def judged_as(self) -> Candidate:
+        from ..judge.candidates import ALONE
+
+        return self.candidate if self.candidate is not None else ALONE
+
+    def _judge_context(self, against: Judged, found: Sequence[Finding], strict: bool
                        ) -> JudgeContext:
         from ..judge.verdict import JudgeContext
 
         return JudgeContext(against.board.name, against.board, against.baseline,
-                            against.machine, tuple(found), strict, against.prior,
-                            against.limits)
+                            against.machine, tuple(found), strict, against.limits,
+                            self.judged_as(), self.n_metrics)
+
+    def close(self, against: Judged, strict: bool) -> Closing:
+        """Holm's later steps and the suite-mean test over this boot's results (the results'
+        verdicts updated: :func:`judge.closing.with_closing`)."""
+        from ..judge.closing import close_run, with_closing
+
+        closing = close_run(self.results, self._judge_context(against, (), strict))
+        self.results = with_closing(self.results, closing)
+        return closing
 
     def write_trace(self, folder: Path | None, nodeid: str, trace: Trace) -> None:
         if folder is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import SysrootError
@@ -21,6 +22,7 @@ from .target import BoardLookup, RunTarget, local
 
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
+    from ..judge.closing import Closing
     from ..model import Finding, Measurement, Trace
     from ..platform.board import BoardProfile
     from ..settings import Settings
@@ -51,6 +53,9 @@ class Session:
         self.terminal: TextIO | None = None
         self.clock: Callable[[], float] = time.monotonic
         self.active = False
+        self.boot = 1  # of --sbc-boots
+        self.tests: list[str] = []  # the selected benchmarks' node ids
+        self.closing: Closing | None = None
 
     @property
     def settings(self) -> Settings:
@@ -116,8 +121,52 @@ class Session:
     def judged(self) -> Judged:
         from ..workloads import builtin_limits
 
-        return Judged(self.board, self.baseline, self.lookup.machine, self.recorder.prior,
-                      builtin_limits())
+        return Judged(self.board, self.baseline, self.lookup.machine, builtin_limits())
+
+    @property
+    def boots(self) -> int:
+        return self.settings.boots or 1
+
+    def plan_suite(self, tests: Sequence[str]) -> None:
+        """Before a boot's first test: m, the candidate (its earlier boots) and the boots to
+        come (:mod:`.candidate`)."""
+        from .candidate import candidate_for
+
+        self.tests = list(tests)
+        boots_left = 0 if self.settings.save_baseline else self.boots - self.boot
+        try:
+            board = self.board.name
+        except SysrootError:  # a host without /proc: nothing that needs the board runs
+            return
+        self.recorder.plan_suite(self.baseline, tests,
+                                 candidate_for(self.target, board), boots_left)
+
+    def results_path(self) -> Path | None:
+        """``--sbc-results``; under ``--sbc-boots`` the boots before the last write
+        ``NAME.bootI.json`` beside it."""
+        path = self.settings.results
+        if path is None or self.boot >= self.boots:
+            return path
+        return path.with_name(f"{path.stem}.boot{self.boot}{path.suffix}")
+
+    def next_boot(self) -> str:
+        """Between boots of ``--sbc-boots``: this boot's outputs written, the lab board
+        rebooted (a new boot id, checked), its baseline reloaded and the next boot planned;
+        the line saying so."""
+        from . import baseline_io
+        from .lab import after_reboot
+
+        assert self.lab is not None  # --sbc-boots is refused without a lab
+        self.finish(collected=True, interrupted=False)
+        line = boot_line(self)
+        self.target, self.lookup = after_reboot(self.lab, self.target, self.lookup)
+        self.baseline = baseline_io.load_for_run(self.settings, self.board.name)
+        self.boot += 1
+        self.recorder.new_boot()
+        self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                               failed=self.outputs.failed)
+        self.plan_suite(self.tests)
+        return line
 
     def context(self, workload: Workload) -> Context:
         return self.recorder.context(self.target, workload)
@@ -154,6 +203,7 @@ class Session:
             except KeyboardInterrupt as exc:
                 late.append(str(exc) or "SIGINT")
         with deferred() as held:
+            self.closing = self.recorder.close(self.judged(), self.settings.strict)
             doc = self._write(interrupted)
             if self.settings.save_baseline:
                 self.outputs.guard("baseline", lambda: self.outputs.save(
@@ -171,7 +221,7 @@ class Session:
         env = self.outputs.environment(self.target, self.lookup, self.preflight, self.recorder,
                                        self.lab)
         doc, note = self.outputs.write(self.target, self.board, self.lookup.profiles(), env,
-                                       self.recorder.results, interrupted)
+                                       self.recorder.results, interrupted, self.results_path())
         if note is not None:
             self.notes.append(note)
         return doc
@@ -187,3 +237,14 @@ class Session:
             self.lab.close()
         if self.terminal is not None:
             self.terminal.close()
+
+
+def boot_line(run: Session) -> str:
+    """What one boot of ``--sbc-boots`` did: its tally, its results file and what was saved."""
+    from ..report.tally import tally_line
+
+    path = run.results_path()
+    parts = [tally_line(run.recorder.results, label=f"boot {run.boot} of {run.boots}")]
+    parts += [f"results JSON: {path}"] if path is not None else []
+    parts += list(run.outputs.saved or ()) + list(run.notes[-1:])
+    return "\n".join(parts)

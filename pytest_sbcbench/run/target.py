@@ -62,6 +62,10 @@ class BoardLookup:
         self._board: BoardProfile | None = None
 
     @property
+    def hook_profiles(self) -> Callable[[], list[BoardProfile]]:
+        return self._hook_profiles
+
+    @property
     def probe(self) -> Probe:
         if self._probe is None:
             from ..platform.probe import probe

@@ -1,0 +1,57 @@
+"""``--sbc-boots N``: the selected suite run N times with a reboot of the lab board between.
+
+pytest's own test loop runs once per boot (the same items, the same node ids, so every boot's
+results are judged against the same baseline entries); after each boot but the last, every
+fixture is torn down (the last item's ``nextitem`` is None), that boot's outputs are written
+(results file ``NAME.bootI.json``, history, baseline save) and the board is rebooted
+(:meth:`pytest_sbcbench.run.session.Session.next_boot`), which checks that its boot id
+changed.  The last boot finishes as any run does, at session finish."""
+
+from __future__ import annotations
+
+import pytest
+
+from .state import existing
+
+NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p labgrid --lg-env "
+          "ENV: labgrid power, or reboot over the board's shell); without a lab the controller "
+          "would have to reboot itself, which ends this run. Record boots by hand instead: run "
+          "once per boot (reboot, then run again with the same --sbc-candidate LABEL, or with "
+          "--sbc-save-baseline for the baseline); each run is judged with the earlier boots of "
+          "its label")
+
+
+def check(boots: int | None, has_lab: bool) -> None:
+    if boots is not None and boots > 1 and not has_lab:
+        raise pytest.UsageError(NO_LAB.format(n=boots))
+
+
+def _one_round(session: pytest.Session) -> None:
+    """pytest's own loop over the items (main.pytest_runtestloop's body)."""
+    items = session.items
+    for i, item in enumerate(items):
+        nextitem = items[i + 1] if i + 1 < len(items) else None
+        item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail:
+            raise session.Failed(session.shouldfail)
+        if session.shouldstop:
+            raise session.Interrupted(session.shouldstop)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    run = existing(session.config)
+    if run is None or not run.active or run.boots <= 1 or session.config.option.collectonly:
+        return None  # pytest's own loop
+    if session.testsfailed and not session.config.option.continue_on_collection_errors:
+        raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    for boot in range(1, run.boots + 1):
+        if reporter is not None:
+            reporter.write_sep("-", f"sbcbench: boot {boot} of {run.boots}")
+        _one_round(session)
+        if boot < run.boots:
+            line = run.next_boot()
+            if reporter is not None:
+                reporter.write_line(line)
+    return True
