@@ -62,9 +62,6 @@ def test_holms_later_steps_add_failures_after_the_tests_ended() -> None:
     suite = suite_mean_test([])
     family = close_family(decisions, suite)
     assert family.regressions == ("a", "b") and family.added == ("b",) and family.failed
-    assert family.tally.startswith("gate: 4 metrics, 3 baseline boots vs 1 candidate boots: "
-                                   "2 regression (a -6.0% [")
-    assert "2 pass" in family.tally and family.tally.endswith("P(any false alarm) <= 5%")
     quiet = close_family([("c", decision(0.5, "pass"))], suite)
     assert not quiet.failed and quiet.regressions == () and quiet.added == ()
 
@@ -85,7 +82,7 @@ def test_the_suite_mean_catches_a_kernel_wide_slowdown_no_metric_shows() -> None
     assert suite.status == "regression" and suite.change_pct == pytest.approx(2.0, abs=0.8)
     assert suite.baseline_boots == 10 and suite.candidate_boots == 3 and suite.metrics == 25
     family = close_family(decisions, suite)
-    assert family.failed and "the suite mean regressed" in family.tally
+    assert family.failed and family.regressions == () and family.suite is suite
     unchanged = suite_mean_test([suite_metric(n, b, c, "lower") for n, b, c in same])
     assert unchanged.status == "no-regression" and unchanged.p_value > 0.01
 

@@ -98,20 +98,27 @@ def openssl_version() -> str:
     return out.stdout.split()[1]
 
 
-def result(status: Status, change: float = 0.0, boots: int = 3,
-           detectable: float | None = 2.5) -> Result:
+def result(status: Status, change: float = 0.0, boots: int = 3, catch: float | None = 2.5,
+           needed: tuple[int, int] | None = None, pending: bool = False) -> Result:
     m = Measurement("aes-128-gcm", "B/s", "higher", Identity.of(tool="openssl"), (1.0, 2.0))
-    ev = Evidence(change, (change - 1.8, change + 1.8), 95.0, 1.0, detectable, 3.0, 2, 9, boots)
+    ev = Evidence(change, (change - 1.8, change + 1.8), 95.0, 1.0, 3.0, 3.0, 2, 9, boots,
+                  None, needed[0] if needed else None, 3 if not pending else 1,
+                  needed[1] if needed else None, catch, 0.5, 10.0, pending)
     return Result("t::x", m, Summary(2, 1.5, 1.5, 0.7, 0.47), Verdict(status, "", ev), {})
 
 
 def test_the_tally_names_regressions_with_their_interval_and_counts_the_rest() -> None:
-    line = tally_line([result("regression", -6.1), result("pass"), result("pass"),
-                       result("inconclusive", detectable=7.25, boots=2)])
-    assert line == ("gate: 4 metrics, 2-3 baseline boots vs 1 candidate boot: 1 regression "
-                    "(aes-128-gcm -6.1% [-7.9, -4.3]), 1 inconclusive, 2 pass; drops >= 7.2% "
-                    "detectable (80% power)")
-    assert tally_line([]) == "gate: 0 metrics, no baseline vs 1 candidate boot: nothing judged"
+    line = tally_line([result("regression", -6.1, catch=2.9), result("pass", catch=3.1),
+                       result("pass", catch=3.3),
+                       result("inconclusive", boots=2, catch=7.25, needed=(12, 4))])
+    assert line == ("gate: 4 metrics, 2-3 baseline boots vs 3 candidate boots: 1 regression "
+                    "(aes-128-gcm -6.1% [-7.9, -4.3]), 1 inconclusive, 2 pass; 95% of drops "
+                    ">= 3.2% are caught (median metric); to decide every metric at 3%: 12 "
+                    "baseline and 4 candidate boots; P(any false alarm) <= 5%")
+    assert tally_line([]) == "gate: 0 metrics, no baseline: nothing judged"
+    waiting = tally_line([result("inconclusive", pending=True)], label="boot 1 of 3")
+    assert waiting.startswith("boot 1 of 3: 1 metric, 3 baseline boots vs 1 candidate boot: "
+                              "1 pending; ")
 
 
 def test_gate_runs_are_kept_in_the_history_and_plain_runs_are_not(
