@@ -49,17 +49,21 @@ def test_a_test_without_a_baseline_entry_is_named(pytester: pytest.Pytester,
 
 def test_gate_passes_fails_and_stays_undecided_with_its_own_exit_code(
         widget: Callable[..., pytest.RunResult], monkeypatch: pytest.MonkeyPatch) -> None:
-    for boot, samples in enumerate(("100,101,99.5", "100.5,100,99.8", "99.9,100.6,100.1")):
+    boots = ("100,101,99.5", "100.5,100,99.8", "99.9,100.6,100.1", "100.2,100.4,99.7",
+             "99.8,100.1,100.3")
+    for boot, samples in enumerate(boots * 2):  # ten boots: enough to pass at delta 3%
         monkeypatch.setenv("SBCBENCH_BOOT_ID", f"boot-{boot}")
         widget(samples, "--sbc-save-baseline").assert_outcomes(passed=1)
     monkeypatch.setenv("SBCBENCH_BOOT_ID", "candidate")
-    same = widget("100.2,99.9,100.4", "--sbc-gate")
+    # each scenario its own candidate label: gate runs of one label are that candidate's boots
+    same = widget("100.2,99.9,100.4", "--sbc-gate", "--sbc-candidate", "same")
     assert same.ret == pytest.ExitCode.OK, same.stdout.str()
-    same.stdout.fnmatch_lines(["gate: 1 metric, 3 baseline boots vs 1 candidate boot: 1 pass*"])
-    slower = widget("80,80.5,79.8", "--sbc-gate")
+    same.stdout.fnmatch_lines(["gate: 1 metric, 10 baseline boots vs 1 candidate boot: 1 pass*"])
+    slower = widget("80,80.5,79.8", "--sbc-gate", "--sbc-candidate", "slower")
     assert slower.ret == pytest.ExitCode.TESTS_FAILED
     slower.stdout.fnmatch_lines(["gate: 1 metric, * 1 regression (widget -2*% [[]-*, -*[]])*"])
-    noisy = widget("100,70,130", "--sbc-gate", "--sbc-max-runs", "3")
+    noisy = widget("100,70,130", "--sbc-gate", "--sbc-max-runs", "3", "--sbc-candidate",
+                   "noisy")
     assert noisy.ret == GATE_UNDECIDED
     noisy.stdout.fnmatch_lines(["*gate: undecided, exit 6: 1 metric(s) neither passed nor "
                                 "regressed: widget (inconclusive)*"])

@@ -133,11 +133,14 @@ def _sessions(loaded: ResultsFile) -> list[tuple[MetricKey, BootSession]]:
             for r in loaded.results if r.verdict.status not in UNUSABLE]
 
 
-def _stored(reference: Baseline) -> set[tuple[MetricKey, BootSession]]:
+Seen = tuple[MetricKey, BootSession, str]  # a session as stored: metric, samples, boot, created
+
+
+def _stored(reference: Baseline) -> set[Seen]:
     out = set()
     for e in reference.entries:
         key = (e.test, e.metric, _identity_json(e))
-        out |= {(key, BootSession(tuple(s.samples), boot_of(s.environment)))
+        out |= {(key, BootSession(tuple(s.samples), boot_of(s.environment)), s.created)
                 for s in e.sessions}
     return out
 
@@ -151,18 +154,18 @@ def _identity_json(entry: Any) -> str:
 def candidate_of(reference: Baseline, files: Sequence[tuple[Path, ResultsFile]]) -> Candidate:
     """The last file's session as this boot, the others as the candidate's earlier boots; a
     session given twice, or already in the baseline, is an error naming the file."""
-    seen = _stored(reference)
+    stored = _stored(reference)
+    seen = set(stored)
     earlier: list[tuple[MetricKey, BootSession]] = []
     for i, (path, loaded) in enumerate(files):
         mine = _sessions(loaded)
-        again = [k for k in mine if k in seen]
+        again = [(k, b, loaded.created) for k, b in mine if (k, b, loaded.created) in seen]
         if again:
-            where = ("one of the baseline's sessions" if again[0] in _stored(reference)
-                     else "given twice")
+            where = "one of the baseline's sessions" if again[0] in stored else "given twice"
             raise SbcBenchError(f"candidate {path}: {again[0][0][0]} {again[0][0][1]} is "
-                                f"{where} (same boot, same samples): a candidate boot must be "
-                                "a session the baseline does not hold")
-        seen |= set(mine)
+                                f"{where} (same session: created, boot and samples): a "
+                                "candidate boot must be a session the baseline does not hold")
+        seen |= {(k, b, loaded.created) for k, b in mine}
         if i < len(files) - 1:
             earlier += mine
     last = files[-1][1]
