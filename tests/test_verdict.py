@@ -12,10 +12,10 @@ import pytest
 
 from helpers import star64_tree
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
+from pytest_sbcbench.judge.save_note import boots_note, catch_note, findings_note
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import (
     PLAN_KEY,
-    boots_note,
     count_metrics,
     failure_message,
     judge,
@@ -141,10 +141,24 @@ def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:
 def test_boots_note_counts_this_session() -> None:
     saved = [result((1000.0, 1001.0, 999.0))]
     assert boots_note(baseline(), saved, "b11").startswith("baseline boots: 11 per metric")
-    assert "record at least 3 boots" in boots_note(None, saved, "b1")
+    assert "record at least 10 boots" in boots_note(None, saved, "b1")
     # a session in a boot the baseline already has adds no boot
     assert boots_note(baseline(), saved, "b1") == ("baseline boots: 10 per metric (this "
                                                    "session's boot: b1)")
+
+
+def test_saving_says_what_the_baseline_can_catch_and_what_touched_it() -> None:
+    saved = [result((1000.0, 1001.0, 999.0))]
+    line = catch_note(baseline(), saved, "b11")
+    assert line.startswith("baseline can catch: 95% of drops >= ")
+    figure = float(line.split(">= ")[1].split("%")[0])
+    assert 0.1 < figure < 3.0  # ten quiet boots 0.2% apart catch drops well below delta 3%
+    assert catch_note(None, saved, "b1").startswith("baseline can catch: nothing yet")
+    assert findings_note(saved) is None
+    loaded = dataclasses.replace(saved[0], telemetry={"findings": [
+        {"kind": "background-load", "detail": "x"}]})
+    assert (findings_note([loaded, saved[0]]) or "").startswith(
+        "saved with findings: background-load in 1 of 2 (sha256)")
 
 
 def test_boot_is_read_through_the_sysroot(tmp_path: Path) -> None:
@@ -256,9 +270,12 @@ def test_ten_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
                                                  scripted: Run) -> None:
     saves = save_ten_boots(scripted, "benchmarks")
     saves[0].stdout.fnmatch_lines(["*baseline boots: 1 per metric (this session's boot: b1); "
-                                   "record at least 3 boots*"])
+                                   "record at least 10 boots*",
+                                   "baseline can catch: nothing yet*"])
     saves[2].stdout.fnmatch_lines(["*baseline boots: 3 per metric (this session's boot: b3)"])
-    saves[9].stdout.fnmatch_lines(["*baseline boots: 10 per metric (this session's boot: b10)"])
+    saves[9].stdout.fnmatch_lines(["*baseline boots: 10 per metric (this session's boot: b10)",
+                                   "baseline can catch: 95% of drops >= *% (median metric; "
+                                   "worst *%) against 3 candidate boots of the same runs"])
     doc = json.loads(next((pytester.path / "bl").glob("*.json")).read_text())
     session = doc["entries"][0]["sessions"][2]["environment"]
     assert session["boot_id"] == "b3" and session["boot_id_source"] == "SBCBENCH_BOOT_ID"

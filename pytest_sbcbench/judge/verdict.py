@@ -27,7 +27,7 @@ from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .boot_decide import BootDecision, BootPlan, decide_boots
 from .boot_test import BootSession
-from .boots import BaselineSession, group_by_boot
+from .boots import BaselineSession
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
 from .sequential import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
@@ -206,31 +206,6 @@ def wants_more(test: str, m: Measurement, baseline: Baseline | None,
     sessions = candidate.sessions(test, m)
     boots = dataclasses.replace(plan, boots=candidate.boots_of(test, m) + plan.boots - 1)
     return decision(found, m, boots, sessions).status == "continue"
-
-
-RECOMMENDED_BOOTS = 3
-
-
-def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
-    """What ``--sbc-save-baseline`` says about boots: how many the saved metrics' baselines now
-    have (this session included), recommending at least RECOMMENDED_BOOTS."""
-    counts = []
-    for r in saved:
-        m = r.measurement
-        entries = [e for e in baseline.slot(r.test, m.metric) if e.identity == m.identity] \
-            if baseline else []
-        sessions = baseline_sessions(entries[0]) if entries else []
-        counts.append(group_by_boot([*sessions, BaselineSession(m.samples, boot_id)]).k)
-    if not counts:
-        return "baseline boots: nothing saved"
-    low, high = min(counts), max(counts)
-    span = str(low) if low == high else f"{low} to {high}"
-    text = f"baseline boots: {span} per metric (this session's boot: {boot_id or 'unknown'})"
-    if low < RECOMMENDED_BOOTS:
-        text += (f"; record at least {RECOMMENDED_BOOTS} boots (reboot, then --sbc-save-baseline "
-                 "again): with fewer, boot-to-boot drift cannot be measured and verdicts stay "
-                 "inconclusive")
-    return text
 
 
 def _finite(value: float) -> float | None:

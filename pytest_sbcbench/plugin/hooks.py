@@ -196,11 +196,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         _activate(session, config)
         benchmarks = [item for item in items if is_benchmark(item)]
         session.plan_suite([item.nodeid for item in benchmarks])
-        if session.settings.gate:
-            try:
-                session.gate_check([(i.nodeid, _workload_of(i, session)) for i in benchmarks])
-            except SbcBenchError as exc:
-                raise pytest.UsageError(str(exc)) from exc
+        selected = [(i.nodeid, _workload_of(i, session)) for i in benchmarks]
+        try:
+            if session.settings.gate:
+                session.gate_check(selected)
+            else:
+                _warn(config, session.early_warnings(selected))
+        except SbcBenchError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+
+
+def _warn(config: pytest.Config, lines: list[str]) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    for line in lines:
+        reporter.write_line(f"sbcbench: {line}", yellow=True)
 
 
 def _workload_of(item: pytest.Item, session: Session) -> Workload | None:

@@ -109,6 +109,24 @@ def check(tests: Sequence[tuple[str, Workload | None]], path: Path, baseline: Ba
         raise SbcBenchError(refusal(found))
 
 
+def early_warnings(tests: Sequence[tuple[str, Workload | None]], baseline: Baseline | None,
+                   machine: Mapping[str, Any], context: Callable[[Workload], Context]
+                   ) -> list[str]:
+    """Outside gate mode, before measuring: the selected tests whose baseline is already known
+    to be incomparable (another tool version, another machine), each once, with the advice; a
+    test without an entry yet is not a problem (the baseline is being built)."""
+    if baseline is None:
+        return []
+    workloads = dict(tests)
+    known = {e.test for e in baseline.entries}
+    found = problems([t for t, _ in tests if t in known], baseline, machine,
+                     lambda test: workload_identity(workloads.get(test), context))
+    if not found:
+        return []
+    return [f"before measuring: {line}" for line in found] + [
+        f"before measuring: those tests will be judged incomparable; {ADVICE}"]
+
+
 def undecided(results: Sequence[Result]) -> str | None:
     """Gate mode at the end: the metrics the run could not decide (exit 6), or None."""
     left = [f"{r.measurement.display_name} ({r.verdict.status})" for r in results

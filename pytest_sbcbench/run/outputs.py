@@ -110,8 +110,8 @@ class Outputs:
 
     def save(self, target: RunTarget, board: str, baseline: Baseline | None,
              results: Sequence[Result], environment: dict[str, Any], interrupted: bool) -> None:
+        from ..judge.save_note import boots_note, catch_note, findings_note
         from ..judge.saving import same_reference, savable
-        from ..judge.verdict import boots_note
         from . import baseline_io
 
         settings = target.settings
@@ -119,7 +119,11 @@ class Outputs:
                                       interrupted)
         if any(line.startswith("baseline saved") for line in self.saved):
             saved, _ = savable(results, settings.accept, same_reference(baseline, environment))
-            self.saved.append(boots_note(baseline, saved, environment.get("boot_id")))
+            boot = environment.get("boot_id")
+            self.saved.append(boots_note(baseline, saved, boot))
+            self.saved.append(catch_note(baseline, saved, boot))
+            touched = findings_note(saved)
+            self.saved += [touched] if touched else []
 
 
 def openssl_version(target: RunTarget, tools: dict[str, str | None]) -> str | None:

@@ -118,6 +118,14 @@ class Session:
         check(tests, baseline_path(self.settings.baselines, self.board.name), self.baseline,
               self.lookup.machine, self.context)
 
+    def early_warnings(self, tests: Sequence[tuple[str, Workload | None]]) -> list[str]:
+        """Outside gate mode: tests known incomparable with their baseline before measuring."""
+        from .gate import early_warnings
+
+        found = early_warnings(tests, self.baseline, self.lookup.machine, self.context)
+        self.notes.extend(found)
+        return found
+
     def judged(self) -> Judged:
         from ..workloads import builtin_limits
 

@@ -1,0 +1,89 @@
+"""What ``--sbc-save-baseline`` says it saved (issue 22, item 11): the boots each saved metric's
+baseline now has, the findings that touched this boot's numbers (other load on the machine,
+throttling), and the drop the baseline can now catch against the recommended candidate
+(:data:`CANDIDATE_BOOTS` boots of the same runs)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+
+from ..model import Result
+from .baseline import Baseline
+from .boot_test import reduce_side
+from .boots import BaselineSession, group_by_boot
+from .family import per_test_alpha
+from .tdist import t_ppf
+from .verdict import baseline_sessions
+
+RECOMMENDED_BOOTS = 10  # the gate's design point (benchmarks/gate_boots.py): 10 x 3 runs ...
+CANDIDATE_BOOTS = 3  # ... against 3 candidate boots of 3 runs
+TOUCHING = ("background-load", "steal-time", "throttled", "thermal-throttling", "clock-capped")
+
+
+def _sessions(baseline: Baseline | None, r: Result, boot_id: str | None
+              ) -> list[BaselineSession]:
+    m = r.measurement
+    entries = [e for e in baseline.slot(r.test, m.metric) if e.identity == m.identity] \
+        if baseline else []
+    earlier = baseline_sessions(entries[0]) if entries else []
+    return [*earlier, BaselineSession(tuple(m.samples), boot_id)]
+
+
+def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
+    """How many boots the saved metrics' baselines now have (this session included),
+    recommending at least RECOMMENDED_BOOTS."""
+    counts = [group_by_boot(_sessions(baseline, r, boot_id)).k for r in saved]
+    if not counts:
+        return "baseline boots: nothing saved"
+    low, high = min(counts), max(counts)
+    span = str(low) if low == high else f"{low} to {high}"
+    text = f"baseline boots: {span} per metric (this session's boot: {boot_id or 'unknown'})"
+    if low < RECOMMENDED_BOOTS:
+        text += (f"; record at least {RECOMMENDED_BOOTS} boots (reboot, then "
+                 "--sbc-save-baseline again, or --sbc-boots on a lab board): with fewer, "
+                 "boot-to-boot drift is measured so loosely that small drops stay inconclusive")
+    return text
+
+
+def catch_pct(sessions: Sequence[BaselineSession], n_metrics: int) -> float | None:
+    """The drop (percent) caught with 95% probability by CANDIDATE_BOOTS candidate boots like
+    the baseline's, at Holm's first step over ``n_metrics``; None below two baseline boots."""
+    side = reduce_side(sessions)
+    k, c = side.k, CANDIDATE_BOOTS
+    if k < 2:
+        return None
+    df = float(k + c - 2)
+    tau2 = side.spread_ss / (k - 1)
+    se = math.sqrt(tau2 * (1 / k + 1 / c))
+    z = t_ppf(1 - per_test_alpha(n_metrics) / 2, df) + t_ppf(0.95, df)
+    return 100.0 * -math.expm1(-z * se)
+
+
+def catch_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
+    figures = [catch_pct(_sessions(baseline, r, boot_id), len(saved)) for r in saved]
+    known = [f for f in figures if f is not None]
+    if not known:
+        return ("baseline can catch: nothing yet (two or more boots measure the drift between "
+                "boots)")
+    return (f"baseline can catch: 95% of drops >= {statistics.median(known):.1f}% (median "
+            f"metric; worst {max(known):.1f}%) against {CANDIDATE_BOOTS} candidate boots of "
+            "the same runs")
+
+
+def findings_note(saved: Sequence[Result]) -> str | None:
+    """The findings that touched the saved numbers, each kind once with the tests it touched."""
+    touched: dict[str, list[str]] = {}
+    for r in saved:
+        for f in r.telemetry.get("findings", ()):
+            kind = f.get("kind") if isinstance(f, dict) else None
+            if kind in TOUCHING:
+                touched.setdefault(str(kind), []).append(r.measurement.display_name)
+    if not touched:
+        return None
+    parts = [f"{kind} in {len(names)} of {len(saved)} ({', '.join(dict.fromkeys(names))})"
+             for kind, names in touched.items()]
+    return (f"saved with findings: {'; '.join(parts)}: this boot's numbers were disturbed and "
+            "widen the tolerance every later verdict uses; rerun the boot on a quiet machine "
+            "if you can")

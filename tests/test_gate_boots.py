@@ -1,0 +1,101 @@
+"""The kernel gate across boots, end to end through real pytest runs (issue 22).
+
+The stand-in openssl (scripts/fake-openssl/openssl) gives every boot its own offsets (drift
+0.3% a boot and algorithm, drawn from the boot's name) and every run seeded noise (CV 0.5%), so
+the figures are the same on any machine however busy.  Ten baseline boots are saved, each its
+own pytest run with its own boot id; then three boots of a candidate, recorded by hand (a run
+per boot, the same ``--sbc-candidate`` label), each judged with the earlier ones from the
+history.  Unchanged: no metric regresses.  One metric 5% slower: that metric is a confirmed
+regression, and no other."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FAKE_OPENSSL = REPO / "scripts" / "fake-openssl" / "openssl"
+ARGS = ["benchmarks", "-m", "crypto", "-k",
+        "(test_cipher and (aes-128-gcm or chacha20)) or (test_digest and (sha256 or sha512))",
+        "--sbc-quick", "--sbc-runs", "3", "--sbc-idle-wait", "0", "--sbc-interval", "0.2"]
+Boot = Callable[..., pytest.RunResult]
+
+
+@pytest.fixture
+def boot(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+         copy_benchmarks: Callable[..., None]) -> Boot:
+    """``boot(name, *args, slower=None)``: one pytest run in simulated boot ``name``."""
+    copy_benchmarks()
+    monkeypatch.setenv("SBCBENCH_OPENSSL", str(FAKE_OPENSSL))
+    monkeypatch.setenv("SBCBENCH_FAKE_SEED", "22")
+    monkeypatch.setenv("SBCBENCH_FAKE_STATE", str(pytester.path / "fake-openssl.count"))
+    monkeypatch.setenv("SBCBENCH_FAKE_CV", "0.5")
+    monkeypatch.setenv("SBCBENCH_FAKE_DRIFT", "0.3")
+
+    def run(name: str, *args: str, slower: str | None = None) -> pytest.RunResult:
+        monkeypatch.setenv("SBCBENCH_BOOT_ID", name)
+        monkeypatch.setenv("SBCBENCH_FAKE_BOOT", name)
+        if slower is None:
+            monkeypatch.delenv("SBCBENCH_FAKE_SHIFT", raising=False)
+            monkeypatch.delenv("SBCBENCH_FAKE_SHIFT_ALGS", raising=False)
+        else:
+            monkeypatch.setenv("SBCBENCH_FAKE_SHIFT", "-5")
+            monkeypatch.setenv("SBCBENCH_FAKE_SHIFT_ALGS", slower)
+        return pytester.runpytest(*ARGS, "--sbc-baselines", str(pytester.path / "bl"), *args)
+    return run
+
+
+def statuses(path: Path) -> dict[str, str]:
+    return {r["metric"]: r["verdict"]["status"] for r in json.loads(path.read_text())["results"]}
+
+
+def candidate(boot: Boot, label: str, tmp: Path, slower: str | None = None
+              ) -> list[pytest.RunResult]:
+    return [boot(f"{label}-{i}", "--sbc-candidate", label, "--sbc-results",
+                 str(tmp / f"{label}-{i}.json"), slower=slower) for i in (1, 2, 3)]
+
+
+def test_ten_baseline_boots_then_three_candidate_boots(boot: Boot,
+                                                       pytester: pytest.Pytester) -> None:
+    for i in range(1, 11):
+        boot(f"base-{i}", "--sbc-save-baseline").assert_outcomes(passed=4)
+    tmp = pytester.path
+    same = candidate(boot, "same", tmp)
+    last = same[-1]
+    assert last.ret == pytest.ExitCode.OK, last.stdout.str()
+    last.stdout.fnmatch_lines(["gate: 4 metrics, 10 baseline boots vs 3 candidate boots: *"])
+    assert "regression" not in statuses(tmp / "same-3.json").values()
+    # every candidate boot says what the boots so far can catch
+    for run in same:
+        run.stdout.fnmatch_lines(["gate: 4 metrics, *; 95% of drops >= *% are caught*"])
+
+    slow = candidate(boot, "slow", tmp, slower="sha512")
+    got = statuses(tmp / "slow-3.json")
+    assert got.pop("sha512") == "regression", slow[-1].stdout.str()
+    assert "regression" not in got.values()
+    assert slow[-1].ret == pytest.ExitCode.TESTS_FAILED
+    slow[-1].stdout.fnmatch_lines(["gate: 4 metrics, 10 baseline boots vs 3 candidate boots: "
+                                   "1 regression (sha512 -*%*"])
+
+    # sbcbench compare gives exactly pytest's verdicts on the same files
+    from pytest_sbcbench.cli import main
+
+    files = [str(tmp / f"slow-{i}.json") for i in (1, 2, 3)]
+    (baseline,) = (tmp / "bl").glob("*.json")
+    out = tmp / "compare.json"
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        code = main(["compare", "--json", str(baseline), *files])
+    out.write_text(buffer.getvalue())
+    data = json.loads(out.read_text())
+    assert code == 1 and data["exit"] == 1
+    assert {v["metric"]: v["status"] for v in data["verdicts"]} == statuses(tmp / "slow-3.json")
+    pytest_verdicts = {r["metric"]: r["verdict"]["detail"]
+                       for r in json.loads((tmp / "slow-3.json").read_text())["results"]}
+    assert {v["metric"]: v["detail"] for v in data["verdicts"]} == pytest_verdicts
