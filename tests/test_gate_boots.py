@@ -99,3 +99,19 @@ def test_ten_baseline_boots_then_three_candidate_boots(boot: Boot,
     pytest_verdicts = {r["metric"]: r["verdict"]["detail"]
                        for r in json.loads((tmp / "slow-3.json").read_text())["results"]}
     assert {v["metric"]: v["detail"] for v in data["verdicts"]} == pytest_verdicts
+
+
+def test_boots_without_a_lab_are_refused_saying_how_to_record_them(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
+    """The controller cannot reboot itself without ending the run: refused at start-up, before
+    anything is measured, with the way to record boots by hand."""
+    copy_benchmarks()
+    done = pytester.runpytest("benchmarks", "-k", "sha256", "--sbc-boots", "3")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*--sbc-boots 3 reboots the board between boots through the lab "
+                               "(-p labgrid --lg-env ENV*Record boots by hand instead: run once "
+                               "per boot*"])
+    assert pytester.runpytest("benchmarks", "--sbc-boots", "51").ret == \
+        pytest.ExitCode.USAGE_ERROR  # at most 50
+    one = pytester.runpytest("benchmarks", "-k", "nothing-matches", "--sbc-boots", "1")
+    assert one.ret == pytest.ExitCode.NO_TESTS_COLLECTED  # one boot needs no reboot

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from ..errors import SbcBenchError
 from .state import existing
 
 NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p labgrid --lg-env "
@@ -51,7 +52,11 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
             reporter.write_sep("-", f"sbcbench: boot {boot} of {run.boots}")
         _one_round(session)
         if boot < run.boots:
-            line = run.next_boot()
+            try:
+                line = run.next_boot()
+            except SbcBenchError as exc:  # the reboot failed: boots so far are written
+                pytest.exit(f"sbcbench: --sbc-boots stopped after boot {boot} of {run.boots}: "
+                            f"{exc}", returncode=4)
             if reporter is not None:
                 reporter.write_line(line)
     return True

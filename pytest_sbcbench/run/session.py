@@ -56,6 +56,7 @@ class Session:
         self.boot = 1  # of --sbc-boots
         self.tests: list[str] = []  # the selected benchmarks' node ids
         self.closing: Closing | None = None
+        self.between_boots = False  # a boot written, the next not begun (a reboot failed)
 
     @property
     def settings(self) -> Settings:
@@ -167,13 +168,15 @@ class Session:
         assert self.lab is not None  # --sbc-boots is refused without a lab
         self.finish(collected=True, interrupted=False)
         line = boot_line(self)
+        self.recorder.new_boot()  # this boot is written: a failed reboot must not write it again
+        self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                               failed=self.outputs.failed)
+        self.between_boots = True
         self.target, self.lookup = after_reboot(self.lab, self.target, self.lookup)
         self.baseline = baseline_io.load_for_run(self.settings, self.board.name)
         self.boot += 1
-        self.recorder.new_boot()
-        self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                               failed=self.outputs.failed)
         self.plan_suite(self.tests)
+        self.between_boots = False
         return line
 
     def context(self, workload: Workload) -> Context:
@@ -200,7 +203,7 @@ class Session:
         An interrupt during the real-clock check after the run skips the rest of the check;
         during the writes it is held until they are done (the baseline is then not saved).
         Returns True when such a late interrupt arrived: the run exits as interrupted."""
-        if not self.active or not (self.recorder.results or collected):
+        if not self.active or not (self.recorder.results or collected) or self.between_boots:
             return False
         from ..platform.interrupts import deferred, signal_name
 
