@@ -330,3 +330,20 @@ def test_strict_fails_inconclusive(pytester: pytest.Pytester, scripted: Run) -> 
     strict = scripted("new", "benchmarks", "--sbc-sysroot", tree, "--sbc-strict")
     strict.assert_outcomes(passed=2, failed=1)
     strict.stdout.fnmatch_lines(["*inconclusive (--sbc-strict): noisy:*inconclusive at delta*"])
+
+
+def test_fewer_cpus_online_is_judged_not_another_machine() -> None:
+    """maxcpus=1 on the same board: the CPU model matches, so the run is judged, and the line
+    says the CPUs online differ (a kernel or BSP change); another model stays incomparable."""
+    sessions = tuple(StoredSession(f"2026-11-{i:02d}", samples,
+                                   {"boot_id": b, "cpu_model": "ARM Cortex-A72", "cpus": 2})
+                     for i, (b, samples) in enumerate(BOOTS.items(), start=1))
+    two = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY,
+                                            sessions),))
+    steady = result((1000.0, 1003.0, 997.0))
+    one = judge(steady, two, "star64", {"cpu_model": "ARM Cortex-A72", "cpus": 1})
+    assert one.status == "pass"
+    assert one.detail.endswith("this run has 1 CPU(s) online, the baseline 2: a kernel or BSP "
+                               "change, judged as such")
+    other = judge(steady, two, "star64", {"cpu_model": "AMD EPYC", "cpus": 2})
+    assert other.status == "incomparable" and "another machine" in other.detail

@@ -33,7 +33,10 @@ from .family import per_test_alpha
 from .sequential import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
 from .validity import HOST_NOISE
 
-MACHINE_KEYS = ("cpu_model", "cpus")
+MACHINE_KEYS = ("cpu_model", "cpus")  # recorded and compared; only the model makes a run
+# incomparable: the CPUs online are the kernel's or BSP's doing (maxcpus=1, a lost cluster),
+# exactly what a kernel gate must judge, not another machine
+MODEL_KEYS = ("cpu_model",)
 
 SAVE_HINT = "record one with --sbc-save-baseline"
 STATUS_OF: dict[str, Status] = {"regression": "regression", "pass": "pass",
@@ -52,9 +55,20 @@ def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> st
     if not machine:
         return None
     then = entry.sessions[-1].environment
-    diffs = [f"{k}: baseline {then[k]!r}, this run {machine.get(k)!r}" for k in MACHINE_KEYS
+    diffs = [f"{k}: baseline {then[k]!r}, this run {machine.get(k)!r}" for k in MODEL_KEYS
              if k in then and machine.get(k) is not None and then[k] != machine.get(k)]
     return "; ".join(diffs) or None
+
+
+def cpus_note(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
+    """The CPUs online differ from the baseline's latest session (same CPU model): said in the
+    verdict, and judged like any other change."""
+    then = entry.sessions[-1].environment.get("cpus")
+    now = machine.get("cpus") if machine else None
+    if not isinstance(then, int) or not isinstance(now, int) or then == now:
+        return None
+    return (f"this run has {now} CPU(s) online, the baseline {then}: a kernel or BSP change, "
+            "judged as such")
 
 
 def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
@@ -99,7 +113,9 @@ def judge(result: Result, baseline: Baseline | None, board: str,
         return found
     sessions = candidate.sessions(result.test, m)
     plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m))
-    return verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
+    verdict = verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
+    note = cpus_note(found, machine)
+    return dataclasses.replace(verdict, detail=f"{verdict.detail}; {note}") if note else verdict
 
 
 def baseline_sessions(entry: BaselineEntry) -> list[BaselineSession]:

@@ -5,9 +5,10 @@ naming each test and what to do; a kernel gate never re-baselines on the candida
 
 What is checked before measuring: the board's baseline file exists; each selected test has
 entries in it; for a registered workload, the identity it declares (tool and version, before any
-run) matches one of the test's entries; the machine (CPU model and count) matches the entries'
-latest session.  What only a run can tell (an identity part a run adds, such as the seconds of
-a quick run) is still judged ``incomparable`` at the end, and gate mode fails on that too."""
+run) matches one of the test's entries; the machine (CPU model) matches the entries' latest
+session (the CPUs online are not checked: a kernel or BSP that loses a core is what the gate
+must judge).  What only a run can tell (an identity part a run adds, such as the seconds of a
+quick run) is still judged ``incomparable`` at the end, and gate mode fails on that too."""
 
 from __future__ import annotations
 

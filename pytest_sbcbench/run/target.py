@@ -100,5 +100,5 @@ class BoardLookup:
 
     @property
     def machine(self) -> dict[str, Any]:
-        """What a baseline's machine must match: CPU model and count."""
+        """What a run records of its machine: CPU model (a baseline must match it) and CPUs online."""
         return {"cpu_model": self.probe.cpu_model, "cpus": self.probe.cpus}
