@@ -197,3 +197,19 @@ def test_the_simulation_drives_the_procedure_and_the_anchors() -> None:
     line = gate_boots.row(cell, tally)
     assert line.startswith("| lone 3% drop; CV 1%, drift 0.5% | 10 vs 3 | 0.0% (")
     assert "lone 3%: 80.0% (>= 95.0%: NOT met)" in line
+
+
+def test_a_rerun_in_the_baseline_boot_measures_the_session_spread_across_sides() -> None:
+    """Two real quick sessions of aes-128-gcm on the 2-core development VM (2026-12-01, MB/s
+    rounded): a baseline of one session, then an unchanged rerun in the same boot 9.7% lower.  The two sessions of that
+    one boot measure the spread between sessions (7.4%, df 1), far above the 1% allowance, so
+    the verdict is inconclusive, never a confirmed regression from one allowance."""
+    boot = "e21b1a09"
+    base = [BootSession((3747e6, 3847e6), boot)]
+    rerun = [BootSession((3414e6, 3327e6, 3531e6, 3440e6), boot)]
+    d = decide_boots(base, rerun, "higher", BootPlan(2, 4, 1, alpha=0.04 / 12))
+    assert d.status == "inconclusive"
+    assert "measured: spread between sessions of one boot 7.36% (df 1)" in d.noise_source
+    other = [BootSession(rerun[0].samples, "another-boot")]
+    assert "assumed: one-boot allowance" in decide_boots(base, other, "higher", BootPlan(
+        2, 4, 1, alpha=0.04 / 12)).noise_source  # a new boot: the sides share no boot

@@ -100,5 +100,6 @@ class BoardLookup:
 
     @property
     def machine(self) -> dict[str, Any]:
-        """What a run records of its machine: CPU model (a baseline must match it) and CPUs online."""
+        """What a run records of its machine: the CPU model (a baseline must match it) and
+        the CPUs online."""
         return {"cpu_model": self.probe.cpu_model, "cpus": self.probe.cpus}
