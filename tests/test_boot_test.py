@@ -201,9 +201,9 @@ def test_the_simulation_drives_the_procedure_and_the_anchors() -> None:
 
 def test_a_rerun_in_the_baseline_boot_measures_the_session_spread_across_sides() -> None:
     """Two real quick sessions of aes-128-gcm on the 2-core development VM (2026-12-01, MB/s
-    rounded): a baseline of one session, then an unchanged rerun in the same boot 9.7% lower.  The two sessions of that
-    one boot measure the spread between sessions (7.4%, df 1), far above the 1% allowance, so
-    the verdict is inconclusive, never a confirmed regression from one allowance."""
+    rounded): a baseline of one session, then an unchanged rerun in the same boot 9.7% lower.
+    The two sessions of that one boot measure the spread between sessions (7.4%, df 1), far
+    above the 1% allowance, so the verdict is inconclusive, never a confirmed regression."""
     boot = "e21b1a09"
     base = [BootSession((3747e6, 3847e6), boot)]
     rerun = [BootSession((3414e6, 3327e6, 3531e6, 3440e6), boot)]

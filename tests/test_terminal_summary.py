@@ -65,7 +65,8 @@ def test_improvement_hint_is_in_the_terminal_summary(pytester: pytest.Pytester,
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["improvement: test_records: storage-read: baseline median "
                                  "20.00 MB/s, this run 24.00 MB/s*faster than the "
-                                 "baseline beyond noise: re-baseline with --sbc-save-baseline"])
+                                 "baseline beyond noise: if it is meant to stay, record a new "
+                                 "baseline on the new reference (never on a candidate)"])
 
 
 def test_one_line_says_where_traces_went(pytester: pytest.Pytester, tmp_path: Path) -> None:
@@ -81,3 +82,15 @@ def test_one_line_says_where_traces_went(pytester: pytest.Pytester, tmp_path: Pa
     pngs = len(list(traces.glob("*.png")))
     result.stdout.fnmatch_lines([f"traces: {traces} (2 CSV, {pngs} PNG charts)"
                                  if pngs else f"traces: {traces} (2 CSV, no PNG charts*"])
+
+
+def test_a_finding_repeated_over_tests_is_printed_once_with_the_tests() -> None:
+    from pytest_sbcbench.model import Finding
+    from pytest_sbcbench.report.terminal import finding_lines
+
+    load = [(f"t.py::test_digest[{a}]", Finding("background-load", f"{a}: 1.2 busy CPUs"))
+            for a in ("sha256", "sha512", "md5")]
+    lines = finding_lines([*load, ("t.py::test_x", Finding("governor", "ondemand"))])
+    assert lines == ["finding: background-load in 3 tests (test_digest[sha256], "
+                     "test_digest[sha512], test_digest[md5]); test_digest[sha256]: sha256: 1.2 "
+                     "busy CPUs", "finding: test_x: governor: ondemand"]

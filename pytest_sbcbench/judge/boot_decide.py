@@ -161,7 +161,8 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
         "regression": "regression confirmed after re-measuring",
         "continue": "undecided: measuring again",
         "pending": f"pending: candidate boot {d.candidate_boots} of {plan.boots}",
-        "improvement": "faster than the baseline beyond noise",
+        "improvement": "faster than the baseline beyond noise: if it is meant to stay, "
+                       "record a new baseline on the new reference (never on a candidate)",
         "pass": f"pass: no regression of {plan.min_effect_pct:g}% or more "
                 f"({100 * (1 - PASS_ALPHA):.0f}% confidence, power >= {POWER:.0%})",
         "inconclusive": f"inconclusive at delta {plan.min_effect_pct:g}%",

@@ -45,8 +45,7 @@ def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Resul
     """Findings (one line each, the only place they print), improvements with their re-baseline
     hint, scaling efficiency, probes that could not run (once each), real-clock readings,
     notes."""
-    lines = [f"finding: {nodeid.rsplit('::', 1)[-1]}: {f.kind}: {f.detail}"
-             for nodeid, f in findings]
+    lines = finding_lines(findings)
     lines += [f"improvement: {r.test.rsplit('::', 1)[-1]}: {r.verdict.detail}"
               for r in results if r.verdict.status == "improvement"]
     lines += [f"scaling: {r.measurement.display_name}: {r.telemetry['speedup']:.2f}x over one "
@@ -62,6 +61,25 @@ def extra_lines(findings: Sequence[tuple[str, Finding]], results: Sequence[Resul
             lines.append(f"real clock {when}: cpu{r.cpu} {r.measured_mhz:.0f} MHz measured, "
                          f"{claim}")
     lines += [f"note: {n}" for n in notes]
+    return lines
+
+
+def finding_lines(findings: Sequence[tuple[str, Finding]]) -> list[str]:
+    """One line per finding kind: a kind that touched one test is that test's line; a kind
+    repeated over several tests (background load on a busy machine) is printed once for the
+    run, with the tests it touched and the first test's detail."""
+    by_kind: dict[str, list[tuple[str, Finding]]] = {}
+    for nodeid, f in findings:
+        by_kind.setdefault(f.kind, []).append((nodeid.rsplit("::", 1)[-1], f))
+    lines = []
+    for kind, found in by_kind.items():
+        tests = list(dict.fromkeys(name for name, _ in found))
+        first_test, first = found[0]
+        if len(tests) == 1:
+            lines += [f"finding: {first_test}: {kind}: {f.detail}" for _, f in found]
+            continue
+        lines.append(f"finding: {kind} in {len(tests)} tests ({', '.join(tests)}); "
+                     f"{first_test}: {first.detail}")
     return lines
 
 
