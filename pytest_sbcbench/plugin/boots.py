@@ -4,7 +4,7 @@ pytest's own test loop runs once per boot (the same items, the same node ids, so
 results are judged against the same baseline entries); after each boot but the last, every
 fixture is torn down (the last item's ``nextitem`` is None), that boot's outputs are written
 (results file ``NAME.bootI.json``, history, baseline save) and the board is rebooted
-(:meth:`pytest_sbcbench.run.session.Session.next_boot`), which checks that its boot id
+(:func:`pytest_sbcbench.run.boot_cycle.next_boot`), which checks that its boot id
 changed.  The last boot finishes as any run does, at session finish."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from ..errors import SbcBenchError
+from ..run.boot_cycle import boots_of, next_boot
 from .state import existing
 
 NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p labgrid --lg-env "
@@ -42,20 +43,20 @@ def _one_round(session: pytest.Session) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     run = existing(session.config)
-    if run is None or not run.active or run.boots <= 1 or session.config.option.collectonly:
+    if run is None or not run.active or boots_of(run) <= 1 or session.config.option.collectonly:
         return None  # pytest's own loop
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
         raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    for boot in range(1, run.boots + 1):
+    for boot in range(1, boots_of(run) + 1):
         if reporter is not None:
-            reporter.write_sep("-", f"sbcbench: boot {boot} of {run.boots}")
+            reporter.write_sep("-", f"sbcbench: boot {boot} of {boots_of(run)}")
         _one_round(session)
-        if boot < run.boots:
+        if boot < boots_of(run):
             try:
-                line = run.next_boot()
+                line = next_boot(run)
             except SbcBenchError as exc:  # the reboot failed: boots so far are written
-                pytest.exit(f"sbcbench: --sbc-boots stopped after boot {boot} of {run.boots}: "
+                pytest.exit(f"sbcbench: --sbc-boots stopped after boot {boot} of {boots_of(run)}: "
                             f"{exc}", returncode=4)
             if reporter is not None:
                 reporter.write_line(line)

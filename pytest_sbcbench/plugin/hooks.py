@@ -195,13 +195,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         session = session_of(config)
         _activate(session, config)
         benchmarks = [item for item in items if is_benchmark(item)]
-        session.plan_suite([item.nodeid for item in benchmarks])
+        from ..run.boot_cycle import plan_suite
+
+        plan_suite(session, [item.nodeid for item in benchmarks])
         selected = [(i.nodeid, _workload_of(i, session)) for i in benchmarks]
         try:
-            if session.settings.gate:
-                session.gate_check(selected)
-            else:
-                _warn(config, session.early_warnings(selected))
+            _warn(config, session.identity_preflight(selected))
         except SbcBenchError as exc:
             raise pytest.UsageError(str(exc)) from exc
 
@@ -324,6 +323,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     from ..report import terminal
     from ..report.trace import summary_line
+    from ..run.boot_cycle import results_path
 
     recorder = session.recorder
     extra = terminal.extra_lines(recorder.findings, recorder.results, recorder.unavailable,
@@ -334,7 +334,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     closing = session.closing
     suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
-                           recorder.results, extra, session.results_path(),
+                           recorder.results, extra, results_path(session),
                            session.outputs.saved, suite)
 
 

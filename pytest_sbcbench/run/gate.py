@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline, BaselineEntry
     from ..model import Identity, Result
+    from ..settings import Settings
     from ..workload import Context, Workload
 
 GATE_UNDECIDED = 6  # exit code: nothing regressed, but some metric was not decided
@@ -137,3 +138,14 @@ def undecided(results: Sequence[Result]) -> str | None:
     return (f"gate: undecided, exit {GATE_UNDECIDED}: {len(left)} metric(s) neither passed nor "
             f"regressed: {', '.join(left)}; add candidate boots or baseline boots, or a quieter "
             "board")
+
+
+def preflight(settings: Settings, path: Path, baseline: Baseline | None,
+              machine: Mapping[str, Any], context: Callable[[Workload], Context],
+              tests: Sequence[tuple[str, Workload | None]]) -> list[str]:
+    """``--sbc-gate``: raise naming every test the gate cannot judge (``path``: the board's
+    baseline file); otherwise the early warnings (:func:`early_warnings`)."""
+    if settings.gate:
+        check(tests, path, baseline, machine, context)
+        return []
+    return early_warnings(tests, baseline, machine, context)

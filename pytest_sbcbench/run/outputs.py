@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..judge.baseline import Baseline
     from ..model import Result
     from ..platform.board import BoardProfile
+    from ..settings import Settings
     from .lab import LabRun
     from .preflight import Preflight
     from .recorder import Recorder
@@ -124,6 +125,15 @@ class Outputs:
             self.saved.append(catch_note(baseline, saved, boot))
             touched = findings_note(saved)
             self.saved += [touched] if touched else []
+
+
+def boot_results_path(settings: Settings, boot: int) -> Path | None:
+    """``--sbc-results``; under ``--sbc-boots`` the boots before the last write
+    ``NAME.bootI.json`` beside it."""
+    path = settings.results
+    if path is None or boot >= (settings.boots or 1):
+        return path
+    return path.with_name(f"{path.stem}.boot{boot}{path.suffix}")
 
 
 def openssl_version(target: RunTarget, tools: dict[str, str | None]) -> str | None:

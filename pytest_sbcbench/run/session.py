@@ -11,11 +11,10 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import SysrootError
-from .outputs import Outputs
+from .outputs import Outputs, boot_results_path
 from .preflight import Preflight
 from .recorder import Judged, Recorder
 from .target import BoardLookup, RunTarget, local
@@ -111,19 +110,14 @@ class Session:
         self.baseline = baseline_io.load_for_run(self.settings, board.name)
         self.preflight.take_governors(self.target)
 
-    def gate_check(self, tests: Sequence[tuple[str, Workload | None]]) -> None:
-        """``--sbc-gate``: every selected test judgeable, or an error before measuring."""
+    def identity_preflight(self, tests: Sequence[tuple[str, Workload | None]]) -> list[str]:
+        """Before measuring: gate mode refuses tests it cannot judge (an error); any other run
+        gets the lines warning of tests already known incomparable (:mod:`.gate`)."""
         from ..judge.baseline import baseline_path
-        from .gate import check
+        from .gate import preflight
 
-        check(tests, baseline_path(self.settings.baselines, self.board.name), self.baseline,
-              self.lookup.machine, self.context)
-
-    def early_warnings(self, tests: Sequence[tuple[str, Workload | None]]) -> list[str]:
-        """Outside gate mode: tests known incomparable with their baseline before measuring."""
-        from .gate import early_warnings
-
-        found = early_warnings(tests, self.baseline, self.lookup.machine, self.context)
+        found = preflight(self.settings, baseline_path(self.settings.baselines, self.board.name),
+                          self.baseline, self.lookup.machine, self.context, tests)
         self.notes.extend(found)
         return found
 
@@ -131,53 +125,6 @@ class Session:
         from ..workloads import builtin_limits
 
         return Judged(self.board, self.baseline, self.lookup.machine, builtin_limits())
-
-    @property
-    def boots(self) -> int:
-        return self.settings.boots or 1
-
-    def plan_suite(self, tests: Sequence[str]) -> None:
-        """Before a boot's first test: m, the candidate (its earlier boots) and the boots to
-        come (:mod:`.candidate`)."""
-        from .candidate import candidate_for
-
-        self.tests = list(tests)
-        boots_left = 0 if self.settings.save_baseline else self.boots - self.boot
-        try:
-            board = self.board.name
-        except SysrootError:  # a host without /proc: nothing that needs the board runs
-            return
-        self.recorder.plan_suite(self.baseline, tests,
-                                 candidate_for(self.target, board), boots_left)
-
-    def results_path(self) -> Path | None:
-        """``--sbc-results``; under ``--sbc-boots`` the boots before the last write
-        ``NAME.bootI.json`` beside it."""
-        path = self.settings.results
-        if path is None or self.boot >= self.boots:
-            return path
-        return path.with_name(f"{path.stem}.boot{self.boot}{path.suffix}")
-
-    def next_boot(self) -> str:
-        """Between boots of ``--sbc-boots``: this boot's outputs written, the lab board
-        rebooted (a new boot id, checked), its baseline reloaded and the next boot planned;
-        the line saying so."""
-        from . import baseline_io
-        from .lab import after_reboot
-
-        assert self.lab is not None  # --sbc-boots is refused without a lab
-        self.finish(collected=True, interrupted=False)
-        line = boot_line(self)
-        self.recorder.new_boot()  # this boot is written: a failed reboot must not write it again
-        self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                               failed=self.outputs.failed)
-        self.between_boots = True
-        self.target, self.lookup = after_reboot(self.lab, self.target, self.lookup)
-        self.baseline = baseline_io.load_for_run(self.settings, self.board.name)
-        self.boot += 1
-        self.plan_suite(self.tests)
-        self.between_boots = False
-        return line
 
     def context(self, workload: Workload) -> Context:
         return self.recorder.context(self.target, workload)
@@ -232,7 +179,8 @@ class Session:
         env = self.outputs.environment(self.target, self.lookup, self.preflight, self.recorder,
                                        self.lab)
         doc, note = self.outputs.write(self.target, self.board, self.lookup.profiles(), env,
-                                       self.recorder.results, interrupted, self.results_path())
+                                       self.recorder.results, interrupted,
+                                       boot_results_path(self.settings, self.boot))
         if note is not None:
             self.notes.append(note)
         return doc
@@ -249,13 +197,3 @@ class Session:
         if self.terminal is not None:
             self.terminal.close()
 
-
-def boot_line(run: Session) -> str:
-    """What one boot of ``--sbc-boots`` did: its tally, its results file and what was saved."""
-    from ..report.tally import tally_line
-
-    path = run.results_path()
-    parts = [tally_line(run.recorder.results, label=f"boot {run.boot} of {run.boots}")]
-    parts += [f"results JSON: {path}"] if path is not None else []
-    parts += list(run.outputs.saved or ()) + list(run.notes[-1:])
-    return "\n".join(parts)
