@@ -246,6 +246,16 @@ def test_the_kernel_switch_picks_an_image_key(tmp_path: Path) -> None:
         target.cleanup()
 
 
+def qemu_version_only(tmp_path: Path) -> Path:
+    """A stand-in emulator that only answers ``-version`` (the line this machine's
+    qemu-system-aarch64 printed): labgrid asks it when it builds the command line."""
+    path = tmp_path / "qemu-version-only"
+    path.write_text("#!/bin/sh\n"
+                    "echo 'QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)'\n")
+    path.chmod(0o755)
+    return path
+
+
 def test_an_images_key_can_carry_its_own_kernel_command_line(tmp_path: Path) -> None:
     """A BSP change such as ``maxcpus=1`` is an images key of its own with its own command line
     (target option ``image_boot_args``): switching to it changes the QEMUDriver's boot_args;
@@ -256,8 +266,8 @@ def test_an_images_key_can_carry_its_own_kernel_command_line(tmp_path: Path) -> 
         "        nic: none\n", "        nic: none\n        boot_args: console=ttyAMA0\n"
         "    options:\n      image_boot_args:\n"
         "        kernel-6.1-maxcpus1: console=ttyAMA0 maxcpus=1\n")
-    path.write_text(text.replace("images:\n", "images:\n  kernel-6.1-maxcpus1: "
-                                 f"{tmp_path}/vmlinuz-6.1\n"))
+    text = text.replace("images:\n", f"images:\n  kernel-6.1-maxcpus1: {tmp_path}/vmlinuz-6.1\n")
+    path.write_text(text.replace("/usr/bin/qemu-system-aarch64", str(qemu_version_only(tmp_path))))
     target = open_target(path)
     try:
         power = select_kernel(target, "kernel-6.1-maxcpus1")

@@ -247,3 +247,44 @@ def test_scaling_on_the_board_that_lost_a_core_keeps_two_threads(tmp_path: Path)
     assert all(r["telemetry"]["online_cpus"] == 1 for r in by_threads.values())
     assert by_threads[2]["telemetry"]["threads_are"].endswith(
         "2 threads share 1 online CPU(s): the others are offline in this boot")
+
+
+def test_the_lab_env_gives_each_boot_its_own_command_line(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``scripts/qemu_lab.py``'s env of the a72 board (written here from fake image paths, no
+    download, no emulator started), read by labgrid and switched by the lab layer: the
+    ``maxcpus1`` key boots the 6.1 kernel file with ``maxcpus=1`` on two emulated CPUs, the
+    other keys with the board's own command line."""
+    import importlib
+    import shlex
+
+    from pytest_sbcbench.platform.labgrid_executor import open_target
+    from pytest_sbcbench.platform.labgrid_power import select_kernel
+
+    monkeypatch.syspath_prepend(str(REPO / "scripts"))
+    qemu_lab = importlib.import_module("qemu_lab")
+    a72 = qemu_lab.BOARDS["a72"]
+    kernels = {k: tmp_path / k.name for k in a72.kernels}
+    qemu = tmp_path / "qemu-version-only"  # labgrid asks the emulator its version, no more
+    qemu.write_text("#!/bin/sh\necho 'QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)'\n")
+    qemu.chmod(0o755)
+    env = tmp_path / "a72.yaml"
+    env.write_text(qemu_lab.env_text(a72, a72.kernels[0], kernels, tmp_path / "ramfs", str(qemu)))
+    assert [qemu_lab.env_name(a72, b) for b in a72.boots()] == ["a72", "a72-k6.12",
+                                                                 "a72-maxcpus1"]
+    target = open_target(env)
+    try:
+        def booted(key: str) -> tuple[str, str, str]:
+            power = select_kernel(target, key)
+            argv = power.get_qemu_base_args()
+            smp = shlex.split(power.extra_args)
+            return (argv[argv.index("-kernel") + 1], argv[argv.index("-append") + 1],
+                    smp[smp.index("-smp") + 1])
+        six_one = str(tmp_path / "kernel-6.1-arm64" / "kernel")
+        assert booted("kernel-6.1-maxcpus1") == (six_one, "console=ttyAMA0 rdinit=/init "
+                                                 "maxcpus=1", "2")
+        assert booted("kernel-6.12") == (str(tmp_path / "kernel-6.12-arm64" / "kernel"),
+                                         "console=ttyAMA0 rdinit=/init", "2")
+        assert booted("kernel-6.1") == (six_one, "console=ttyAMA0 rdinit=/init", "2")
+    finally:
+        target.cleanup()
