@@ -13,7 +13,8 @@ apt configuration is neither read nor changed).  No foreign code runs on the hos
 cached under the package versions it holds (``<lab>/images/NAME-KEY``) and rebuilt only when
 one of them changes; ``<lab>`` is ``$SBCBENCH_LAB_DIR``, else
 ``${XDG_CACHE_HOME:-~/.cache}/sbcbench/lab``.  ``build`` writes one labgrid environment per
-board and kernel (``<lab>/env/BOARD.yaml``, ``BOARD-kSERIES.yaml`` for a second kernel) using
+board and kernel (``<lab>/env/BOARD.yaml``, ``BOARD-kSERIES.yaml`` for a second kernel,
+``BOARD-VARIANT.yaml`` for a kernel booted with more on its command line) using
 labgrid's own QEMUDriver (power, console) and ShellDriver.  Plain emulation (TCG) only.
 
 Standalone: Python's standard library, ``apt-get``, ``dpkg-deb``, ``cpio`` and QEMU.
@@ -37,6 +38,21 @@ CONSOLE = {"arm64": "ttyAMA0", "riscv64": "ttyS0"}
 
 
 @dataclass(frozen=True)
+class Variant:
+    """One of a board's kernels booted with more on its command line: a BSP change (a core
+    lost with ``maxcpus=1``), selected exactly like another kernel (images key
+    ``kernel-SERIES-NAME``, ``--sbc-lab-kernel``)."""
+
+    name: str
+    kernel: Kernel
+    args: str  # appended to the board's own kernel command line
+
+    @property
+    def series(self) -> str:
+        return f"{self.kernel.series}-{self.name}"
+
+
+@dataclass(frozen=True)
 class Board:
     name: str
     arch: str
@@ -44,6 +60,10 @@ class Board:
     userland: str  # the suite of the initramfs (its architecture is the board's)
     kernels: tuple[Kernel, ...]  # the first is the one the board boots by default
     about: str
+    variants: tuple[Variant, ...] = ()
+
+    def boots(self) -> list[Kernel | Variant]:
+        return [*self.kernels, *self.variants]
 
 
 BOOKWORM_ARM64 = Kernel("bookworm", "arm64", "6.1")
@@ -52,7 +72,8 @@ TRIXIE_RISCV64 = Kernel("trixie", "riscv64", "6.12")
 BOARDS = {b.name: b for b in (
     Board("a72", "arm64", "cortex-a72", "bookworm", (BOOKWORM_ARM64, TRIXIE_ARM64),
           "Cortex-A72 with the crypto extensions (RK3399 class; the Pi 4 has none), bookworm, "
-          "kernels 6.1 and 6.12"),
+          "kernels 6.1 and 6.12, and 6.1 with maxcpus=1 (a BSP change that loses a core)",
+          (Variant("maxcpus1", BOOKWORM_ARM64, "maxcpus=1"),)),
     Board("a53", "arm64", "cortex-a53", "bookworm", (BOOKWORM_ARM64,),
           "Cortex-A53, bookworm userland and kernel 6.1"),
     Board("rv64imafdc", "riscv64",
@@ -71,26 +92,45 @@ def lab_dir() -> Path:
     return Path(cache) / "sbcbench" / "lab"
 
 
-def kernel_args(board: Board) -> str:
-    return f"console={CONSOLE[board.arch]} rdinit=/init"
+SMP = 2  # every board has two CPUs (a variant may keep one of them offline)
 
 
-def env_name(board: Board, kernel: Kernel) -> str:
-    return board.name if kernel == board.kernels[0] else f"{board.name}-k{kernel.series}"
+def kernel_args(board: Board, boot: Kernel | Variant | None = None) -> str:
+    own = f" {boot.args}" if isinstance(boot, Variant) else ""
+    return f"console={CONSOLE[board.arch]} rdinit=/init{own}"
 
 
-def env_text(board: Board, kernel: Kernel, kernels: dict[Kernel, Path], initramfs: Path,
-             qemu: str) -> str:
+def env_name(board: Board, boot: Kernel | Variant) -> str:
+    if boot == board.kernels[0]:
+        return board.name
+    return f"{board.name}-{boot.name}" if isinstance(boot, Variant) else \
+        f"{board.name}-k{boot.series}"
+
+
+def image_of(boot: Kernel | Variant, kernels: dict[Kernel, Path]) -> Path:
+    return kernels[boot.kernel if isinstance(boot, Variant) else boot] / "kernel"
+
+
+def env_text(board: Board, boot: Kernel | Variant, kernels: dict[Kernel, Path],
+             initramfs: Path, qemu: str) -> str:
     """A labgrid environment: labgrid's QEMUDriver (power, console) and ShellDriver.  Every
-    kernel of the board is an image (``kernel-SERIES``); the driver boots ``kernel``'s."""
+    kernel and variant of the board is an image (``kernel-SERIES``, ``kernel-SERIES-NAME``)
+    with its own command line (target option ``image_boot_args``, read by the lab layer's
+    kernel switch); the driver boots ``boot``'s."""
     q = json.dumps
-    images = "\n".join(f"  kernel-{k.series}: {q(str(path / 'kernel'))}"
-                       for k, path in kernels.items())
+    images = "\n".join(f"  kernel-{b.series}: {q(str(image_of(b, kernels)))}"
+                       for b in board.boots())
+    args = "\n".join(f"        kernel-{b.series}: {q(kernel_args(board, b))}"
+                     for b in board.boots())
+    manifest = image_of(boot, kernels).parent / "manifest.json"
     return f"""# labgrid environment of the QEMU board {board.name}: {board.about}
-# kernel {kernel.series}; written by scripts/qemu_lab.py build (the image manifests hold
-# the package versions: {initramfs / 'manifest.json'}, {kernels[kernel] / 'manifest.json'})
+# kernel {boot.series}; written by scripts/qemu_lab.py build (the image manifests hold
+# the package versions: {initramfs / 'manifest.json'}, {manifest})
 targets:
   main:
+    options:
+      image_boot_args:
+{args}
     drivers:
       QEMUDriver:
         qemu_bin: qemu
@@ -98,9 +138,9 @@ targets:
         cpu: {q(board.cpu)}
         memory: 512M
         nic: none
-        kernel: kernel-{kernel.series}
-        extra_args: {q(f"-smp 2 -initrd {shlex.quote(str(initramfs / 'initramfs.gz'))}")}
-        boot_args: {q(kernel_args(board))}
+        kernel: kernel-{boot.series}
+        extra_args: {q(f"-smp {SMP} -initrd {shlex.quote(str(initramfs / 'initramfs.gz'))}")}
+        boot_args: {q(kernel_args(board, boot))}
       ShellDriver:
         prompt: {q(PROMPT)}
         login_prompt: "login: "
@@ -133,16 +173,19 @@ def build(lab: Path, boards: list[Board], offline: bool) -> dict[str, dict[str, 
         own = {k: kernels[k] for k in board.kernels}
         qemu = shutil.which(QEMU[board.arch]) or f"/usr/bin/{QEMU[board.arch]}"
         userland = json.loads((initramfs / "manifest.json").read_text())
-        for kernel in board.kernels:
-            name = env_name(board, kernel)
+        for boot in board.boots():
+            name = env_name(board, boot)
             path = lab / "env" / f"{name}.yaml"
-            path.write_text(env_text(board, kernel, own, initramfs, qemu))
-            release = json.loads((own[kernel] / "manifest.json").read_text())["release"]
+            path.write_text(env_text(board, boot, own, initramfs, qemu))
+            kernel = image_of(boot, own)
+            release = json.loads((kernel.parent / "manifest.json").read_text())["release"]
             index[name] = {"board": board.name, "arch": board.arch, "cpu": board.cpu,
-                           "kernel_series": kernel.series, "kernel_release": release,
+                           "kernel_series": boot.series, "kernel_release": release,
+                           "image_key": f"kernel-{boot.series}", "smp": SMP,
+                           "boot_args": kernel_args(board, boot),
                            "openssl": userland["packages"]["openssl"],
                            "userland": board.userland, "env": str(path),
-                           "kernel": str(own[kernel] / "kernel"),
+                           "kernel": str(kernel),
                            "initramfs": str(initramfs / "initramfs.gz")}
     index_path.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
     return index
@@ -152,18 +195,18 @@ def boot(lab: Path, board: Board, series: str | None) -> int:
     """Start ``board`` with its console on this terminal (as the env file would)."""
     index = json.loads((lab / "boards.json").read_text()) if (lab / "boards.json").exists() \
         else {}
-    kernel = next((k for k in board.kernels if series in (None, k.series)), None)
+    kernel = next((k for k in board.boots() if series in (None, k.series)), None)
     if kernel is None:
         raise SystemExit(f"qemu_lab: {board.name} has no kernel {series} "
-                         f"(it has {', '.join(k.series for k in board.kernels)})")
+                         f"(it has {', '.join(k.series for k in board.boots())})")
     entry = index.get(env_name(board, kernel))
     if entry is None:
         raise SystemExit(f"qemu_lab: {board.name} is not built: scripts/qemu_lab.py build "
                          f"{board.name}")
-    argv = [QEMU[board.arch], "-M", "virt", "-cpu", board.cpu, "-m", "512M", "-smp", "2",
+    argv = [QEMU[board.arch], "-M", "virt", "-cpu", board.cpu, "-m", "512M", "-smp", str(SMP),
             "-nographic", "-nic", "none", "-kernel", str(entry["kernel"]),
             "-initrd", str(entry["initramfs"]),
-            "-append", kernel_args(board)]
+            "-append", kernel_args(board, kernel)]
     say(" ".join(shlex.quote(a) for a in argv))
     os.execvp(argv[0], argv)
     return 1  # not reached
@@ -182,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("boards", nargs="*", metavar="BOARD")
     s = sub.add_parser("boot", help="start a board on this terminal (quit: Ctrl-A x)")
     s.add_argument("board", choices=list(BOARDS))
-    s.add_argument("--kernel", default=None, metavar="SERIES", help="e.g. 6.12")
+    s.add_argument("--kernel", default=None, metavar="SERIES",
+                   help="e.g. 6.12, or a variant: 6.1-maxcpus1")
     sub.add_parser("list", help="the boards")
     args = parser.parse_args(argv)
     lab = (args.lab or lab_dir()).absolute()
@@ -205,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}\t{index[name]['env']}")
         return 0
     for board in BOARDS.values():
-        kernels = ", ".join(k.series for k in board.kernels)
+        kernels = ", ".join(k.series for k in board.boots())
         print(f"{board.name:11} {board.arch:8} -cpu {board.cpu}\n{'':11} kernels {kernels}; "
               f"{board.about}")
     return 0

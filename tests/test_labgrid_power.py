@@ -246,6 +246,56 @@ def test_the_kernel_switch_picks_an_image_key(tmp_path: Path) -> None:
         target.cleanup()
 
 
+def qemu_version_only(tmp_path: Path) -> Path:
+    """A stand-in emulator that only answers ``-version`` (the line this machine's
+    qemu-system-aarch64 printed): labgrid asks it when it builds the command line."""
+    path = tmp_path / "qemu-version-only"
+    path.write_text("#!/bin/sh\n"
+                    "echo 'QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)'\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_an_images_key_can_carry_its_own_kernel_command_line(tmp_path: Path) -> None:
+    """A BSP change such as ``maxcpus=1`` is an images key of its own with its own command line
+    (target option ``image_boot_args``): switching to it changes the QEMUDriver's boot_args;
+    switching back to a key the option does not name restores the env file's own; the
+    command line qemu would be started with carries them (built without starting qemu)."""
+    path = tmp_path / "qemu.yaml"
+    text = QEMU_ENV.format(root=tmp_path).replace(
+        "        nic: none\n", "        nic: none\n        boot_args: console=ttyAMA0\n"
+        "    options:\n      image_boot_args:\n"
+        "        kernel-6.1-maxcpus1: console=ttyAMA0 maxcpus=1\n")
+    text = text.replace("images:\n", f"images:\n  kernel-6.1-maxcpus1: {tmp_path}/vmlinuz-6.1\n")
+    path.write_text(text.replace("/usr/bin/qemu-system-aarch64", str(qemu_version_only(tmp_path))))
+    target = open_target(path)
+    try:
+        power = select_kernel(target, "kernel-6.1-maxcpus1")
+        assert (power.kernel, power.boot_args) == ("kernel-6.1-maxcpus1",
+                                                   "console=ttyAMA0 maxcpus=1")
+        assert lab_power(target)["kernel_image"] == "kernel-6.1-maxcpus1"
+        argv = power.get_qemu_base_args()
+        assert argv[argv.index("-append") + 1] == "console=ttyAMA0 maxcpus=1"
+        assert argv[argv.index("-kernel") + 1] == f"{tmp_path}/vmlinuz-6.1"
+        assert select_kernel(target, "kernel-6.12").boot_args == "console=ttyAMA0"
+        assert select_kernel(target, "kernel-6.1").boot_args == "console=ttyAMA0"
+    finally:
+        target.cleanup()
+
+
+def test_image_boot_args_that_are_no_mapping_are_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "qemu.yaml"
+    path.write_text(QEMU_ENV.format(root=tmp_path).replace(
+        "        nic: none\n", "        nic: none\n    options:\n"
+        "      image_boot_args: maxcpus=1\n"))
+    target = open_target(path)
+    try:
+        with pytest.raises(BoardError, match=r"option image_boot_args must map images keys "
+                           r"to kernel command lines, not 'maxcpus=1'"):
+            select_kernel(target, "kernel-6.12")
+    finally:
+        target.cleanup()
+
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -164,6 +164,21 @@ def test_scaling_counts_the_boards_cpus(tmp_path: Path) -> None:
     assert scaling.cpus(ctx) == 3
 
 
+def test_a_core_offline_in_this_boot_keeps_its_thread_count(tmp_path: Path) -> None:
+    """The QEMU A72 board booted with ``maxcpus=1`` (scripts/qemu_lab.py's a72-maxcpus1) printed
+    ``Cpus_allowed_list: 0-1``, ``present 0-1``, ``online 0``: the plan and the thread counts
+    stay 1 and 2, and the result says the two threads share one online CPU."""
+    tree = cpu_tree(tmp_path, "Cpus_allowed_list:\t0-1\n", "0\n")
+    (tree / "sys/devices/system/cpu/present").write_text("0-1\n")
+    sysroot = Sysroot(tree)
+    assert board_cpus(TreeBoard(tree)) == (0, 1) and scaling.plan_cpus(sysroot) == 2
+    assert scaling.online_cpus(sysroot) == 1
+    assert scaling.threads_are(sysroot, 2, 1).endswith(
+        "; 2 threads share 1 online CPU(s): the others are offline in this boot")
+    assert scaling.threads_are(sysroot, 1, 1) == "separate cores, one cluster"
+    assert scaling.online_cpus(Sysroot(cpu_tree(tmp_path / "none", None, None))) is None
+
+
 # -- memory: compiled and run on the board -----------------------------------------------------
 
 def test_memory_kernel_is_compiled_and_run_on_the_board(lab: Lab, executor: LabgridExecutor,

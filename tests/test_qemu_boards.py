@@ -191,3 +191,100 @@ def test_power_cycle_gives_a_new_boot_id_and_the_kernel_switch_another_kernel() 
         assert openssl.startswith(f"OpenSSL {upstream(entry['openssl'])} ")
     finally:
         target.cleanup()
+
+
+def test_maxcpus1_loses_a_core_that_the_probe_shows() -> None:
+    """The A72 board's 6.1 kernel booted with ``maxcpus=1`` (``a72-maxcpus1``: a BSP change,
+    images key ``kernel-6.1-maxcpus1``) on the same two emulated CPUs: ``nproc`` on the board
+    says 1, and the controller's probe of the captured tree shows 1 CPU of 2 present."""
+    import tempfile
+
+    from pytest_sbcbench.platform.capture import capture, extract
+    from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
+    from pytest_sbcbench.platform.probe import probe as probe_tree
+    from pytest_sbcbench.platform.sysroot import CPU_DIR, Sysroot
+
+    entry = board("a72-maxcpus1")
+    assert entry["image_key"] == "kernel-6.1-maxcpus1" and entry["smp"] == 2
+    assert entry["boot_args"].endswith(" maxcpus=1")
+    target = open_target(Path(entry["env"]))
+    try:
+        executor = LabgridExecutor(target)
+        done = executor.run(["sh", "-c", "nproc; cat /proc/cmdline; uname -r"], timeout=60)
+        nproc, cmdline, release = done.stdout.splitlines()
+        assert nproc == "1" and "maxcpus=1" in cmdline.split()
+        assert release == entry["kernel_release"] == board("a72")["kernel_release"]
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Sysroot(extract(capture(executor, Path(tmp) / "b.tar.gz").path,
+                                   Path(tmp) / "root"))
+            assert probe_tree(tree).cpus == 1
+            assert tree.read(f"{CPU_DIR}/present", default="").strip() == "0-1"
+            assert tree.read(f"{CPU_DIR}/online", default="").strip() == "0"
+    finally:
+        target.cleanup()
+
+
+def test_scaling_on_the_board_that_lost_a_core_keeps_two_threads(tmp_path: Path) -> None:
+    """openssl's thread scaling through ``--sbc-lab-kernel kernel-6.1-maxcpus1``: it still runs
+    1 and 2 threads (the board's affinity list keeps the offline CPU), so the lost core is
+    lost throughput at 2 threads, and the 2-thread result says its threads share one online
+    CPU.  (How much throughput is lost is the gate's business: scripts/qemu_gate.py.)"""
+    entry = board("a72")
+    board("a72-maxcpus1")
+    results = tmp_path / "scaling-maxcpus1.json"
+    done = run([sys.executable, "-m", "pytest", "-p", "labgrid", "--lg-env", entry["env"],
+                "benchmarks/test_scaling.py::test_openssl_scaling", "--sbc-quick",
+                "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "--sbc-results", str(results),
+                "--sbc-baselines", str(tmp_path / "baselines"),
+                "--sbc-lab-kernel", "kernel-6.1-maxcpus1"])
+    assert "1 passed" in done.stdout, done.stdout
+    keep(results)
+    doc = json.loads(results.read_text())
+    assert doc["environment"]["lab"]["kernel_image"] == "kernel-6.1-maxcpus1"
+    assert doc["environment"]["cpus"] == 1
+    by_threads = {r["identity"]["threads"]: r for r in doc["results"]}
+    assert sorted(by_threads) == [1, 2]
+    assert all(r["telemetry"]["online_cpus"] == 1 for r in by_threads.values())
+    assert by_threads[2]["telemetry"]["threads_are"].endswith(
+        "2 threads share 1 online CPU(s): the others are offline in this boot")
+
+
+def test_the_lab_env_gives_each_boot_its_own_command_line(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``scripts/qemu_lab.py``'s env of the a72 board (written here from fake image paths, no
+    download, no emulator started), read by labgrid and switched by the lab layer: the
+    ``maxcpus1`` key boots the 6.1 kernel file with ``maxcpus=1`` on two emulated CPUs, the
+    other keys with the board's own command line."""
+    import importlib
+    import shlex
+
+    from pytest_sbcbench.platform.labgrid_executor import open_target
+    from pytest_sbcbench.platform.labgrid_power import select_kernel
+
+    monkeypatch.syspath_prepend(str(REPO / "scripts"))
+    qemu_lab = importlib.import_module("qemu_lab")
+    a72 = qemu_lab.BOARDS["a72"]
+    kernels = {k: tmp_path / k.name for k in a72.kernels}
+    qemu = tmp_path / "qemu-version-only"  # labgrid asks the emulator its version, no more
+    qemu.write_text("#!/bin/sh\necho 'QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)'\n")
+    qemu.chmod(0o755)
+    env = tmp_path / "a72.yaml"
+    env.write_text(qemu_lab.env_text(a72, a72.kernels[0], kernels, tmp_path / "ramfs", str(qemu)))
+    assert [qemu_lab.env_name(a72, b) for b in a72.boots()] == ["a72", "a72-k6.12",
+                                                                 "a72-maxcpus1"]
+    target = open_target(env)
+    try:
+        def booted(key: str) -> tuple[str, str, str]:
+            power = select_kernel(target, key)
+            argv = power.get_qemu_base_args()
+            smp = shlex.split(power.extra_args)
+            return (argv[argv.index("-kernel") + 1], argv[argv.index("-append") + 1],
+                    smp[smp.index("-smp") + 1])
+        six_one = str(tmp_path / "kernel-6.1-arm64" / "kernel")
+        assert booted("kernel-6.1-maxcpus1") == (six_one, "console=ttyAMA0 rdinit=/init "
+                                                 "maxcpus=1", "2")
+        assert booted("kernel-6.12") == (str(tmp_path / "kernel-6.12-arm64" / "kernel"),
+                                         "console=ttyAMA0 rdinit=/init", "2")
+        assert booted("kernel-6.1") == (six_one, "console=ttyAMA0 rdinit=/init", "2")
+    finally:
+        target.cleanup()

@@ -14,7 +14,9 @@ board's own ``reboot`` command over its shell.  It then waits for the shell and 
 boot id (:data:`~.sysroot.BOOT_ID`, read on the board) changed: a reboot that did not happen is a
 :class:`~pytest_sbcbench.errors.BoardError` naming the board.  A kernel switch boots the same
 board with another kernel: the QEMUDriver's ``kernel`` names a key of the environment's
-``images:``, and switching that key is what flashing a new kernel is on a real board.
+``images:``, and switching that key is what flashing a new kernel is on a real board.  A key
+may carry its own kernel command line (the target option ``image_boot_args``): the same kernel
+booted with ``maxcpus=1`` is a BSP change selected exactly like another kernel.
 
 Everything here goes through labgrid's own drivers and ``Target.activate``/``deactivate``;
 labgrid is imported only inside the functions (never at package import).  Waiting is polling
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import re
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +41,9 @@ READ_TIMEOUT_S = 10.0
 REBOOT_ANSWER_S = 10.0
 BOOT_ID_FILE = "/" + BOOT_ID  # on the board, read through its command driver
 REBOOT_COMMAND = "reboot"
+BOOT_ARGS_OPTION = "image_boot_args"  # target option: images key -> its kernel command line
+# What each QEMUDriver's boot_args were before a kernel switch first changed them
+_CONFIGURED_ARGS: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -112,9 +118,25 @@ def select_kernel(target: Any, key: str) -> Any:
     if key not in images:
         raise BoardError(f"target {name}: no image {key!r} in the environment's images: "
                          f"(known: {', '.join(sorted(images)) or 'none'})")
+    args = boot_args_for(target, power, key)
     quit_emulator(target, power)
     power.kernel = key
+    power.boot_args = args
     return power
+
+
+def boot_args_for(target: Any, power: Any, key: str) -> str | None:
+    """The kernel command line ``key`` boots with: the target option :data:`BOOT_ARGS_OPTION`
+    maps images keys to their own command lines (a BSP change such as ``maxcpus=1`` is an
+    images key of its own, as ``scripts/qemu_lab.py`` writes it); a key it does not name boots
+    with the QEMUDriver's ``boot_args`` as the env file gives them."""
+    configured = _CONFIGURED_ARGS.setdefault(power, power.boot_args)
+    table = target.env.config.get_target_option(target.name, BOOT_ARGS_OPTION, {})
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise BoardError(f"target {target.name}: the option {BOOT_ARGS_OPTION} must map "
+                         f"images keys to kernel command lines, not {table!r}")
+    found = table.get(key, configured)
+    return None if found is None else str(found)
 
 
 def quit_emulator(target: Any, power: Any) -> None:

@@ -24,9 +24,11 @@ Measure = Callable[[Context, int], Measurement]
 
 def cpus(ctx: Context) -> int:
     """CPUs the workload may run on, where its commands run: on a remote board the board's
-    own affinity read there (:func:`.remote.board_cpus`); here the host's affinity, else (a
-    captured tree without a status file) every processor its cpuinfo lists.  Read once per
-    test, so every sample of it uses the same thread counts."""
+    own affinity read there (:func:`.remote.board_cpus`; the kernel's list keeps a CPU that
+    is offline, as with ``maxcpus=1``: the thread counts stay the board's, and a lost core
+    shows as lost throughput at the same counts, see :func:`online_cpus`); here the host's
+    affinity, else (a captured tree without a status file) every processor its cpuinfo lists.
+    Read once per test, so every sample of it uses the same thread counts."""
     if "cpus" not in ctx.scratch:
         ctx.scratch["cpus"] = _cpus(ctx)
     found: int = ctx.scratch["cpus"]
@@ -49,21 +51,45 @@ def _cpus(ctx: Context) -> int:
 def plan_cpus(sysroot: Sysroot) -> int:
     """The CPU count a plan estimates with, from the run's sysroot (the plan sees no
     executor): this machine's affinity when the sysroot is this machine, else the tree's
-    online CPU list (a labgrid run's sysroot is the board's capture), else its processors."""
+    present CPU list (a labgrid run's sysroot is the board's capture; a CPU kept offline
+    still gets its thread count, :func:`cpus`), else its online list, else its processors."""
     if sysroot.is_host:
         return len(os.sched_getaffinity(0)) or 1
+    for name in ("present", "online"):
+        found = cpu_list(sysroot, name)
+        if found:
+            return len(found)
+    from ..platform.probe import probe
+
+    return max(1, probe(sysroot).cpus)
+
+
+def cpu_list(sysroot: Sysroot, name: str) -> tuple[int, ...]:
+    """The tree's ``present`` or ``online`` CPU list; () when absent or unreadable."""
     from ..platform.cpufreq import parse_cpu_list
     from ..platform.sysroot import CPU_DIR
 
     try:
-        online = parse_cpu_list(sysroot.read(f"{CPU_DIR}/online", default="").strip())
+        return parse_cpu_list(sysroot.read(f"{CPU_DIR}/{name}", default="").strip())
     except ValueError:
-        online = ()
-    if online:
-        return len(online)
-    from ..platform.probe import probe
+        return ()
 
-    return max(1, probe(sysroot).cpus)
+
+def online_cpus(sysroot: Sysroot) -> int | None:
+    """How many CPUs this boot has online (the run's sysroot: the board's capture of this
+    boot on a labgrid run); None when the tree does not say."""
+    return len(cpu_list(sysroot, "online")) or None
+
+
+def threads_are(sysroot: Sysroot, threads: int, online: int | None) -> str:
+    """What ``threads`` threads run on, and whether they share fewer online CPUs."""
+    from ..platform.topology import describe_threads
+
+    shown = describe_threads(sysroot, threads)
+    if online is not None and online < threads:
+        shown += (f"; {threads} threads share {online} online CPU(s): the others are "
+                  "offline in this boot")
+    return shown
 
 
 class Scaling(BaseWorkload):
@@ -108,15 +134,16 @@ class Scaling(BaseWorkload):
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         from ..measure.scaling import efficiency
-        from ..platform.topology import describe_threads
 
         def threads(m: Measurement) -> int:
             return int(m.identity.as_dict()["threads"] or 1)
         rates = {threads(m): statistics.median(m.samples) for m in measurements}
         eff = efficiency(rates)
+        online = online_cpus(ctx.sysroot)
         return [dataclasses.replace(m, details={
             **m.details, "speedup": rates[threads(m)] / rates[1], "efficiency": eff[threads(m)],
-            "threads_are": describe_threads(ctx.sysroot, threads(m))}) for m in measurements]
+            "online_cpus": online, "threads_are": threads_are(ctx.sysroot, threads(m), online)})
+            for m in measurements]
 
 
 def _openssl(ctx: Context, n: int) -> Measurement:
