@@ -199,17 +199,24 @@ def test_the_simulation_drives_the_procedure_and_the_anchors() -> None:
     assert "lone 3%: 80.0% (>= 95.0%: NOT met)" in line
 
 
-def test_a_rerun_in_the_baseline_boot_measures_the_session_spread_across_sides() -> None:
-    """Two real quick sessions of aes-128-gcm on the 2-core development VM (2026-12-01, MB/s
-    rounded): a baseline of one session, then an unchanged rerun in the same boot 9.7% lower.
-    The two sessions of that one boot measure the spread between sessions (7.4%, df 1), far
-    above the 1% allowance, so the verdict is inconclusive, never a confirmed regression."""
+
+def test_sessions_of_the_baseline_boot_set_the_drift_a_rerun_is_judged_with() -> None:
+    """Real quick sessions of aes-128-gcm on the 2-core development VM (2026-12-01, MB/s
+    rounded), all in one boot.  Against one baseline session only the 1% allowance stands for
+    the drift (assumed), and a -9.7% rerun is called a regression; against two sessions their
+    spread (7.2%, df 1) is measured and used, and the same rerun is inconclusive.  The
+    candidate's own session never enters the spread it is judged by: a 91% drop (AES-NI masked)
+    against two sessions is not explained away by itself."""
     boot = "e21b1a09"
-    base = [BootSession((3747e6, 3847e6), boot)]
-    rerun = [BootSession((3414e6, 3327e6, 3531e6, 3440e6), boot)]
-    d = decide_boots(base, rerun, "higher", BootPlan(2, 4, 1, alpha=0.04 / 12))
-    assert d.status == "inconclusive"
-    assert "measured: spread between sessions of one boot 7.36% (df 1)" in d.noise_source
-    other = [BootSession(rerun[0].samples, "another-boot")]
-    assert "assumed: one-boot allowance" in decide_boots(base, other, "higher", BootPlan(
-        2, 4, 1, alpha=0.04 / 12)).noise_source  # a new boot: the sides share no boot
+    first = BootSession((3747e6, 3847e6), boot)
+    second = BootSession((3414e6, 3327e6, 3531e6, 3440e6), boot)
+    plan = BootPlan(2, 4, 1, alpha=0.04 / 12)
+    one = decide_boots([first], [second], "higher", plan)
+    assert one.status == "regression" and one.noise_source.startswith("assumed: one-boot")
+    rerun = BootSession((3550e6, 3300e6, 3480e6, 3600e6), boot)
+    two = decide_boots([first, second], [rerun], "higher", plan)
+    assert two.status == "inconclusive"
+    assert two.noise_source.startswith("measured: spread between sessions of one boot 7.2")
+    masked = decide_boots([first, second], [BootSession((330e6, 320e6, 327e6, 331e6), boot)],
+                          "higher", plan)
+    assert masked.change_pct < -90 and masked.noise_source == two.noise_source

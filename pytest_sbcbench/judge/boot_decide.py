@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
-from .boot_test import BootNoise, BootSession, BootSide, boot_noise, joint_sessions, reduce_side
+from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
 from .boots import ONE_BOOT_ALLOWANCE, BootPrior
 from .sequential import NOISE_CONFIDENCE, PASS_ALPHA, POWER, LookSchedule
 from .tdist import incomplete_beta, t_ppf
@@ -100,19 +100,16 @@ def decide_boots(baseline: Sequence[BootSession], candidate: Sequence[BootSessio
     if not candidate:
         raise ValueError("a look needs at least one candidate session")
     return decide_sides(reduce_side(baseline), reduce_side(candidate),
-                        len(candidate[-1].samples), better, plan,
-                        joint=joint_sessions(baseline, candidate))
+                        len(candidate[-1].samples), better, plan)
 
 
 def decide_sides(base: BootSide, cand: BootSide, n: int, better: Literal["higher", "lower"],
-                 plan: BootPlan, explain: bool = True, joint: BootSide | None = None
-                 ) -> BootDecision:
+                 plan: BootPlan, explain: bool = True) -> BootDecision:
     """:func:`decide_boots` on sides already reduced (the simulation reuses the baseline's;
-    ``explain=False`` leaves out the hints and the line, not the verdict; ``joint``: both
-    sides by boot when they share one, :func:`.boot_test.joint_sessions`)."""
+    ``explain=False`` leaves out the hints and the line, not the verdict)."""
     d = cand.mean - base.mean
     sign = -1.0 if better == "higher" else 1.0
-    noise = boot_noise(base, cand, plan.allowance, joint)
+    noise = boot_noise(base, cand, plan.allowance)
     if noise is None:
         return BootDecision("inconclusive", _pct(d), (-math.inf, math.inf), math.inf, math.inf,
                             math.inf, 1.0, 0.0, base.k, cand.k, n, "none", None,

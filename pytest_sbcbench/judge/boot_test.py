@@ -129,32 +129,17 @@ def _df_grid(df: float) -> float:
     return max(1.0, math.floor(df * 2) / 2) if df < 200 else 200.0
 
 
-def joint_sessions(baseline: Sequence[BootSession], candidate: Sequence[BootSession]
-                   ) -> BootSide | None:
-    """When a candidate session ran in one of the baseline's boots (an unchanged rerun in the
-    boot the baseline was recorded in), both sides' sessions grouped by boot together: the
-    spread between sessions of one boot is then measured across the sides too.  None when the
-    sides share no boot."""
-    shared = ({s.boot_id for s in baseline if s.boot_id is not None}
-              & {s.boot_id for s in candidate if s.boot_id is not None})
-    return reduce_side([*baseline, *candidate]) if shared else None
-
-
-def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_ALLOWANCE,
-               joint: BootSide | None = None) -> BootNoise | None:
-    """SE and degrees of freedom of d (see the module docstring); None: no variance at all.
-    ``joint``: both sides grouped by boot together (:func:`joint_sessions`), for the session
-    spread when the sides share a boot."""
+def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_ALLOWANCE
+               ) -> BootNoise | None:
+    """SE and degrees of freedom of d (see the module docstring); None: no variance at all."""
     k, c = base.k, cand.k
     df_w = base.within_df + cand.within_df
     s_w2 = (base.within_ss + cand.within_ss) / df_w if df_w else 0.0
-    sessions = joint.session_ss if joint else base.session_ss + cand.session_ss
-    df_s = joint.session_df if joint else base.session_df + cand.session_df
-    share = (joint.session_run_share if joint
-             else base.session_run_share + cand.session_run_share)
+    df_s = base.session_df + cand.session_df
     s_s2 = 0.0
     if df_s:
-        s_s2 = max(0.0, sessions / df_s - s_w2 * share / df_s)
+        ms = (base.session_ss + cand.session_ss) / df_s
+        s_s2 = max(0.0, ms - s_w2 * (base.session_run_share + cand.session_run_share) / df_s)
     u_b, u_c = _within(base, s_w2, s_s2), _within(cand, s_w2, s_s2)
     inner = sum(u_c) / c**2 + sum(u_b) / k**2
     scale = 1 / c + 1 / k
