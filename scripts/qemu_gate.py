@@ -17,8 +17,8 @@ env ``<lab>/env/a72.yaml``), through ``pytest -p labgrid --lg-env``:
 The suite (:data:`SELECT`, ``-k`` :data:`KEEP_OUT`) is the quick openssl ciphers and digests
 (single-thread) and openssl's thread scaling at 1 and 2 threads: the in-process metrics measure
 the controller, the board has no sysbench or stress-ng, and the signatures are left out for
-time (one boot is about a minute under TCG without them).  Each step prints its tally line (the last line starting
-``gate:``), exit code and wall time; ``<out>/summary.md`` sums them up with every boot's id,
+time (one boot is about a minute under TCG without them).  Each step prints its tally line
+(the last line starting ``gate:``), exit code and wall time; ``<out>/summary.md`` sums them up with every boot's id,
 kernel and wall time.  Exit 0 when every step ended as expected.
 
 ``--mode native`` runs one pytest per step with ``--sbc-boots N`` (the run reboots the board
