@@ -18,8 +18,8 @@ The suite (:data:`SELECT`, ``-k`` :data:`KEEP_OUT`) is the quick openssl ciphers
 (single-thread) and openssl's thread scaling at 1 and 2 threads: the in-process metrics measure
 the controller, the board has no sysbench or stress-ng, and the signatures are left out for
 time (one boot is about a minute under TCG without them).  Each step prints its tally line
-(the last line starting ``gate:``), exit code and wall time; ``<out>/summary.md`` sums them up with every boot's id,
-kernel and wall time.  Exit 0 when every step ended as expected.
+(the last line starting ``gate:``), exit code and wall time; ``<out>/summary.md`` sums them
+up with every boot's id, kernel and wall time.  Exit 0 when every step ended as expected.
 
 ``--mode native`` runs one pytest per step with ``--sbc-boots N`` (the run reboots the board
 between boots); ``--mode emulate`` runs N single-boot pytest runs per step instead: each run

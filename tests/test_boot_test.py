@@ -206,9 +206,9 @@ def test_sessions_of_the_baseline_boot_set_the_drift_a_rerun_is_judged_with() ->
     the drift (assumed), and a -9.7% rerun is called a regression; against two sessions their
     spread (7.2%, df 1) is measured and used, and the same rerun is inconclusive.  The
     candidate's session mean never enters the spread it is judged by (the spread is between
-    the baseline's sessions, whatever the candidate did), and the honest price of one degree of freedom is
-    that even a 91% drop (AES-NI masked) is not confirmed against two sessions of this noisy VM:
-    the line says what more boots would take."""
+    the baseline's sessions, whatever the candidate did), and the honest price of one degree
+    of freedom is that even a 91% drop (AES-NI masked) is not confirmed against two sessions
+    of this noisy VM: the line says what more boots would take."""
     boot = "e21b1a09"
     first = BootSession((3747e6, 3847e6), boot)
     second = BootSession((3414e6, 3327e6, 3531e6, 3440e6), boot)
