@@ -272,7 +272,7 @@ def test_ten_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
     saves[0].stdout.fnmatch_lines(["*baseline boots: 1 per metric (this session's boot: b1); "
                                    "record at least 10 boots*",
                                    "baseline can catch: nothing yet*"])
-    saves[2].stdout.fnmatch_lines(["*baseline boots: 3 per metric (this session's boot: b3)"])
+    saves[2].stdout.fnmatch_lines(["*baseline boots: 3 per metric (this session's boot: b3)*"])
     saves[9].stdout.fnmatch_lines(["*baseline boots: 10 per metric (this session's boot: b10)",
                                    "baseline can catch: 95% of drops >= *% (median metric; "
                                    "worst *%) against 3 candidate boots of the same runs"])

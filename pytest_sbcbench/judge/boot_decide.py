@@ -155,7 +155,8 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
             f"{noise.source}; 95% of drops >= {d.catch95_pct:.1f}% are caught, "
             f"{POWER:.0%} power at {d.detectable_pct:.1f}%")
     tail = {
-        "regression": "regression confirmed after re-measuring",
+        "regression": "regression confirmed" + (" after re-measuring"
+                                                 if plan.max_runs > plan.min_runs else ""),
         "continue": "undecided: measuring again",
         "pending": f"pending: candidate boot {d.candidate_boots} of {plan.boots}",
         "improvement": "faster than the baseline beyond noise: if it is meant to stay, "

@@ -236,8 +236,7 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
     status: Status = STATUS_OF[d.status]
     base_samples = [v for s in entry.sessions for v in s.samples]
     base, shown = display(statistics.median(base_samples), m.unit)
-    now, _ = display(statistics.median(m.samples), m.unit)
-    detail = f"{m.display_name}: baseline median {base} {shown}, this run {now} {shown}, {d.detail}"
+    detail = f"{m.display_name}: baseline median {base} {shown}, {_now(m, sessions, d)}, {d.detail}"
     shared = _shared_boot(entry, sessions)
     if shared:
         detail += (f"; this session ran in baseline boot {shared[:8]}: not a new boot, so the "
@@ -252,6 +251,17 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
                         hint.candidate_boots if hint else None, _finite(d.catch95_pct),
                         d.p_value, d.df, d.status == "pending")
     return Verdict(status, detail, evidence)
+
+
+def _now(m: Measurement, sessions: Sequence[BootSession], d: BootDecision) -> str:
+    """This run's median; over several candidate boots, the candidate's (every boot's runs),
+    since the change is over all of them."""
+    if d.candidate_boots <= 1 or not sessions:
+        return f"this run {display(statistics.median(m.samples), m.unit)[0]} " \
+               f"{display(1.0, m.unit)[1]}"
+    every = [v for s in sessions for v in s.samples]
+    value, unit = display(statistics.median(every), m.unit)
+    return f"candidate median {value} {unit} over {d.candidate_boots} boots"
 
 
 def _shared_boot(entry: BaselineEntry, sessions: Sequence[BootSession]) -> str | None:

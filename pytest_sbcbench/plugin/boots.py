@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from ..errors import SbcBenchError
-from ..run.boot_cycle import boots_of, next_boot
 from .state import existing
 
 NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p labgrid --lg-env "
@@ -43,8 +42,12 @@ def _one_round(session: pytest.Session) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     run = existing(session.config)
-    if run is None or not run.active or boots_of(run) <= 1 or session.config.option.collectonly:
+    if run is None or not run.active or (run.settings.boots or 1) <= 1 \
+            or session.config.option.collectonly:
         return None  # pytest's own loop
+    # imported here: a project without benchmarks never imports the run layer
+    from ..run.boot_cycle import boots_of, next_boot
+
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
         raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")

@@ -97,6 +97,12 @@ def workload_identity(workload: Workload | None, context: Callable[[Workload], C
     return workload.declared_identity(ctx)
 
 
+def will_skip(workload: Workload | None, context: Callable[[Workload], Context]) -> bool:
+    """The workload cannot run here (a missing tool): its test skips and judges nothing, so
+    the gate does not ask it for a baseline."""
+    return workload is not None and workload.available(context(workload)) is not None
+
+
 def check(tests: Sequence[tuple[str, Workload | None]], path: Path, baseline: Baseline | None,
           machine: Mapping[str, Any], context: Callable[[Workload], Context]) -> None:
     """Raise :class:`SbcBenchError` naming every selected test the gate cannot judge."""
@@ -105,7 +111,7 @@ def check(tests: Sequence[tuple[str, Workload | None]], path: Path, baseline: Ba
     if baseline is None:
         raise SbcBenchError(missing_baseline(path))
     workloads = dict(tests)
-    found = problems([t for t, _ in tests], baseline, machine,
+    found = problems([t for t, w in tests if not will_skip(w, context)], baseline, machine,
                      lambda test: workload_identity(workloads.get(test), context))
     if found:
         raise SbcBenchError(refusal(found))
