@@ -72,6 +72,10 @@ CASES: list[tuple[str, Callable[[str], str], str]] = [
     ("nested identity", field("identity", {"tool": ["openssl"]}), "must be a scalar"),
     ("not UTF-8", lambda text: text.replace("aes-128-gcm", "aes-\udcff", 1),
      "codec can't decode"),
+    # issue 23, item 18: a reviewer reads the first "samples", json.loads kept the second
+    ("duplicate key", lambda text: text.replace('"samples": [', '"samples": [1e6, 1e6], '
+                                                '"samples": [', 1),
+     "key 'samples' appears twice in one object"),
 ]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError, SignatureError, schema_field
-from ..fileio import clean_stale_temps, locked, write_json_atomic
+from ..fileio import clean_stale_temps, locked, read_regular, write_json_atomic
 from ..jsonload import strict_json
 from ..model import Identity, Result
 from ..platform.board import check_board_name
@@ -161,7 +161,7 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
 
 def _read_optional(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         return None
     except OSError as exc:

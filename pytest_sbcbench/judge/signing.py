@@ -16,9 +16,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..errors import SignatureError
-from ..fileio import write_atomic
+from ..fileio import read_regular, write_atomic
 
 SUFFIX = ".sig"
+MAX_KEY_BYTES = 64 << 10  # a PEM key or a .sig is a few hundred bytes
 
 
 def signature_path(baseline: Path) -> Path:
@@ -43,8 +44,11 @@ def keygen(prefix: Path) -> tuple[Path, Path]:
 
 def _private_key(path: Path) -> Ed25519PrivateKey:
     try:
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    except (OSError, ValueError, TypeError) as exc:
+        key = serialization.load_pem_private_key(read_regular(path, MAX_KEY_BYTES),
+                                                   password=None)
+    except OSError as exc:
+        raise SignatureError(path, f"cannot read private key: {exc.strerror or exc}") from exc
+    except (ValueError, TypeError) as exc:
         raise SignatureError(path, f"cannot read private key: {exc}") from exc
     if not isinstance(key, Ed25519PrivateKey):
         raise SignatureError(path, "not an Ed25519 private key")
@@ -53,8 +57,10 @@ def _private_key(path: Path) -> Ed25519PrivateKey:
 
 def public_key(path: Path) -> Ed25519PublicKey:
     try:
-        key = serialization.load_pem_public_key(path.read_bytes())
-    except (OSError, ValueError, TypeError) as exc:
+        key = serialization.load_pem_public_key(read_regular(path, MAX_KEY_BYTES))
+    except OSError as exc:
+        raise SignatureError(path, f"cannot read public key: {exc.strerror or exc}") from exc
+    except (ValueError, TypeError) as exc:
         raise SignatureError(path, f"cannot read public key: {exc}") from exc
     if not isinstance(key, Ed25519PublicKey):
         raise SignatureError(path, "not an Ed25519 public key")
@@ -63,7 +69,7 @@ def public_key(path: Path) -> Ed25519PublicKey:
 
 def sign(baseline: Path, key_path: Path) -> Path:
     try:
-        data = baseline.read_bytes()
+        data = read_regular(baseline)
     except OSError as exc:
         raise SignatureError(baseline, f"cannot read: {exc.strerror}") from exc
     signature = _private_key(key_path).sign(data)
@@ -77,7 +83,7 @@ def read_signature(baseline: Path) -> bytes:
     directory included) is a :class:`SignatureError` naming it."""
     sig = signature_path(baseline)
     try:
-        text = sig.read_bytes().decode("ascii").strip()
+        text = read_regular(sig, MAX_KEY_BYTES).decode("ascii").strip()
         return base64.b64decode(text, validate=True)
     except FileNotFoundError as exc:
         raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
@@ -105,7 +111,7 @@ def verify(baseline: Path, key: Ed25519PublicKey) -> bytes:
     """Read ``baseline`` once, verify it, and return the verified bytes (parse those, never a
     second read: the file may change in between)."""
     try:
-        data = baseline.read_bytes()
+        data = read_regular(baseline)
     except OSError as exc:
         raise SignatureError(baseline, f"unreadable baseline: {exc.strerror or exc}") from exc
     verify_bytes(data, baseline, key)
