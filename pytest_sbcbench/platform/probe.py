@@ -7,6 +7,7 @@ import platform as _stdlib_platform
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .host import read_cpu_times, read_meminfo
 from .parse import (
     CpuInfo,
     cpu_model,
@@ -60,8 +61,13 @@ def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
     """Read the machine's identification through ``sysroot`` (``info``: cpuinfo already parsed).
 
     On a captured tree the architecture comes from cpuinfo (evidence and precedence:
-    :func:`parse.infer_arch`); on the host, from ``uname``.
+    :func:`parse.infer_arch`); on the host, from ``uname``.  The stat and meminfo files the
+    samplers and the results' environment read later are parsed here too, so a broken one
+    stops the run at start-up naming the file, never mid-run or while the results are
+    written.
     """
+    read_cpu_times(sysroot)
+    read_meminfo(sysroot)
     info = info if info is not None else parse_cpuinfo(sysroot.cpuinfo())
     arch = _stdlib_platform.machine() if sysroot.is_host else infer_arch(info)
     compatible = tuple(parse_nul_strings(sysroot.device_tree("compatible") or ""))
