@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -78,15 +79,16 @@ def sign(baseline: Path, key_path: Path) -> Path:
     return out
 
 
-def read_signature(baseline: Path) -> bytes:
+def read_signature(baseline: Path, what: str = "baseline") -> bytes:
     """The raw signature in ``BASELINE.sig``; a missing, unreadable or non-base64 one (a
-    directory included) is a :class:`SignatureError` naming it."""
+    directory included) is a :class:`SignatureError` naming it (``what``: the signed file's
+    kind, for the message)."""
     sig = signature_path(baseline)
     try:
         text = read_regular(sig, MAX_KEY_BYTES).decode("ascii").strip()
         return base64.b64decode(text, validate=True)
     except FileNotFoundError as exc:
-        raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
+        raise SignatureError(baseline, f"unsigned {what} (no {sig.name}); sign it with "
                                        "'sbcbench sign' or drop --sbc-verify-key") from exc
     except OSError as exc:
         raise SignatureError(sig, f"unreadable signature: {exc.strerror or exc}") from exc
@@ -95,16 +97,27 @@ def read_signature(baseline: Path) -> bytes:
                                   "64 bytes)") from exc
 
 
-def verify_bytes(data: bytes, baseline: Path, key: Ed25519PublicKey) -> None:
+def verify_bytes(data: bytes, baseline: Path, key: Ed25519PublicKey, what: str = "baseline"
+                 ) -> None:
     """Raise :class:`SignatureError` unless ``data`` (the bytes read from ``baseline``, the ones
     the caller goes on to parse) carry a matching signature."""
-    signature = read_signature(baseline)
+    signature = read_signature(baseline, what)
     try:
         key.verify(signature, data)
     except InvalidSignature as exc:
         raise SignatureError(baseline, f"signature {signature_path(baseline).name} does not "
-                                       "match this baseline: it was changed after signing, or "
+                                       f"match this {what}: it was changed after signing, or "
                                        "signed by another key") from exc
+
+
+def signed_file_check(key_path: Path, what: str) -> Callable[[Path, bytes], None]:
+    """A check that the bytes read from a file (a board profile) carry a signature by the
+    key at ``key_path`` (read now: a missing key is an error before any file is)."""
+    key = public_key(key_path)
+
+    def check(path: Path, data: bytes) -> None:
+        verify_bytes(data, path, key, what)
+    return check
 
 
 def verify(baseline: Path, key: Ed25519PublicKey) -> bytes:
