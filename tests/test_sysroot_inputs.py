@@ -36,6 +36,8 @@ def test_a_link_out_of_the_tree_is_refused_naming_the_link(tree: Path) -> None:
     with pytest.raises(SysrootError, match="leads out of the sysroot") as err:
         boot(Sysroot(tree), {})
     assert str(link) in str(err.value) and "not-for-the-results" not in str(err.value)
+    with pytest.raises(SysrootError, match="boot_id: leads out of the sysroot"):
+        probe(Sysroot(tree))  # at start-up, not while the results are written
     link.unlink()
     link.symlink_to("../../../../etc/../../shadow")  # relative, and still out of the tree
     with pytest.raises(SysrootError, match="leads out of the sysroot"):
