@@ -310,7 +310,9 @@ def load_replay(path: Path) -> tuple[str, dict[int, list[float]]]:
         else:
             raise ValueError(f"{path}: output before the first marker: {line!r}")
     for group, lines in chunks:
-        value = parse_speed("\n".join(lines), "3.0.19").bytes_per_second(algorithm, 16384)
+        # each captured line with its newline: the tool's output, not a cut-off one
+        value = parse_speed("".join(f"{line}\n" for line in lines),
+                            "3.0.19").bytes_per_second(algorithm, 16384)
         if value is None:
             raise ValueError(f"{path}: no {algorithm} figure in group {group}")
         groups.setdefault(group, []).append(value)

@@ -4,8 +4,9 @@ Every file pytest-sbcbench writes (results JSON, baselines) goes through :func:`
 a temporary file beside the target, fsync, rename, fsync of the directory.  It writes only over
 a regular file or nothing: a symlink is followed (the shared target is updated, the link stays),
 a device node, directory, socket or FIFO is refused, and the target keeps its permission bits.
-:func:`validate_outputs` finds every unusable output location before a run starts.  (Reading
-is :mod:`pytest_sbcbench.jsonload`.)
+:func:`validate_outputs` finds every unusable output location before a run starts.
+:func:`read_regular` is how every input file is read: a regular file of bounded size, opened
+so that a FIFO cannot hang the run (parsing JSON is :mod:`pytest_sbcbench.jsonload`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .errors import SbcBenchError
 
 TEMP_MARK = ".sbcbench-"
 TEMP_SUFFIX = ".tmp"
+MAX_INPUT_BYTES = 256 << 20  # the largest baseline, results file or key read (256 MiB)
 
 
 class OutputError(SbcBenchError):
@@ -45,6 +47,40 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+
+
+class InputFileError(OSError):
+    """An input that is not a regular file, or larger than its limit (an :class:`OSError`,
+    so every reader's existing handling of unreadable files names it)."""
+
+
+def read_regular(path: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the regular file at ``path`` (symlinks followed), at most ``limit`` of them.
+
+    Opened with ``O_NONBLOCK`` and checked with ``fstat`` on the open descriptor, so a FIFO
+    neither hangs the open nor is read, a device (``/dev/zero``) or directory is refused
+    before a byte is read, and a file swapped after a check cannot slip through.  Anything
+    but a regular file, or a file of more than ``limit`` bytes (read in bounded chunks: a
+    ``/proc`` file's size says 0), is an :class:`InputFileError`; a missing file stays
+    :class:`FileNotFoundError`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputFileError(errno.EINVAL, f"is {_kind(mode)}, not a regular file",
+                                 str(path))
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise InputFileError(errno.EFBIG, f"is larger than {limit} bytes, more than "
+                                                  "such a file can hold", str(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def resolve_target(path: Path) -> tuple[Path, os.stat_result | None]:

@@ -2,7 +2,10 @@
 
 :func:`strict_json` refuses what Python's json module would let through: NaN and Infinity,
 numbers that overflow a float, integers too long to be a measurement, nesting deep enough to
-exhaust the stack of whatever walks the document next, invalid UTF-8.  Every refusal is a
+exhaust the stack of whatever walks the document next, invalid UTF-8, and an object holding one
+key twice (Python keeps the last: a reviewer reads the first, the judge would use the second).
+:func:`read_bytes` reads only a regular file of bounded size (a FIFO or ``/dev/zero`` given as
+a baseline is refused, never waited on or read until memory runs out).  Every refusal is a
 :class:`SchemaError` naming the file, so a loader never crashes without saying which file.
 """
 
@@ -13,16 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SchemaError
+from .fileio import MAX_INPUT_BYTES, read_regular
 
 MAX_INT_DIGITS = 30
 MAX_NESTING = 64
 
 
-def read_bytes(path: Path, what: str) -> bytes:
-    """The bytes of ``path``; any failure (missing, a directory, unreadable) is a
-    :class:`SchemaError` naming the file and ``what`` it should have been."""
+def read_bytes(path: Path, what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of ``path``; any failure (missing, a directory, a FIFO or device, more than
+    ``limit`` bytes, unreadable) is a :class:`SchemaError` naming the file and ``what`` it
+    should have been."""
     try:
-        return Path(path).read_bytes()
+        return read_regular(Path(path), limit)
     except OSError as exc:
         raise SchemaError(path, None, f"unreadable {what}: {exc.strerror or exc}") from exc
 
@@ -45,6 +50,17 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members; a key given twice is an error, never "the last one wins"."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"key {key!r} appears twice in one object (which one counts "
+                             "would be a guess)")
+        out[key] = value
+    return out
+
+
 def _depth(value: Any) -> int:
     """The deepest nesting of lists and objects in a parsed document, walked without
     recursion (a hostile document must not exhaust the stack of whatever reads it next)."""
@@ -64,12 +80,14 @@ def strict_json(data: bytes | str, path: Path | str, what: str) -> Any:
     """Parse ``data`` (the contents of ``path``) as JSON a measurement file may hold.
 
     NaN, Infinity, numbers that overflow a float, integers over 30 digits, nesting deeper than
-    64 levels and invalid UTF-8 are :class:`SchemaError` naming ``path`` and ``what``."""
+    64 levels, invalid UTF-8 and duplicate keys are :class:`SchemaError` naming ``path`` and
+    ``what``."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         try:
             document = json.loads(text, parse_constant=_refuse_constant,
-                                  parse_int=_bounded_int, parse_float=_finite_float)
+                                  parse_int=_bounded_int, parse_float=_finite_float,
+                                  object_pairs_hook=_unique_keys)
         except RecursionError as exc:
             raise ValueError(f"nested deeper than {MAX_NESTING} levels") from exc
         if _depth(document) > MAX_NESTING:

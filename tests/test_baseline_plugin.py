@@ -133,6 +133,34 @@ def test_signed_baselines(pytester: pytest.Pytester,
     tampered.stderr.fnmatch_lines(["*does not match this baseline*"])
 
 
+def test_under_a_verify_key_an_unsigned_board_profile_is_refused(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult]) -> None:
+    """Issue 23, item 10: an unsigned ``<baselines>/boards/star64.json`` overrode the built-in
+    profile, and with it the physics gate's limits (a 40 GB/s memory read on a Star64 passed
+    as an improvement).  Under --sbc-verify-key such a profile must be signed like the
+    baseline; without a key it is used as before."""
+    widget("100,101,99.5", "--sbc-save-baseline")
+    path = baseline_file(pytester)
+    private, public = signing.keygen(pytester.path / "lab")
+    signing.sign(path, private)
+    profile = pytester.path / "bl" / "boards" / f"{path.stem}.json"
+    profile.parent.mkdir()
+    profile.write_text(json.dumps({
+        "schema": "sbcbench-board/1", "name": path.stem, "title": "an override", "soc": "s",
+        "arch": "x", "clusters": [{"cores": 1, "core": "c", "max_mhz": None}],
+        "facts": {"dram_bandwidth_bytes_per_s": 1e15}}))
+    refused = widget("100,101,99.5", "--sbc-verify-key", str(public))
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused.stderr.fnmatch_lines([f"*{profile}: unsigned board profile (no {profile.name}.sig)*"])
+    widget("100,101,99.5").assert_outcomes(passed=1)
+    signing.sign(profile, private)
+    widget("100,101,99.5", "--sbc-verify-key", str(public)).assert_outcomes(passed=1)
+    profile.write_text(profile.read_text().replace("1000000000000000.0", "2e15"))
+    tampered = widget("100,101,99.5", "--sbc-verify-key", str(public))
+    assert tampered.ret == pytest.ExitCode.USAGE_ERROR
+    tampered.stderr.fnmatch_lines(["*does not match this board profile*"])
+
+
 def test_ctrl_c_saves_nothing(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     pytester.makepyfile(test_widget=INTERRUPTED)
     monkeypatch.setenv("WIDGET_SAMPLES", "100,101")

@@ -4,6 +4,7 @@ no tool can have printed refused."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,17 @@ def test_openssl_version_naming_no_version_is_a_usage_error(
         parse(tmp_path, RSA_MR.format("988.1", "32216.5"), "--openssl-version", "banana")
     assert exited.value.code == 2
     assert "'banana' names no OpenSSL version" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_parse_refuses_a_log_that_is_no_regular_file(tmp_path: Path, kind: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23, item 9: a FIFO given as the log hung ``sbcbench parse``, ``/dev/zero`` was read
+    until memory ran out; both are refused before a byte is read (exit 2, naming the file)."""
+    log = tmp_path / "speed.log"
+    if kind == "fifo":
+        os.mkfifo(log)
+    else:
+        log.symlink_to(kind)
+    assert main(["parse", "openssl", str(log)]) == 2
+    assert f"{log}: unreadable openssl speed log: is a" in capsys.readouterr().err

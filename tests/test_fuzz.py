@@ -15,6 +15,7 @@ from pytest_sbcbench.judge.baseline import parse_baseline
 from pytest_sbcbench.measure.gnutime import parse_time_v
 from pytest_sbcbench.measure.openssl_parse import mr_rate_unit, parse_speed
 from pytest_sbcbench.measure.sysbench import parse_sysbench
+from pytest_sbcbench.platform.host import parse_proc_stat
 from pytest_sbcbench.platform.isa import accel, features, parse_riscv_isa
 from pytest_sbcbench.platform.kcrypto import (
     classify,
@@ -54,6 +55,7 @@ FUZZ = settings(max_examples=150, deadline=None,
 RAISING: dict[str, Callable[[str], object]] = {
     "openssl": parse_speed, "sysbench": parse_sysbench, "mmc": parse_ios,
     "time": parse_time_v, "cpuinfo": parse_cpuinfo, "meminfo": parse_meminfo,
+    "proc_stat": parse_proc_stat,
 }
 TOLERANT: dict[str, Callable[[str], object]] = {
     "proc_crypto": parse_proc_crypto, "engines": parse_openssl_engines,

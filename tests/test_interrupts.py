@@ -58,7 +58,8 @@ def test_a_signal_during_a_workload(pytester: pytest.Pytester, copy_benchmarks: 
                        "star64", "--sbc-sysroot", str(tree), "--sbc-quick", "--sbc-idle-wait",
                        "0", "--sbc-interval", "0.2", "--sbc-performance", "--sbc-results",
                        "r.json", "--sbc-baselines", "bl", "--sbc-save-baseline")
-    env = {"SBCBENCH_OPENSSL": str(stand_in_openssl(tools)), "WIDGET_SAMPLES": "100,101"}
+    env = {"SBCBENCH_OPENSSL": str(stand_in_openssl(tools)), "WIDGET_SAMPLES": "100,101",
+           "SBCBENCH_SIMULATED_SAVE": "1"}  # saving a run on a captured tree: a simulation
 
     def at_performance() -> None:
         assert governor.read_text() == "performance"

@@ -72,6 +72,13 @@ CASES: list[tuple[str, Callable[[str], str], str]] = [
     ("nested identity", field("identity", {"tool": ["openssl"]}), "must be a scalar"),
     ("not UTF-8", lambda text: text.replace("aes-128-gcm", "aes-\udcff", 1),
      "codec can't decode"),
+    # issue 23, item 6: a 1e29 B/s sample turned a confirmed -50% regression into inconclusive
+    ("sample beyond physics", samples_as("1e29"),
+     r"outside the believable range|more than 1e\+15 times apart"),
+    # issue 23, item 18: a reviewer reads the first "samples", json.loads kept the second
+    ("duplicate key", lambda text: text.replace('"samples": [', '"samples": [1e6, 1e6], '
+                                                '"samples": [', 1),
+     "key 'samples' appears twice in one object"),
 ]
 
 

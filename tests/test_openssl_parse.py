@@ -253,7 +253,7 @@ def test_real_111_mr_record_is_count_over_seconds() -> None:
     assert version == "1.1.1h"
     first_count, seconds = 11373, 10.00  # '+R8:11373:256:CurveSM2:10.00'
     echo = split_lines(text).echoes[0].record
-    child = parse_speed(echo, version)
+    child = parse_speed(echo + "\n", version)  # the record as its line, newline included
     assert child.per_second("curvesm2", "sign") == pytest.approx(first_count / seconds)
     with pytest.raises(ParseError, match="no usable parent summary"):
         parse_speed(text)
@@ -268,7 +268,7 @@ def test_multi_merged_stderr_human_rsa_is_the_parents_sum() -> None:
     report = parse_file(path)
     assert report.per_second("rsa2048", "sign") == pytest.approx(2644.5)
     assert report.per_second("rsa2048", "verify") == pytest.approx(63414.0)
-    children = [parse_speed(echo.record, "3.0.19")
+    children = [parse_speed(echo.record + "\n", "3.0.19")
                 for echo in split_lines(path.read_text()).echoes]
     total = sum(c.per_second("rsa2048", "sign") or 0.0 for c in children)
     assert total == pytest.approx(2644.5, abs=0.05)

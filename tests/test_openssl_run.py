@@ -125,6 +125,41 @@ def test_zero_throughput_is_an_error(tmp_path: Path) -> None:
         openssl.measure_throughput(tool, "sha256", seconds=1, runs=1)
 
 
+def test_a_record_cut_short_is_an_error(tmp_path: Path) -> None:
+    """Issue 23, item 6: an output cut off mid-record (``+F:25:sha256:17``, no newline, exit
+    0) was read as 17 B/s and saved; later a run 50% slower passed as +5e9%."""
+    body = "echo '+H:16384'\nprintf '+F:25:sha256:17'\n"
+    tool = openssl.OpensslTool(script(tmp_path, body), "3.0.19", "stand-in")
+    with pytest.raises(ToolError, match=r"output unusable: the output ends inside a record "
+                                        r"\('\+F:25:sha256:17' has no newline\)"):
+        openssl.measure_throughput(tool, "sha256", seconds=1, runs=1)
+
+
+def test_two_figures_for_one_metric_are_an_error(tmp_path: Path) -> None:
+    """The first of two conflicting records was taken silently."""
+    body = "echo '+H:16384'\necho '+F:25:sha256:1700000000.00'\necho '+F:25:sha256:900.00'\n"
+    tool = openssl.OpensslTool(script(tmp_path, body), "3.0.19", "stand-in")
+    with pytest.raises(ToolError, match=r"sha256 at 16384 bytes is printed 2 times with "
+                                        r"different figures \(1\.7e\+09, 900\)"):
+        openssl.measure_throughput(tool, "sha256", seconds=1, runs=1)
+    rates = "echo '+F2:2:2048:988.1:32216.5'\necho '+F2:2:2048:1988.1:32216.5'\n"
+    tool = openssl.OpensslTool(script(tmp_path, rates), "3.0.19", "stand-in")
+    with pytest.raises(ToolError, match="rsa2048 sign is printed 2 times"):
+        openssl.measure_rates(tool, "rsa2048", seconds=1, runs=1)
+
+
+def test_a_record_repeated_with_the_same_figure_is_one_figure() -> None:
+    report = parse_speed("+H:16384\n+F:25:sha256:1700.00\n+F:25:sha256:1700.00\n", "3.0.19")
+    assert report.bytes_per_second("sha256", 16384) == 1700.0
+
+
+@pytest.mark.parametrize("text", ["+H:16384\n+F:25:sha256:1700000000.00\n+F:25:sha",
+                                  "type 16 bytes\nsha256  1234.56k"])
+def test_output_ending_inside_a_result_line_is_refused(text: str) -> None:
+    with pytest.raises(ParseError, match="ends inside a record"):
+        parse_speed(text, "3.0.19")
+
+
 def test_missing_executable_is_a_tool_error(tmp_path: Path) -> None:
     with pytest.raises(ToolError, match="executable not found"):
         openssl.openssl_tool(str(tmp_path / "nope"))

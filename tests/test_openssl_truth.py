@@ -75,8 +75,8 @@ def test_a_nonzero_cell_past_the_childrens_values_is_an_error() -> None:
 
 def test_headerless_row_with_trailing_zeros_is_not_read_as_a_standard_run() -> None:
     """The same summary row without its children's echo (a grep or tail of the log)."""
-    text = "\n".join(line for line in MULTI_MB.read_text().splitlines()
-                     if not line.startswith("Got:"))
+    text = "".join(line for line in MULTI_MB.read_text().splitlines(keepends=True)
+                   if not line.startswith("Got:"))
     with pytest.raises(ParseError, match=r"trailing 0\.00 cell"):
         parse_speed(text)
 
@@ -155,10 +155,10 @@ def test_a_multi_parents_headerless_row_takes_the_childrens_progress_sizes() -> 
     from the log, their '+DT:sha256:1:<size>' stderr lines still name the sizes."""
     path = SPEED / "openssl-3.0.19_multi2-merged-stderr_evp-sha256.txt"
     text = path.read_text()
-    without_h = "\n".join(line for line in text.splitlines()
-                          if not line.startswith("Got: +H:"))
+    without_h = "".join(line for line in text.splitlines(keepends=True)
+                        if not line.startswith("Got: +H:"))
     assert parse_speed(without_h).throughput == parse_speed(text).throughput
-    no_progress = "\n".join(line for line in without_h.splitlines()
-                            if not line.startswith("+DT:"))
+    no_progress = "".join(line for line in without_h.splitlines(keepends=True)
+                          if not line.startswith("+DT:"))
     with pytest.raises(ParseError, match="block sizes unknown"):
         parse_speed(no_progress)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import star64_tree
 from pytest_sbcbench.plugin.options import DERIVED, OPTIONS
 from pytest_sbcbench.settings import Settings
 from pytest_sbcbench.values import (
@@ -140,6 +141,26 @@ def test_bad_interval_and_sysroot_are_usage_errors(pytester: pytest.Pytester) ->
     result = pytester.runpytest("--sbc-sysroot", str(pytester.path / "missing"))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--sbc-sysroot*not a directory*"])
+
+
+def test_saving_a_run_replayed_on_a_captured_tree_is_refused(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23, item 13: an x86 host's AES-GCM was saved into star64.json, labelled riscv64:
+    the tree's files are the board's, the numbers this machine's.  Refused at start-up,
+    before anything is measured or written."""
+    monkeypatch.delenv("SBCBENCH_SIMULATED_SAVE", raising=False)
+    pytester.makepyfile(TRIVIAL)
+    tree = star64_tree(pytester.path / "tree")
+    bl = pytester.path / "bl"
+    result = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "star64",
+                                "--sbc-baselines", str(bl), "--sbc-save-baseline")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sbc-sysroot*with --sbc-save-baseline: the benchmarks run "
+                                 "on this machine, so their numbers are this machine's*"])
+    assert not bl.exists()
+    judged = pytester.runpytest("--sbc-sysroot", str(tree), "--board", "star64",
+                                "--sbc-baselines", str(bl), "--sbc-idle-wait", "0")
+    assert judged.ret == pytest.ExitCode.OK  # replaying without saving stays allowed
 
 
 def test_all_options_parse(pytester: pytest.Pytester, tmp_path: Path) -> None:

@@ -40,7 +40,9 @@ def test_findings_print_once_and_never_for_skipped_tests(pytester: pytest.Pytest
 
 
 def test_improvement_hint_is_in_the_terminal_summary(pytester: pytest.Pytester,
-                                                     tmp_path: Path) -> None:
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SBCBENCH_SIMULATED_SAVE", "1")  # a baseline saved on a captured tree
     tree = star64_tree(tmp_path / "t")
     pytester.makepyfile("""
         from pytest_sbcbench.model import Identity, Measurement

@@ -251,6 +251,7 @@ def scripted(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
 
     def run(boot: str, *args: str, shift: dict[str, float] | None = None) -> pytest.RunResult:
         monkeypatch.setenv("SBCBENCH_BOOT_ID", boot)
+        monkeypatch.setenv("SBCBENCH_SIMULATED_SAVE", "1")  # the strict test saves on a tree
         monkeypatch.setenv("SCRIPTED_SHIFT", json.dumps(shift or {}))
         return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"),
                                   "--sbc-idle-wait", "0", "--sbc-interval", "0.2", *args)

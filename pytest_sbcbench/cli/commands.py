@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import BoardError, ParseError, SbcBenchError, SchemaError, ToolError
+from ..errors import BoardError, ParseError, SbcBenchError, ToolError
+from ..jsonload import read_bytes
 from ..judge import physics, signing
 from ..judge.baseline import load_baseline
 from ..judge.telemetry import summarize_trace
@@ -45,7 +46,7 @@ def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, st
     """``openssl engine -t -c`` and ``openssl list -providers``: from --engines FILE, or run
     here when probing this machine; unknown for a captured tree without --engines."""
     if args.engines is not None:
-        return args.engines.read_text(errors="replace"), ""
+        return read_bytes(args.engines, "--engines file").decode(errors="replace"), ""
     path = find_openssl()
     if not sysroot.is_host or path is None:
         return None, ""
@@ -186,10 +187,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     absurd number is unparseable input (exit 2, naming it), never a printed result.  A cell
     of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
     it is left out and said in a note."""
-    try:
-        text = args.file.read_text(errors="replace")
-    except OSError as exc:
-        raise SchemaError(args.file, None, f"unreadable: {exc.strerror}") from exc
+    text = read_bytes(args.file, "openssl speed log").decode(errors="replace")
     report = parse_speed(text, args.openssl_version)
     rows, not_run = _checked_rows(report, args.file)
     both_paths = report.both_paths()

@@ -12,13 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError, SignatureError, schema_field
-from ..fileio import clean_stale_temps, locked, write_json_atomic
+from ..fileio import clean_stale_temps, locked, read_regular, write_json_atomic
 from ..jsonload import strict_json
+from ..measure.sanity import ABSURD, problem
 from ..model import Identity, Result
 from ..platform.board import check_board_name
 from . import signing
 
 BASELINE_SCHEMA = "sbcbench-baseline/1"
+# No measurement of one metric spreads over fifteen orders of magnitude; samples that do are a
+# corrupt or hostile file, and their logs overflow the boot prior's variance arithmetic.
+MAX_SPREAD = 1e15
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,23 @@ def samples_field(values: Any, where: str) -> tuple[float, ...]:
     out = tuple(_number(v, f"{where} samples") for v in values)
     if not all(math.isfinite(v) and v > 0 for v in out):
         raise ValueError(f"{where}: samples must be finite positive numbers")
-    return out
+    return plausible(out, where)
+
+
+def plausible(samples: tuple[float, ...], where: str, unit: str | None = None
+              ) -> tuple[float, ...]:
+    """``samples`` when they can be measurements: inside the believable range of ``unit``
+    (:data:`.measure.sanity.ABSURD`: a 1e29 B/s sample is no result) and within a factor of
+    :data:`MAX_SPREAD` of each other; else a ValueError saying which."""
+    if unit in ABSURD:
+        for value in samples:
+            reason = problem(value, unit)
+            if reason is not None:
+                raise ValueError(f"{where}: sample {reason}")
+    if max(samples) > MAX_SPREAD * min(samples):
+        raise ValueError(f"{where}: samples {min(samples):g} and {max(samples):g} are more "
+                         f"than {MAX_SPREAD:g} times apart: no measurement of one metric is")
+    return samples
 
 
 def identity_of(values: Any, where: str) -> Identity:
@@ -126,9 +146,10 @@ def _entry(data: Any, index: int) -> BaselineEntry:
         raise ValueError(f"{where}: no sessions")
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{where}: better must be 'higher' or 'lower'")
+    unit = text_field(data["unit"], f"{where} unit")
+    plausible(tuple(v for s in sessions for v in s.samples), where, unit)
     return BaselineEntry(text_field(data["test"], f"{where} test"),
-                 text_field(data["metric"], f"{where} metric"),
-                 text_field(data["unit"], f"{where} unit"), str(data["better"]),
+                 text_field(data["metric"], f"{where} metric"), unit, str(data["better"]),
                  identity_of(data["identity"], where), sessions)
 
 
@@ -161,7 +182,7 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
 
 def _read_optional(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         return None
     except OSError as exc:

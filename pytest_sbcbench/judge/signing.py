@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -16,9 +17,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..errors import SignatureError
-from ..fileio import write_atomic
+from ..fileio import read_regular, write_atomic
 
 SUFFIX = ".sig"
+MAX_KEY_BYTES = 64 << 10  # a PEM key or a .sig is a few hundred bytes
 
 
 def signature_path(baseline: Path) -> Path:
@@ -43,8 +45,11 @@ def keygen(prefix: Path) -> tuple[Path, Path]:
 
 def _private_key(path: Path) -> Ed25519PrivateKey:
     try:
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    except (OSError, ValueError, TypeError) as exc:
+        key = serialization.load_pem_private_key(read_regular(path, MAX_KEY_BYTES),
+                                                   password=None)
+    except OSError as exc:
+        raise SignatureError(path, f"cannot read private key: {exc.strerror or exc}") from exc
+    except (ValueError, TypeError) as exc:
         raise SignatureError(path, f"cannot read private key: {exc}") from exc
     if not isinstance(key, Ed25519PrivateKey):
         raise SignatureError(path, "not an Ed25519 private key")
@@ -53,8 +58,10 @@ def _private_key(path: Path) -> Ed25519PrivateKey:
 
 def public_key(path: Path) -> Ed25519PublicKey:
     try:
-        key = serialization.load_pem_public_key(path.read_bytes())
-    except (OSError, ValueError, TypeError) as exc:
+        key = serialization.load_pem_public_key(read_regular(path, MAX_KEY_BYTES))
+    except OSError as exc:
+        raise SignatureError(path, f"cannot read public key: {exc.strerror or exc}") from exc
+    except (ValueError, TypeError) as exc:
         raise SignatureError(path, f"cannot read public key: {exc}") from exc
     if not isinstance(key, Ed25519PublicKey):
         raise SignatureError(path, "not an Ed25519 public key")
@@ -63,7 +70,7 @@ def public_key(path: Path) -> Ed25519PublicKey:
 
 def sign(baseline: Path, key_path: Path) -> Path:
     try:
-        data = baseline.read_bytes()
+        data = read_regular(baseline)
     except OSError as exc:
         raise SignatureError(baseline, f"cannot read: {exc.strerror}") from exc
     signature = _private_key(key_path).sign(data)
@@ -72,15 +79,16 @@ def sign(baseline: Path, key_path: Path) -> Path:
     return out
 
 
-def read_signature(baseline: Path) -> bytes:
+def read_signature(baseline: Path, what: str = "baseline") -> bytes:
     """The raw signature in ``BASELINE.sig``; a missing, unreadable or non-base64 one (a
-    directory included) is a :class:`SignatureError` naming it."""
+    directory included) is a :class:`SignatureError` naming it (``what``: the signed file's
+    kind, for the message)."""
     sig = signature_path(baseline)
     try:
-        text = sig.read_bytes().decode("ascii").strip()
+        text = read_regular(sig, MAX_KEY_BYTES).decode("ascii").strip()
         return base64.b64decode(text, validate=True)
     except FileNotFoundError as exc:
-        raise SignatureError(baseline, f"unsigned baseline (no {sig.name}); sign it with "
+        raise SignatureError(baseline, f"unsigned {what} (no {sig.name}); sign it with "
                                        "'sbcbench sign' or drop --sbc-verify-key") from exc
     except OSError as exc:
         raise SignatureError(sig, f"unreadable signature: {exc.strerror or exc}") from exc
@@ -89,23 +97,34 @@ def read_signature(baseline: Path) -> bytes:
                                   "64 bytes)") from exc
 
 
-def verify_bytes(data: bytes, baseline: Path, key: Ed25519PublicKey) -> None:
+def verify_bytes(data: bytes, baseline: Path, key: Ed25519PublicKey, what: str = "baseline"
+                 ) -> None:
     """Raise :class:`SignatureError` unless ``data`` (the bytes read from ``baseline``, the ones
     the caller goes on to parse) carry a matching signature."""
-    signature = read_signature(baseline)
+    signature = read_signature(baseline, what)
     try:
         key.verify(signature, data)
     except InvalidSignature as exc:
         raise SignatureError(baseline, f"signature {signature_path(baseline).name} does not "
-                                       "match this baseline: it was changed after signing, or "
+                                       f"match this {what}: it was changed after signing, or "
                                        "signed by another key") from exc
+
+
+def signed_file_check(key_path: Path, what: str) -> Callable[[Path, bytes], None]:
+    """A check that the bytes read from a file (a board profile) carry a signature by the
+    key at ``key_path`` (read now: a missing key is an error before any file is)."""
+    key = public_key(key_path)
+
+    def check(path: Path, data: bytes) -> None:
+        verify_bytes(data, path, key, what)
+    return check
 
 
 def verify(baseline: Path, key: Ed25519PublicKey) -> bytes:
     """Read ``baseline`` once, verify it, and return the verified bytes (parse those, never a
     second read: the file may change in between)."""
     try:
-        data = baseline.read_bytes()
+        data = read_regular(baseline)
     except OSError as exc:
         raise SignatureError(baseline, f"unreadable baseline: {exc.strerror or exc}") from exc
     verify_bytes(data, baseline, key)

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..errors import ParseError
+from .openssl_checks import check_terminated, no_conflicts
 from .openssl_multi import (
     MR_RATE_TAGS,
     MrLines,
@@ -139,10 +140,14 @@ def mr_rate_unit(version: str | None) -> str | None:
 
 
 def parse_speed(text: str, version: str | None = None) -> SpeedReport:
-    """Parse any ``openssl speed`` output; :class:`ParseError` when it holds no number.
+    """Parse any ``openssl speed`` output; :class:`ParseError` when it holds no number, ends
+    inside a record (no final newline after a result line), or its ``-mr`` records give one
+    figure twice with different values (a human table may repeat a row on purpose: sbc-bench
+    logs one per cluster, and the first is the one asked for).
 
     The ``-mr`` records of this process (or of a ``-multi`` parent) are the result when there
     are any; otherwise the human table is, whatever ``+`` progress lines surround it."""
+    check_terminated(text, SYM_ROW, RSA_ROW, CURVE_ROW)
     version = version or detect_version(text)
     lines = split_lines(text)
     if any(record.startswith("+F") for record in lines.records):
@@ -209,6 +214,9 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
     check_parent_totals(lines)
     check_parent_sums(lines, unit)
+    no_conflicts([*(((c.algorithm, c.block_bytes, c.api), c.bytes_per_second,
+                     f"{c.algorithm} at {c.block_bytes} bytes") for c in throughput),
+                  *(((r.algorithm, r.op), r.per_second, f"{r.algorithm} {r.op}") for r in rates)])
     return SpeedReport(version, with_paths(throughput), tuple(rates),
                        _mr_notes(unitless, assumed))
 

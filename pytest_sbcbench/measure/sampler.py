@@ -20,8 +20,7 @@ from collections.abc import Callable
 
 from ..model import Reading, Trace
 from ..platform import cpufreq, thermal
-from ..platform.host import Host, default_host
-from ..platform.parse import parse_meminfo
+from ..platform.host import Host, default_host, read_meminfo
 from ..platform.sysroot import Sysroot
 from .cputime import ProcessTree, SystemCpu
 
@@ -30,10 +29,9 @@ Clock = Callable[[], float]
 
 
 def _meminfo(sysroot: Sysroot) -> tuple[int | None, int | None]:
-    text = sysroot.meminfo(default="")
-    if not text:
+    info = read_meminfo(sysroot)
+    if info is None:
         return None, None
-    info = parse_meminfo(text)
     used = swap = None
     if "MemTotal" in info and "MemAvailable" in info:
         used = info["MemTotal"] - info["MemAvailable"]

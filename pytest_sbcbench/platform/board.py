@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -123,15 +123,25 @@ def profile_from_dict(data: Mapping[str, Any], source: str) -> BoardProfile:
         raise SchemaError(source, BOARD_SCHEMA, f"malformed board profile: {exc}") from exc
 
 
-def load_profile_file(path: Path) -> BoardProfile:
-    data = strict_json(read_bytes(path, "board profile"), path, "board profile")
+Verify = Callable[[Path, bytes], None]
+"""Checks the bytes read from a profile file (raising when they are not to be trusted)."""
+
+
+def load_profile_file(path: Path, verify: Verify | None = None) -> BoardProfile:
+    """The profile at ``path``, read once; ``verify`` (when given) checks those bytes, the
+    ones parsed, first."""
+    raw = read_bytes(path, "board profile")
+    if verify is not None:
+        verify(path, raw)
+    data = strict_json(raw, path, "board profile")
     if not isinstance(data, dict):
         raise SchemaError(path, None, "a board profile must be a JSON object")
     return profile_from_dict(data, str(path))
 
 
-def load_profiles(directory: Path) -> list[BoardProfile]:
-    """All ``*.json`` profiles in ``directory`` (none when it does not exist)."""
+def load_profiles(directory: Path, verify: Verify | None = None) -> list[BoardProfile]:
+    """All ``*.json`` profiles in ``directory`` (none when it does not exist), each checked
+    by ``verify`` when given."""
     try:
         names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
     except (FileNotFoundError, NotADirectoryError):
@@ -139,7 +149,7 @@ def load_profiles(directory: Path) -> list[BoardProfile]:
     except OSError as exc:
         raise SchemaError(directory, None, f"unreadable board profiles directory: "
                                            f"{exc.strerror or exc}") from exc
-    return [load_profile_file(directory / n) for n in names]
+    return [load_profile_file(directory / n, verify) for n in names]
 
 
 def builtin_profiles() -> list[BoardProfile]:
@@ -154,10 +164,13 @@ def builtin_profiles() -> list[BoardProfile]:
     return out
 
 
-def known_profiles(baselines: Path, extra: Iterable[BoardProfile] = ()) -> dict[str, BoardProfile]:
+def known_profiles(baselines: Path, extra: Iterable[BoardProfile] = (),
+                   verify: Verify | None = None) -> dict[str, BoardProfile]:
     """Built-in profiles, then ``<baselines>/boards/*.json``, then ``extra`` (hooks); later
-    ones override earlier ones of the same name."""
-    return merge([*builtin_profiles(), *load_profiles(baselines / "boards"), *extra])
+    ones override earlier ones of the same name.  ``verify`` checks each profile file read
+    from ``<baselines>/boards``: under ``--sbc-verify-key`` a profile there sets the physics
+    limits the judge trusts, so it must be signed like a baseline."""
+    return merge([*builtin_profiles(), *load_profiles(baselines / "boards", verify), *extra])
 
 
 def generic_profile(probe: Probe) -> BoardProfile:

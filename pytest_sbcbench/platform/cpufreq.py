@@ -4,9 +4,14 @@ Clusters are the cpufreq policies: the CPUs that share one clock."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from ..errors import SysrootError
 from .sysroot import CPU_DIR, DEVFREQ_DIR, POLICY_DIR, Sysroot
+
+MAX_CPUS = 1 << 16  # Linux's NR_CPUS is at most 8192; a list naming more is not the kernel's
+CPU_RANGE = re.compile(r"(\d{1,9})(?:-(\d{1,9}))?")
 
 
 @dataclass(frozen=True)
@@ -18,14 +23,35 @@ class Policy:
 
 
 def parse_cpu_list(text: str) -> tuple[int, ...]:
-    """``0-3,6`` -> (0, 1, 2, 3, 6); the kernel's cpu list format."""
+    """``0-3,6`` -> (0, 1, 2, 3, 6); the kernel's cpu list format (empty text: no CPUs).
+
+    A part that is no number or ascending range (``0-3,a``, ``3-1``), or a CPU at or beyond
+    65536 (``0-99999999`` would expand to 10^8 numbers), is a :class:`ValueError` saying
+    which part: bounded before anything is expanded."""
     out: list[int] = []
-    for part in text.replace(" ", ",").split(","):
-        if not part.strip():
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
             continue
-        first, _, last = part.partition("-")
-        out.extend(range(int(first), int(last or first) + 1))
+        match = CPU_RANGE.fullmatch(part)
+        if match is None:
+            raise ValueError(f"{part[:40]!r} is not a CPU number or range")
+        first, last = int(match.group(1)), int(match.group(2) or match.group(1))
+        if last < first:
+            raise ValueError(f"{part!r} is a descending range")
+        if last >= MAX_CPUS or len(out) + last - first >= MAX_CPUS:
+            raise ValueError(f"{part!r} names more than the {MAX_CPUS} CPUs a kernel can have")
+        out.extend(range(first, last + 1))
     return tuple(out)
+
+
+def read_cpu_list(sysroot: Sysroot, rel: str) -> tuple[int, ...]:
+    """The CPU list in ``rel`` (empty when absent); a list the kernel would never print is a
+    :class:`SysrootError` naming the file."""
+    text = sysroot.read(rel, default="")
+    try:
+        return parse_cpu_list(text)
+    except ValueError as exc:
+        raise SysrootError(sysroot.path(rel), f"not a CPU list: {exc}") from exc
 
 
 def parse_time_in_state(text: str) -> dict[int, int]:
@@ -50,8 +76,8 @@ def policies(sysroot: Sysroot) -> list[Policy]:
         if not name.startswith("policy"):
             continue
         base = f"{POLICY_DIR}/{name}"
-        cpus = parse_cpu_list(sysroot.read(f"{base}/related_cpus", default="")
-                              or sysroot.read(f"{base}/affected_cpus", default=""))
+        cpus = (read_cpu_list(sysroot, f"{base}/related_cpus")
+                or read_cpu_list(sysroot, f"{base}/affected_cpus"))
         found.append(Policy(name, cpus, sysroot.read_int(f"{base}/cpuinfo_max_freq"),
                             sysroot.read(f"{base}/scaling_governor", default="").strip() or None))
     if found:

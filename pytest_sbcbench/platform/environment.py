@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..version import __version__
-from .parse import parse_meminfo
+from .host import read_meminfo
 from .probe import Probe
 from .sysroot import Sysroot
 
@@ -24,10 +24,10 @@ def governors(sysroot: Sysroot, cpus: int) -> dict[str, str]:
 
 
 def memory_total(sysroot: Sysroot) -> int | None:
-    text = sysroot.meminfo(default="")
-    if not text:
-        return None
-    return parse_meminfo(text).get("MemTotal")
+    """``MemTotal`` in bytes, None when unknown; a broken meminfo is a :class:`SysrootError`
+    naming it (the probe at start-up reads it first, so a run never meets it at the end)."""
+    info = read_meminfo(sysroot)
+    return None if info is None else info.get("MemTotal")
 
 
 BOOT_ID_VARIABLE = "SBCBENCH_BOOT_ID"

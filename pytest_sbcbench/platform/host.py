@@ -14,8 +14,10 @@ import resource
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from ..errors import ParseError, SysrootError
 from .cpufreq import parse_cpu_list
-from .sysroot import Sysroot
+from .parse import parse_meminfo
+from .sysroot import PROC, Sysroot
 
 if TYPE_CHECKING:
     import psutil
@@ -90,12 +92,19 @@ class Host(Protocol):
 
 
 def parse_proc_stat(text: str) -> CpuTimes | None:
-    """The aggregate ``cpu`` line and the number of ``cpuN`` lines of the kernel's stat file."""
+    """The aggregate ``cpu`` line and the number of ``cpuN`` lines of the kernel's stat file
+    (None without a ``cpu`` line of at least four counters).  A ``cpu`` counter that is no
+    whole number of ticks (a u64: at most 20 digits) is a :class:`ParseError`: the file is
+    broken, not "no data"."""
     fields: list[float] | None = None
     cpus = 0
     for line in text.splitlines():
         name, _, rest = line.partition(" ")
         if name == "cpu":
+            bad = [v for v in rest.split() if not (v.isascii() and v.isdigit() and len(v) <= 20)]
+            if bad:
+                raise ParseError("the kernel stat file", f"cpu counter {bad[0][:40]!r} is not "
+                                 "a number of clock ticks", line[:200])
             fields = [float(v) for v in rest.split()]
         elif name.startswith("cpu") and name[3:].isdigit():
             cpus += 1
@@ -105,6 +114,37 @@ def parse_proc_stat(text: str) -> CpuTimes | None:
     user, nice, system, idle, iowait, irq, softirq, steal = fields[:8]
     return CpuTimes(total=user + nice + system + idle + iowait + irq + softirq + steal,
                     idle=idle + iowait, steal=steal, cpus=max(cpus, 1))
+
+
+def read_cpu_times(sysroot: Sysroot) -> CpuTimes | None:
+    """The tree's CPU time counters (None when it has no stat file); a broken file is a
+    :class:`SysrootError` naming it."""
+    try:
+        return parse_proc_stat(sysroot.proc_stat(default=""))
+    except ParseError as exc:
+        raise SysrootError(sysroot.path(f"{PROC}/stat"), exc.reason) from exc
+
+
+def read_meminfo(sysroot: Sysroot) -> dict[str, int] | None:
+    """The tree's meminfo in bytes (None when it has none); a file without one ``Key: value``
+    line is a :class:`SysrootError` naming it."""
+    text = sysroot.meminfo(default="")
+    if not text:
+        return None
+    try:
+        return parse_meminfo(text)
+    except ParseError as exc:
+        raise SysrootError(sysroot.path(f"{PROC}/meminfo"), exc.reason) from exc
+
+
+def read_affinity(sysroot: Sysroot) -> tuple[int, ...]:
+    """``Cpus_allowed_list`` of the tree's own process status; a list the kernel would never
+    print is a :class:`SysrootError` naming the file."""
+    try:
+        return parse_allowed_cpus(sysroot.self_status(default=""))
+    except ValueError as exc:
+        raise SysrootError(sysroot.path(f"{PROC}/self/status"), f"Cpus_allowed_list: {exc}"
+                           ) from exc
 
 
 def _unescape(field: str) -> str:
@@ -170,13 +210,13 @@ class SysrootHost:
         self._pid = pid
 
     def cpu_times(self) -> CpuTimes | None:
-        return parse_proc_stat(self.sysroot.proc_stat(default=""))
+        return read_cpu_times(self.sysroot)
 
     def mounts(self) -> tuple[Mount, ...]:
         return parse_mounts(self.sysroot.mounts(default=""))
 
     def affinity(self) -> tuple[int, ...]:
-        return parse_allowed_cpus(self.sysroot.self_status(default=""))
+        return read_affinity(self.sysroot)
 
     def self_pid(self) -> int:
         """The process the readings are about: the given pid, else this process (asked at

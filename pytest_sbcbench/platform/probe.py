@@ -7,6 +7,7 @@ import platform as _stdlib_platform
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .host import read_cpu_times, read_meminfo
 from .parse import (
     CpuInfo,
     cpu_model,
@@ -56,13 +57,29 @@ def max_mhz(sysroot: Sysroot, cpus: int) -> tuple[float | None, ...]:
     return tuple(out)
 
 
+def check_later_reads(sysroot: Sysroot, cpus: int) -> None:
+    """Read what the run reads after the probe (stat, meminfo, the boot id, uptime, each CPU's
+    governor): a garbage file, a FIFO or a link out of a captured tree is a
+    :class:`SysrootError` naming it now, before any benchmark runs."""
+    read_cpu_times(sysroot)
+    read_meminfo(sysroot)
+    sysroot.boot_id()
+    sysroot.uptime_s()
+    for cpu in range(cpus):
+        sysroot.cpu_attr(cpu, "cpufreq/scaling_governor")
+
+
 def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
     """Read the machine's identification through ``sysroot`` (``info``: cpuinfo already parsed).
 
     On a captured tree the architecture comes from cpuinfo (evidence and precedence:
-    :func:`parse.infer_arch`); on the host, from ``uname``.
+    :func:`parse.infer_arch`); on the host, from ``uname``.  The files the samplers and the
+    results' environment read later are read here too (:func:`check_later_reads`), so a
+    broken one stops the run at start-up naming the file, never mid-run or while the results
+    are written.
     """
     info = info if info is not None else parse_cpuinfo(sysroot.cpuinfo())
+    check_later_reads(sysroot, len(info.processors))
     arch = _stdlib_platform.machine() if sysroot.is_host else infer_arch(info)
     compatible = tuple(parse_nul_strings(sysroot.device_tree("compatible") or ""))
     release = parse_os_release(sysroot.os_release())

@@ -3,6 +3,10 @@
 :class:`Sysroot` is the only code in the package that names the ``/proc``, ``/sys`` and ``/etc``
 trees.  Everything platform-related takes a Sysroot, so a test (or a user replaying a captured
 board) can point it at any directory laid out like a root file system.
+
+A captured tree is untrusted input: its reads are confined to the tree (a symlink leading out
+of it, ``boot_id -> /etc/shadow`` say, is an error naming the link, never a read of this
+machine's file) and take only regular files of bounded size (a FIFO cannot hang the run).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from ..errors import SysrootError
+from ..fileio import InputFileError, read_regular
 
 
 class _Required:
@@ -38,6 +43,7 @@ HWMON_DIR: Final = "sys/class/hwmon"
 BLOCK_DIR: Final = "sys/block"
 ATA_LINK_DIR: Final = "sys/class/ata_link"
 MMC_DEBUG_DIR: Final = "sys/kernel/debug"
+MAX_KERNEL_FILE: Final = 16 << 20  # /proc/interrupts of a 256-CPU machine is well under 1 MiB
 
 
 @dataclass(frozen=True)
@@ -61,17 +67,36 @@ class Sysroot:
         """The absolute path of ``rel`` (``"proc/cpuinfo"``) under this root."""
         return self.root / rel.lstrip("/")
 
+    def confined(self, rel: str) -> Path:
+        """The real path ``rel`` leads to, which must lie inside the tree: a symlink out of a
+        captured tree is a :class:`SysrootError` naming the link (the running machine's root
+        holds everything, so ``/`` is not checked)."""
+        path = self.path(rel)
+        if self.root == Path(os.sep):
+            return path
+        root = os.path.realpath(self.root)
+        real = os.path.realpath(path)
+        if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+            raise SysrootError(path, f"leads out of the sysroot {self.root} (a symlink to a "
+                                     "file outside the captured tree): refusing to read it")
+        return Path(real)
+
     def exists(self, rel: str) -> bool:
-        return self.path(rel).exists()
+        return self.confined(rel).exists()
 
     def read(self, rel: str, default: str | _Required = REQUIRED) -> str:
-        """Read a text file.  Without ``default`` a missing file raises :class:`SysrootError`."""
-        path = self.path(rel)
+        """Read a text file.  Without ``default`` a missing or unreadable file raises
+        :class:`SysrootError`; with it, such a file gives ``default``.  A link out of a
+        captured tree, a FIFO, a device or a file of over 16 MiB is a :class:`SysrootError`
+        either way: not a missing file, a broken tree."""
+        path = self.confined(rel)
         try:
-            return path.read_text(encoding="utf-8", errors="replace")
+            return read_regular(path, MAX_KERNEL_FILE).decode("utf-8", errors="replace")
+        except InputFileError as exc:
+            raise SysrootError(self.path(rel), exc.strerror or str(exc)) from exc
         except OSError as exc:
             if isinstance(default, _Required):
-                raise SysrootError(path, exc.strerror or str(exc)) from exc
+                raise SysrootError(self.path(rel), exc.strerror or str(exc)) from exc
             return default
 
     def read_int(self, rel: str) -> int | None:
@@ -85,7 +110,7 @@ class Sysroot:
     def listdir(self, rel: str) -> list[str]:
         """Sorted entry names of a directory; empty when it does not exist."""
         try:
-            return sorted(os.listdir(self.path(rel)))
+            return sorted(os.listdir(self.confined(rel)))
         except OSError:
             return []
 
@@ -99,7 +124,7 @@ class Sysroot:
 
     def write(self, rel: str, text: str) -> None:
         """Write a sysfs attribute (governors); errors name the path."""
-        path = self.path(rel)
+        path = self.confined(rel)
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:

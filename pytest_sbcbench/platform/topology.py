@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cpufreq import parse_cpu_list, policies
+from .cpufreq import policies, read_cpu_list
 from .sysroot import CPU_DIR, Sysroot
 
 SIZE = re.compile(r"^(\d+)\s*([KMG]?)", re.IGNORECASE)
@@ -39,7 +39,7 @@ def caches(sysroot: Sysroot, cpu: int = 0) -> list[Cache]:
         if level is None or size is None:
             continue
         kind = sysroot.read(f"{base}/{index}/type", default="").strip()
-        shared = parse_cpu_list(sysroot.read(f"{base}/{index}/shared_cpu_list", default=""))
+        shared = read_cpu_list(sysroot, f"{base}/{index}/shared_cpu_list")
         out.append(Cache(level, kind, size, shared))
     return out
 
@@ -59,9 +59,9 @@ def smt_groups(sysroot: Sysroot) -> list[tuple[int, ...]]:
     groups = set()
     for name in sysroot.listdir(CPU_DIR):
         if re.fullmatch(r"cpu\d+", name):
-            text = sysroot.read(f"{CPU_DIR}/{name}/topology/thread_siblings_list", default="")
-            if text.strip():
-                groups.add(parse_cpu_list(text))
+            siblings = read_cpu_list(sysroot, f"{CPU_DIR}/{name}/topology/thread_siblings_list")
+            if siblings:
+                groups.add(siblings)
     return sorted(groups)
 
 

@@ -8,6 +8,7 @@ one of :data:`DERIVED`."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +127,9 @@ OPTIONS: tuple[Option, ...] = (
 )
 # Settings fields no option fills directly: worked out from the rows above
 DERIVED = frozenset({"sysroot_given", "explicit"})
+# For tests and simulations only (like SBCBENCH_BOOT_ID): lets --sbc-save-baseline save a run
+# replayed on a --sbc-sysroot tree, whose numbers are this machine's, as the tree's board.
+REPLAY_SAVE_VARIABLE = "SBCBENCH_SIMULATED_SAVE"
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -151,6 +155,7 @@ def check(config: pytest.Config) -> dict[str, Any]:
     sysroot: Path | None = values["sysroot"]
     if sysroot is not None and not sysroot.is_dir():
         raise pytest.UsageError(f"--sbc-sysroot {sysroot}: not a directory")
+    _check_replay_save(sysroot, bool(values["save_baseline"]))
     _check_accept(tuple(values["accept"] or ()), bool(values["save_baseline"]))
     runs, budget = values["runs"], values["max_runs"]
     if runs is not None and budget is not None and budget < runs:
@@ -177,6 +182,21 @@ def settings_from(config: pytest.Config, values: Mapping[str, Any] | None = None
         explicit=explicit(given_values),
     )
     return Settings(**given_values)
+
+
+def _check_replay_save(sysroot: Path | None, save: bool) -> None:
+    """A captured tree replays a board's files, but the benchmarks run here: saving would put
+    this machine's numbers into the captured board's baseline (issue 23, item 13)."""
+    from ..platform.sysroot import Sysroot
+
+    if sysroot is None or not save or Sysroot(sysroot).is_host:
+        return
+    if os.environ.get(REPLAY_SAVE_VARIABLE) == "1":
+        return
+    raise pytest.UsageError(
+        f"--sbc-sysroot {sysroot} with --sbc-save-baseline: the benchmarks run on this "
+        "machine, so their numbers are this machine's, not the captured board's; save on the "
+        "board itself (or through --lg-env), or drop --sbc-save-baseline")
 
 
 def _check_accept(accept: tuple[str, ...], save: bool) -> None:

@@ -74,11 +74,17 @@ class BoardLookup:
         return self._probe
 
     def profiles(self) -> dict[str, BoardProfile]:
-        """Built-in, then ``<baselines>/boards``, then hook-contributed profiles."""
+        """Built-in, then ``<baselines>/boards``, then hook-contributed profiles; under
+        ``--sbc-verify-key`` each profile file in ``<baselines>/boards`` must carry a valid
+        signature (it sets the physics gate's limits)."""
         if self._profiles is None:
+            from ..judge.signing import signed_file_check
             from ..platform.board import known_profiles
 
-            self._profiles = known_profiles(self._settings().baselines, self._hook_profiles())
+            settings = self._settings()
+            verify = (None if settings.verify_key is None
+                      else signed_file_check(settings.verify_key, "board profile"))
+            self._profiles = known_profiles(settings.baselines, self._hook_profiles(), verify)
         return self._profiles
 
     @property
