@@ -6,6 +6,7 @@ environment).  Sessions stay separate because between-boot spread is real."""
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,8 +69,11 @@ def baseline_path(directory: Path, board: str) -> Path:
 
 
 def lock_path(path: Path) -> Path:
-    """The lock file beside a baseline (hidden, kept: see :func:`fileio.locked`)."""
-    return path.with_name(f".{path.name}.lock")
+    """The lock file beside the file a baseline save writes (symlinks followed: a run saving
+    through a link and one saving directly take the same lock), hidden and kept (see
+    :func:`fileio.locked`)."""
+    real = Path(os.path.realpath(path))
+    return real.with_name(f".{real.name}.lock")
 
 
 def _number(value: Any, where: str) -> float:
@@ -223,7 +227,7 @@ def append_session_locked(path: Path, board: str, results: Sequence[Result], cre
     the baseline (another run may have saved since this one loaded it), add this session and
     write atomically.  Two runs saving at once both keep their session."""
     with locked(lock_path(path)):
-        clean_stale_temps(path.parent)
+        clean_stale_temps(lock_path(path).parent)  # where the temporaries of the target are
         current = load_baseline(path, board)
         updated = with_session(current, board, results, created, environment)
         write_json_atomic(path, updated.as_dict())
