@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,15 +220,20 @@ def with_session(baseline: Baseline | None, board: str, results: Sequence[Result
 
 
 def append_session_locked(path: Path, board: str, results: Sequence[Result], created: str,
-                          environment: Mapping[str, Any]) -> Baseline:
+                          environment: Mapping[str, Any],
+                          restart: Callable[[BaselineEntry], bool] | None = None) -> Baseline:
     """Append this session to the baseline at ``path`` safely against concurrent savers.
 
     Under an exclusive lock on the file beside it: remove temporaries of killed saves, re-read
-    the baseline (another run may have saved since this one loaded it), add this session and
-    write atomically.  Two runs saving at once both keep their session."""
+    the baseline (another run may have saved since this one loaded it), drop the entries
+    ``restart`` names (they start again with this session), add this session and write
+    atomically.  Two runs saving at once both keep their session."""
     with locked(lock_path(path)):
         clean_stale_temps(lock_path(path).parent)  # where the temporaries of the target are
         current = load_baseline(path, board)
+        if current is not None and restart is not None:
+            current = Baseline(current.board,
+                               tuple(e for e in current.entries if not restart(e)), current.path)
         updated = with_session(current, board, results, created, environment)
         write_json_atomic(path, updated.as_dict())
     return Baseline(updated.board, updated.entries, path)
