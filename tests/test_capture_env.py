@@ -30,6 +30,7 @@ def test_a_malformed_environment_is_a_clean_error(
     assert main(["capture", "--lg-env", str(env)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"sbcbench capture: {env}: "), err
+    assert err.count("\n") == 1, err  # one line
     assert "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == [env.name]
 

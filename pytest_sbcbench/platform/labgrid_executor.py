@@ -284,8 +284,9 @@ def open_target(env_file: Path, role: str = "main") -> Any:
         raise SchemaError(env_file, None, "labgrid environment file not found") from exc
     except (InvalidConfigError, OSError, KeyError, TypeError, ValueError,
             AttributeError) as exc:
+        said = " ".join(str(exc).split())  # one line (a YAML error spans three)
         raise SchemaError(env_file, None, f"not a usable labgrid environment: "
-                                          f"{type(exc).__name__}: {exc}") from exc
+                                          f"{type(exc).__name__}: {said}") from exc
     if target is None:
         raise SchemaError(env_file, None, f"labgrid environment has no target {role!r}")
     return target
