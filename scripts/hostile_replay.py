@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import io
 import json
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -473,6 +475,239 @@ def names_become_paths(work: Path) -> Row:
                f"{message}; trace names unique: {unique}", outcome == "error" and unique,
                "no" if not any(work.iterdir()) else "YES: files written")
 
+
+
+# -- hostile-b: issue 23 items 5, 8, 11, 16, 17, 19, 20, 22, 23 (25 needs a labgrid lab:
+# tests/test_labgrid.py::test_a_reserved_place_is_recorded_by_its_name) -------------------------
+
+LINK_ROUNDS = 5
+
+
+@case
+def b_link_and_direct_saves(work: Path) -> Row:
+    """Issue 23, 5: one saver through a symlink, one directly, released at once, 5 rounds."""
+    shared = work / "shared"
+    shared.mkdir()
+    target = shared / "star64.json"
+    target.write_bytes(baseline_bytes((100e6, 101e6)))
+    link = work / "star64.json"
+    link.symlink_to(target)
+    before = snapshot(work)
+    here = str(Path(__file__).resolve().parent)
+    lost = 0
+    for n in range(LINK_ROUNDS):
+        savers = [subprocess.Popen([sys.executable, "-c", SAVER, str(path), f"{name}-{n}", here],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                  for path, name in ((link, "link"), (target, "direct"))]
+        for saver in savers:
+            assert saver.stdout is not None and saver.stdout.readline() == "ready\n"
+        for saver in savers:
+            assert saver.stdin is not None
+            saver.stdin.close()
+        codes = [saver.wait(timeout=120) for saver in savers]
+        for saver in savers:
+            assert saver.stdout is not None
+            saver.stdout.close()
+        loaded = load_baseline(target)
+        names = {s.created for s in loaded.entries[0].sessions} if loaded else set()
+        lost += codes != [0, 0] or not {f"link-{n}", f"direct-{n}"} <= names
+    kept = link.is_symlink()
+    return Row("save through a symlink and directly at once (x5)", str(lost),
+               f"rounds that lost a session: {lost} of {LINK_ROUNDS}; link kept: {kept}",
+               lost == 0 and kept,
+               losses(before, snapshot(work), lambda k: k == "shared/star64.json"))
+
+
+@case
+def b_accept_other_cpu(work: Path) -> Row:
+    """Issue 23, 17: --sbc-accept of a result incomparable because it ran on another CPU."""
+    from pytest_sbcbench.judge.saving import save_session
+
+    old_cpu, new_cpu = {"cpu_model": "JH7110", "cpus": 4}, {"cpu_model": "K1", "cpus": 8}
+    path = work / "star64.json"
+    for n in range(2):
+        append_session_locked(path, "star64", [result((100e6, 101e6))], f"old-{n}", old_cpu)
+    before = snapshot(work)
+    fresh = result((300e6, 301e6))
+    verdict = judge(fresh, load_baseline(path), "star64", new_cpu)
+    lines = save_session(path, "star64", [Result(fresh.test, fresh.measurement, fresh.summary,
+                                                 verdict)], ["test_sequential"], "new-0", new_cpu)
+    loaded = load_baseline(path)
+    sessions = [s.created for s in loaded.entries[0].sessions] if loaded else []
+    shown = next((line.strip() for line in lines if "restarted" in line), lines[-1])
+    return Row("--sbc-accept of a result from another CPU", verdict.status,
+               f"{shown}; sessions now {sessions}",
+               verdict.status == "incomparable" and sessions == ["new-0"],
+               losses(before, snapshot(work), lambda k: k == "star64.json"))
+
+
+@case
+def b_capture_bad_env(work: Path) -> Row:
+    """Issue 23, 19: sbcbench capture --lg-env with malformed environment files."""
+    envs = {"flow.yaml": "targets: [\n  main: {", "int.yaml": "targets:\n  main:\n"
+            "    resources: 7\n", "list.yaml": "- 1\n", "empty.yaml": ""}
+    for name, text in envs.items():
+        (work / name).write_text(text)
+    before = snapshot(work)
+    old = Path.cwd()
+    os.chdir(work)  # where a tarball would land
+    try:
+        done = [cli(["capture", "--lg-env", str(work / name)]) for name in envs]
+    finally:
+        os.chdir(old)
+    codes = [code for code, _ in done]
+    named = all(message.startswith(f"sbcbench capture: {work / name}: ")
+                for (_, message), name in zip(done, envs, strict=True))
+    return Row("capture --lg-env: 4 malformed env files", ",".join(map(str, codes)),
+               done[0][1], codes == [2] * len(envs) and named,
+               losses(before, snapshot(work)))
+
+
+@case
+def b_validate_threads(work: Path) -> Row:
+    """Issue 23, 20: 5 TB/s sha256 on a 4-core Star64 claiming threads: 1000."""
+    ident = Identity.of(tool="openssl", version="3.0.19", algorithm="sha256",
+                        block_bytes=16384, threads=1000, seconds=1)
+    m = Measurement("sha256", "B/s", "higher", ident, (5e12, 5e12))
+    row = Result("benchmarks/test_crypto.py::test_digest[sha256]", m, summarize(m.samples),
+                 Verdict("no-baseline", "")).as_dict()
+    path = work / "run.json"
+    path.write_text(json.dumps({"schema": "sbcbench-results/1", "board": "star64",
+                                "created": "x", "environment": {}, "results": [row]}))
+    before = snapshot(work)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["validate", str(path), "--board", "star64"])
+    first = out.getvalue().splitlines()[0] if out.getvalue() else ""
+    return Row("validate: sha256 5 TB/s with threads: 1000 on star64", str(code), first,
+               code == 1 and "x 4 thread(s)" in first, losses(before, snapshot(work)))
+
+
+def _gone(pid: int) -> bool:
+    """True once ``pid`` is gone or a zombie (30 s at most)."""
+    event = threading.Event()
+    for _ in range(3000):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        event.wait(0.01)
+    return False
+
+
+@case
+def b_tool_leaves_a_child(work: Path) -> Row:
+    """Issue 23, 22: a tool that exits leaving a child (in its own session) on its pipe."""
+    from pytest_sbcbench.platform.executor import LocalExecutor
+
+    pidfile = work / "child.pid"
+    script = ("setsid sh -c 'echo $$ > \"$1\"; exec sleep 600' sh \"$1\" & "
+              "while [ ! -s \"$1\" ]; do :; done; echo done")
+    done = LocalExecutor().run(["sh", "-c", script, "sh", str(pidfile)], timeout=60)
+    gone = _gone(int(pidfile.read_text()))
+    return Row("a tool exits leaving a detached child on its pipe", str(done.returncode),
+               f"timed out: {done.timed_out}; output {done.stdout!r}; child killed: {gone}",
+               not done.timed_out and done.returncode == 0 and done.stdout == "done\n" and gone,
+               "no")
+
+
+@case
+def b_keygen_dangling_link(work: Path) -> Row:
+    """Issue 23, 23: sbcbench keygen with PREFIX.pub a dangling symlink out of the directory."""
+    keys, outside = work / "keys", work / "outside"
+    keys.mkdir()
+    outside.mkdir()
+    (keys / "lab.pub").symlink_to(outside / "planted.pub")
+    before = snapshot(work)
+    code, message = cli(["keygen", str(keys / "lab")])
+    after = snapshot(work)
+    written = sorted(set(after) - set(before))
+    return Row("keygen: PREFIX.pub a dangling symlink", str(code),
+               f"{message}; new files: {written}", code == 2 and not written,
+               losses(before, after))
+
+
+STOPPED = """
+import sys
+from pytest_sbcbench.measure.inprocess import aead_rate
+print("ready", flush=True)
+sys.stdin.readline()
+print(aead_rate("aes-128-gcm", float(sys.argv[1]), 16384), flush=True)
+"""
+
+
+@case
+def b_stopped_sample(work: Path) -> Row:
+    """Issue 23, 16: an in-process measurement SIGSTOPped for 6 s inside a 2 s sample, then
+    continued: the sample is refused and taken again, not saved 4x too low."""
+    from pytest_sbcbench.measure.inprocess import aead_rate
+
+    reference = aead_rate("aes-128-gcm", 1.0, 16384)
+    proc = subprocess.Popen([sys.executable, "-c", STOPPED, "2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    assert proc.stdout.readline() == "ready\n"
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    event = threading.Event()
+    event.wait(0.5)  # inside the 2 s sample
+    proc.send_signal(signal.SIGSTOP)
+    event.wait(6.0)  # a script, not a unit test: the stop must last
+    proc.send_signal(signal.SIGCONT)
+    out, _ = proc.communicate(timeout=120)
+    proc.stdin.close()
+    rate = float(out.strip() or "nan")
+    ratio = rate / reference
+    return Row("in-process sample stopped 6 s (SIGSTOP) then continued", str(proc.returncode),
+               f"rate {ratio:.2f}x the unstopped one", proc.returncode == 0 and ratio > 0.5,
+               "no")
+
+
+def _pytest_case(work: Path, *args: str, **env: str) -> tuple[int, str]:
+    import hostile_pytest
+
+    hostile_pytest.setup(work)
+    done = hostile_pytest.run(work, "-k", "test_a_widget", *args, **env)
+    return done.code, done.output
+
+
+@case
+def b_xdist(work: Path) -> Row:
+    """Issue 23, 8: --sbc-save-baseline under pytest-xdist -n 2."""
+    if importlib.util.find_spec("xdist") is None:
+        return Row("pytest -n 2 --sbc-save-baseline", "-", "pytest-xdist is not installed "
+                   "(pip install -e '.[test]')", False, "no")
+    before = snapshot(work)
+    code, output = _pytest_case(work, "-n", "2", "--sbc-idle-wait", "0",
+                                "--sbc-baselines", str(work / "bl"), "--sbc-save-baseline")
+    line = next((x for x in output.splitlines() if "pytest-xdist" in x), output[-100:])
+    return Row("pytest -n 2 --sbc-save-baseline", str(code), line.strip(),
+               code == 4 and not (work / "bl").exists() and not (work / "ran").exists(),
+               losses(before, snapshot(work), lambda k: k in ("run.log", "test_inner.py")))
+
+
+@case
+def b_trace_write_fails(work: Path) -> Row:
+    """Issue 23, 11: the trace's file name is taken by a directory."""
+    traces = work / "traces"
+    blocker = traces / f"{safe_name('test_inner.py::test_a_widget')}.csv"
+    blocker.mkdir(parents=True)
+    before = snapshot(work)
+    code, output = _pytest_case(work, "--sbc-idle-wait", "0", "--sbc-trace-dir", str(traces),
+                                "--sbc-results", str(work / "r.json"), "--sbc-baselines",
+                                str(work / "bl"), "--sbc-save-baseline")
+    line = next((x for x in output.splitlines() if "trace-not-written" in x), "")
+    try:
+        kept = len(json.loads((work / "r.json").read_text())["results"]) == 1
+    except (OSError, ValueError, KeyError):
+        kept = False
+    saved = any((work / "bl").glob("*.json"))
+    return Row("trace file name taken by a directory", str(code),
+               f"{line.strip()}; results kept: {kept}; saved: {saved}",
+               code == 0 and bool(line) and kept and saved and "Traceback" not in output,
+               losses(before, snapshot(work)))
 
 def _run_one(root: Path, function: Callable[[Path], Row]) -> Row:
     work = root / re.sub(r"[^A-Za-z0-9_.-]+", "_", function.__name__)

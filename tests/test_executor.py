@@ -154,3 +154,32 @@ def test_files_move_both_ways(executor: LocalExecutor, tmp_path: Path) -> None:
     assert executor.read(str(tmp_path / "c")) == b"\x00board\n"
     assert executor.read(str(tmp_path / "missing")) is None
 
+
+
+LEAVES_A_CHILD = "sleep 100 & echo $! > \"$1\"; echo done"
+# the child leaves the group (its own session) before the command exits, still holding stdout
+LEAVES_THE_GROUP = ("setsid sh -c 'echo $$ > \"$1\"; exec sleep 100' sh \"$1\" & "
+                    "while [ ! -s \"$1\" ]; do :; done; echo done")
+
+
+@pytest.mark.parametrize("script", [LEAVES_A_CHILD, LEAVES_THE_GROUP],
+                         ids=["child-in-the-group", "child-in-its-own-session"])
+def test_a_command_that_exits_leaving_a_child_on_its_pipe_has_completed(
+        executor: LocalExecutor, tmp_path: Path, script: str) -> None:
+    """Hostile run III, 22: a tool that finished but left a child holding its output pipe was
+    reported as "timed out after 65 s", and the child outlived the run.  The command is done
+    when it exits: its status and output are reported, and the child is killed (in the group,
+    or found by the pipe it holds once it left the group)."""
+    pidfile = tmp_path / "child.pid"
+    done = executor.run(["sh", "-c", script, "sh", str(pidfile)], timeout=60)
+    assert (done.returncode, done.stdout, done.stderr, done.timed_out) == (0, "done\n", "",
+                                                                           False)
+    assert dies(grandchild(pidfile))
+
+
+def test_output_and_status_survive_the_new_wait(executor: LocalExecutor) -> None:
+    """Exit status, both streams, text decoding (invalid UTF-8 replaced, CRLF as a newline)."""
+    done = executor.run(["sh", "-c", "printf 'a\\r\\nb\\377\\n'; printf 'e\\n' >&2; exit 7"],
+                        timeout=600)
+    assert (done.returncode, done.stdout, done.stderr, done.timed_out) == \
+        (7, "a\nb\ufffd\n", "e\n", False)

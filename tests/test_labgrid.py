@@ -339,3 +339,25 @@ def test_fleet_merge_of_the_lab_run(lab_runs: LabRuns, tmp_path: Path) -> None:
     twice = subprocess.run([*cli, str(lab_runs.saved.results), str(lab_runs.again.results)],
                            capture_output=True, text=True, timeout=120, check=False)
     assert twice.returncode == 2 and f"place {PLACE} is in both" in twice.stderr
+
+
+def test_a_reserved_place_is_recorded_by_its_name(lab: Lab, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile run III, 25: through a reservation (``LG_PLACE=+``: the environment names the
+    place ``+`` and ``LG_TOKEN`` the reservation), ``environment.lab.place`` recorded ``"+"``,
+    so results of two places could not be told apart.  The name is the place's."""
+    from labgrid import Environment
+
+    from pytest_sbcbench.run.lab import LabRun
+
+    assert lab.token is not None
+    reserved = tmp_path / "env-reserved.yaml"
+    reserved.write_text(lab.env_file.read_text().replace(f"name: {PLACE}", "name: '+'"))
+    monkeypatch.setenv("LG_TOKEN", lab.token)
+    run = LabRun(Environment(str(reserved)))
+    try:
+        run.connect()
+        assert run.place == PLACE
+        assert run.board_name() == f"place {PLACE}"
+    finally:
+        run.close()

@@ -6,7 +6,8 @@ environment).  Sessions stay separate because between-boot spread is real."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,8 +73,11 @@ def baseline_path(directory: Path, board: str) -> Path:
 
 
 def lock_path(path: Path) -> Path:
-    """The lock file beside a baseline (hidden, kept: see :func:`fileio.locked`)."""
-    return path.with_name(f".{path.name}.lock")
+    """The lock file beside the file a baseline save writes (symlinks followed: a run saving
+    through a link and one saving directly take the same lock), hidden and kept (see
+    :func:`fileio.locked`)."""
+    real = Path(os.path.realpath(path))
+    return real.with_name(f".{real.name}.lock")
 
 
 def _number(value: Any, where: str) -> float:
@@ -237,15 +241,20 @@ def with_session(baseline: Baseline | None, board: str, results: Sequence[Result
 
 
 def append_session_locked(path: Path, board: str, results: Sequence[Result], created: str,
-                          environment: Mapping[str, Any]) -> Baseline:
+                          environment: Mapping[str, Any],
+                          restart: Callable[[BaselineEntry], bool] | None = None) -> Baseline:
     """Append this session to the baseline at ``path`` safely against concurrent savers.
 
     Under an exclusive lock on the file beside it: remove temporaries of killed saves, re-read
-    the baseline (another run may have saved since this one loaded it), add this session and
-    write atomically.  Two runs saving at once both keep their session."""
+    the baseline (another run may have saved since this one loaded it), drop the entries
+    ``restart`` names (they start again with this session), add this session and write
+    atomically.  Two runs saving at once both keep their session."""
     with locked(lock_path(path)):
-        clean_stale_temps(path.parent)
+        clean_stale_temps(lock_path(path).parent)  # where the temporaries of the target are
         current = load_baseline(path, board)
+        if current is not None and restart is not None:
+            current = Baseline(current.board,
+                               tuple(e for e in current.entries if not restart(e)), current.path)
         updated = with_session(current, board, results, created, environment)
         write_json_atomic(path, updated.as_dict())
     return Baseline(updated.board, updated.entries, path)

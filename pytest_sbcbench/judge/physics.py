@@ -110,8 +110,10 @@ def crypto_class(algorithm: str, op: str | None) -> tuple[Ceiling, float] | None
     return None
 
 
-def crypto_limits(result: Result) -> list[Limit]:
-    """The crypto ceiling of this result, scaled by its identity's thread count."""
+def crypto_limits(result: Result, board: BoardProfile | None = None) -> list[Limit]:
+    """The crypto ceiling of this result, scaled by its identity's thread count, at most the
+    board's cores (a file claiming 1000 threads on a 4-core board gets 4 cores' ceiling:
+    threads beyond the cores add no throughput)."""
     m = result.measurement
     ident = m.identity.as_dict()
     algorithm = ident.get("algorithm")
@@ -122,11 +124,16 @@ def crypto_limits(result: Result) -> list[Limit]:
         return []
     ceiling, size = found
     threads = ident.get("threads")
-    n = threads if isinstance(threads, int) and threads > 0 else 1
+    n = threads if isinstance(threads, int) and not isinstance(threads, bool) and threads > 0 \
+        else 1
+    why = ""
+    if board is not None and 0 < board.cores < n:
+        why = f" (the {board.cores} cores of {board.name}; the result claims {n} threads)"
+        n = board.cores
     per_thread = ceiling.per_thread * size
     shown, unit = display(per_thread, ceiling.unit)
     return [Limit(m.metric, per_thread * n, m.unit,
-                  f"{ceiling.kind} ceiling {shown} {unit} per thread x {n} thread(s); "
+                  f"{ceiling.kind} ceiling {shown} {unit} per thread x {n} thread(s){why}; "
                   "judge/physics.py CEILINGS")]
 
 
@@ -160,7 +167,8 @@ def check(result: Result, board: BoardProfile, declared: Mapping[str, str] | Non
     ``declared`` metrics), an interface limit or the crypto ceiling of its metric class."""
     found = []
     m = result.measurement
-    for limit in [*limits(board, declared), *measured_limits(result), *crypto_limits(result)]:
+    for limit in [*limits(board, declared), *measured_limits(result),
+                  *crypto_limits(result, board)]:
         if limit.metric == m.metric and limit.unit == m.unit and max(m.samples) > limit.value:
             shown, unit = display(max(m.samples), limit.unit)
             top, _ = display(limit.value, limit.unit)

@@ -11,7 +11,11 @@ whose every session has this session's reference (its ``label``, else its ``kern
 is a far boot of the same reference, not a change, and leaving it out would shrink the drift
 the gate learns.  It is recorded and reported ("boot 3 is 3.8% below the other 2 boots of
 6.1.0-57: recorded; it widens the tolerance").  Only results of another reference need
-``--sbc-accept``."""
+``--sbc-accept``.
+
+An accepted result that is incomparable because it ran on another machine (``cpu_model``,
+``cpus``) restarts its entry with this machine's session (issue 23): appended to the old
+CPU's entry, the next run would be judged against two CPUs' samples."""
 
 from __future__ import annotations
 
@@ -20,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Result
-from .baseline import Baseline, append_session_locked, load_baseline
+from .baseline import Baseline, BaselineEntry, append_session_locked, load_baseline
+from .verdict import other_machine
 
 SAVABLE = ("pass", "improvement", "inconclusive", "no-baseline")
 NEVER_SAVED = ("invalid", "implausible")
@@ -119,17 +124,41 @@ def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
     return lines
 
 
+def other_machine_entries(kept: Sequence[Result], environment: Mapping[str, Any]
+                          ) -> Callable[[BaselineEntry], bool]:
+    """Whether a baseline entry is one a kept result belongs to (test, metric, identity) whose
+    latest session ran on another machine (another ``cpu_model`` or ``cpus``): accepting such
+    a result (``--sbc-accept`` of an incomparable one) restarts the entry with this machine's
+    session, never mixes two CPUs' samples in one entry."""
+    keys = {(r.test, r.measurement.metric, r.measurement.identity) for r in kept}
+
+    def check(entry: BaselineEntry) -> bool:
+        return (entry.test, entry.metric, entry.identity) in keys \
+            and other_machine(entry, environment) is not None
+    return check
+
+
+def _restarted(entries: Sequence[BaselineEntry], environment: Mapping[str, Any]) -> list[str]:
+    return [f"  restarted: {e.test} {e.metric}: its {len(e.sessions)} session(s) from another "
+            f"machine ({other_machine(e, environment)}) are replaced by this machine's"
+            for e in entries]
+
+
 def save_session(path: Path, board: str, results: Sequence[Result], accept: Iterable[str],
                  created: str, environment: Mapping[str, Any]) -> list[str]:
     """``--sbc-save-baseline``: filter with :func:`savable` (a far boot of the baseline's own
     reference is kept), append under the lock with :func:`append_session_locked` (nothing is
-    written when nothing is savable), and return the summary lines of :func:`save_summary`."""
+    written when nothing is savable; an entry of another machine restarts, see
+    :func:`other_machine_entries`), and return the summary lines of :func:`save_summary`."""
     patterns = list(accept)
-    same = same_reference(load_baseline(path, board), environment)
+    baseline = load_baseline(path, board)
+    same = same_reference(baseline, environment)
     kept, refused = savable(results, patterns, same)
+    restart = other_machine_entries(kept, environment)
+    moved = [e for e in baseline.entries if restart(e)] if baseline is not None else []
     sessions = None
     if kept:
-        updated = append_session_locked(path, board, kept, created, environment)
+        updated = append_session_locked(path, board, kept, created, environment, restart)
         sessions = max(len(e.sessions) for e in updated.entries)
-    return save_summary(path, kept, refused, patterns, sessions, same,
-                        reference_of(environment))
+    return [*save_summary(path, kept, refused, patterns, sessions, same,
+                          reference_of(environment)), *_restarted(moved, environment)]

@@ -28,19 +28,41 @@ def signature_path(baseline: Path) -> Path:
 
 
 def keygen(prefix: Path) -> tuple[Path, Path]:
+    """Write ``PREFIX.key`` (0600) and ``PREFIX.pub``, each created exclusively: an existing
+    file or any symlink there (a dangling one included, which would write through to where it
+    points) is refused, and a half-made pair is removed."""
     key = Ed25519PrivateKey.generate()
     private = prefix.with_name(prefix.name + ".key")
     public = prefix.with_name(prefix.name + ".pub")
-    if private.exists() or public.exists():
-        raise SignatureError(private, "refusing to overwrite an existing key")
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())
-    fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(pem)
-    public.write_bytes(key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    pub = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                        serialization.PublicFormat.SubjectPublicKeyInfo)
+    made: list[Path] = []
+    try:
+        for path, data, mode in ((private, pem, 0o600), (public, pub, 0o644)):
+            fd = _create_new(path, mode)
+            made.append(path)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+    except BaseException:
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise
     return private, public
+
+
+def _create_new(path: Path, mode: int) -> int:
+    """A new regular file at ``path`` (never through a symlink), opened for writing."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(path, flags, mode)
+    except FileExistsError as exc:
+        what = "a symlink" if path.is_symlink() else "an existing file"
+        raise SignatureError(path, f"refusing to overwrite {what} (keygen writes new files "
+                                   "only)") from exc
+    except OSError as exc:
+        raise SignatureError(path, f"cannot create the key file: {exc.strerror}") from exc
 
 
 def _private_key(path: Path) -> Ed25519PrivateKey:

@@ -8,10 +8,12 @@ strings; every call carries an explicit timeout.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +85,7 @@ class Executor(Protocol):
 # The local implementation ------------------------------------------------------------------
 
 KILL_WAIT_S = 5.0
+PIPE_GRACE_S = 0.5  # for the killed group to let go of the pipes before they are searched
 
 
 def _kill_group(proc: subprocess.Popen[str]) -> None:
@@ -122,8 +125,9 @@ class LocalExecutor:
     """Commands run on this machine, each in its own session (process group).
 
     ``env`` adds to (or overrides) this process's environment.  A timeout, Ctrl-C or any
-    other exception while a command runs kills the command's whole process group, so no
-    grandchild outlives it.  An executable that does not exist raises
+    other exception while a command runs kills the command's whole process group, and so does
+    its exit (with whatever left the group but still holds its output), so no grandchild
+    outlives it.  An executable that does not exist raises
     :class:`FileNotFoundError` (a remote executor reports exit status 127 instead)."""
 
     name = "local"
@@ -131,21 +135,26 @@ class LocalExecutor:
 
     def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
             cwd: str | None = None) -> Completed:
-        """Run ``argv`` to completion; ``timed_out`` when it was killed after ``timeout``."""
+        """Run ``argv`` to completion; ``timed_out`` when it was killed after ``timeout``.
+
+        The command has completed when it exits, not when its output pipes close: a child it
+        left running (``tool &``, a daemon) that still holds them is killed with the rest of
+        the group, or found by the pipe it holds (:func:`.host.pipe_holders`) when it left
+        the group, and the command's own exit status is reported, never "timed out"."""
         args = tuple(str(a) for a in argv)
         with _start(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, env=_environ(env), cwd=cwd) as proc:
             try:
-                out, err = proc.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                _kill_group(proc)
-                out, err = _drain(proc)
-                return Completed(args, proc.returncode, out, err, timed_out=True)
+                readers = _Readers(proc)
+                ended = _exited(proc, timeout)
+                _kill_group(proc)  # before reaping: its pid is still the group's id
+                out, err = readers.collect(proc)
+                proc.wait()
             except BaseException:
                 _kill_group(proc)
                 proc.wait()  # Popen's exit waits only 0.25 s after Ctrl-C: reap it here
                 raise
-        return Completed(args, proc.returncode, out, err)
+        return Completed(args, proc.returncode, out, err, timed_out=not ended)
 
     def read(self, path: str) -> bytes | None:
         try:
@@ -168,15 +177,71 @@ class LocalExecutor:
         return LocalHandle(proc)
 
 
-def _drain(proc: subprocess.Popen[str]) -> tuple[str, str]:
-    """What a killed command had printed; its pipes close once its group is dead."""
-    try:
-        out, err = proc.communicate(timeout=KILL_WAIT_S)
-    except subprocess.TimeoutExpired:  # a process that left the group still holds a pipe
-        proc.kill()
-        proc.wait()
-        return "", ""
-    return out or "", err or ""
+def _exited(proc: subprocess.Popen[str], timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for ``proc`` to exit, without reaping it (``WNOWAIT``:
+    its pid stays its group's id until the group is killed).  False when it is still running.
+
+    A thread blocks in ``waitid`` (no polling while a long build runs); Ctrl-C still ends the
+    wait, and the thread ends when the command does (reaped or killed)."""
+    ended = threading.Event()
+
+    def watch() -> None:
+        with contextlib.suppress(ChildProcessError):  # reaped already (Ctrl-C path)
+            os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+        ended.set()
+    threading.Thread(target=watch, daemon=True, name="sbcbench-waitid").start()
+    return ended.wait(timeout)
+
+
+class _Readers:
+    """Both output pipes read to their end by two threads, each on its own duplicate of the
+    pipe (closing the command's pipes never pulls a descriptor from under a blocked read)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None and proc.stderr is not None
+        self.encoding = str(getattr(proc.stdout, "encoding", None) or "utf-8")  # Popen's text
+        self.inode = os.fstat(proc.stdout.fileno()).st_ino, os.fstat(proc.stderr.fileno()).st_ino
+        self.chunks: tuple[list[bytes], list[bytes]] = ([], [])
+        self.threads = [threading.Thread(target=self._read, args=(os.dup(f.fileno()), chunks),
+                                         daemon=True, name="sbcbench-pipe")
+                        for f, chunks in zip((proc.stdout, proc.stderr), self.chunks,
+                                             strict=True)]
+        for thread in self.threads:
+            thread.start()
+
+    @staticmethod
+    def _read(fd: int, chunks: list[bytes]) -> None:
+        try:
+            while data := os.read(fd, 65536):
+                chunks.append(data)
+        finally:
+            os.close(fd)
+
+    def _join(self, timeout: float) -> bool:
+        """Whether both pipes ended within ``timeout`` seconds (one deadline for both)."""
+        done = threading.Event()
+
+        def joined() -> None:
+            for thread in self.threads:
+                thread.join()
+            done.set()
+        threading.Thread(target=joined, daemon=True, name="sbcbench-pipe-join").start()
+        return done.wait(timeout)
+
+    def collect(self, proc: subprocess.Popen[str]) -> tuple[str, str]:
+        """What was printed, once every holder of the pipes is gone: the group was killed
+        already; what still holds a pipe after :data:`PIPE_GRACE_S` left the group and is
+        killed by the pipe it holds.  Text as ``Popen(text=True, errors="replace")`` gives."""
+        if not self._join(PIPE_GRACE_S):
+            from .host import pipe_holders
+
+            for pid in pipe_holders(set(self.inode)):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            self._join(KILL_WAIT_S)
+        out, err = (b"".join(c).decode(self.encoding, "replace").replace("\r\n", "\n")
+                    .replace("\r", "\n") for c in self.chunks)
+        return out, err
 
 
 class LocalHandle:

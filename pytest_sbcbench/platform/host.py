@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import resource
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import ParseError, SysrootError
@@ -310,6 +311,36 @@ class LocalHost(SysrootHost):
     def children_times(self) -> ChildTimes | None:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return ChildTimes(usage.ru_utime, usage.ru_stime, usage.ru_maxrss * 1024)
+
+
+def pipe_holders(inodes: set[int], proc: Path = Path("/proc")) -> list[int]:
+    """The processes other than this one with a descriptor on one of the pipes ``inodes``
+    (``fd/N -> pipe:[inode]``): what keeps a command's output open after it exited, such as
+    a daemon it started in a session of its own.  Processes that vanish or cannot be read
+    are skipped."""
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    found = []
+    for entry in proc.iterdir() if proc.is_dir() else ():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        if wanted.intersection(_fd_links(entry / "fd")):
+            found.append(int(entry.name))
+    return found
+
+
+def _fd_links(fd_dir: Path) -> list[str]:
+    """Where each descriptor in a process's ``fd`` directory points (those readable now)."""
+    out: list[str] = []
+    try:
+        fds = list(fd_dir.iterdir())
+    except OSError:
+        return out
+    for fd in fds:
+        try:
+            out.append(os.readlink(fd))
+        except OSError:
+            continue
+    return out
 
 
 LOCAL_HOST = LocalHost()

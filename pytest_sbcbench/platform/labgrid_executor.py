@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import ToolError
+from ..errors import SchemaError, ToolError
 from .board_scripts import (
     PACK_SCRIPT,
     completed,
@@ -276,10 +276,19 @@ def open_target(env_file: Path, role: str = "main") -> Any:
     except ImportError as exc:
         raise ToolError(["labgrid"], None, str(exc), "labgrid is not installed: "
                         "pip install 'pytest-sbcbench[labgrid]'") from exc
-    target = Environment(str(env_file)).get_target(role)
+    from labgrid.exceptions import InvalidConfigError, NoConfigFoundError
+
+    try:  # labgrid reads the YAML and builds the target's resources and drivers here
+        target = Environment(str(env_file)).get_target(role)
+    except NoConfigFoundError as exc:
+        raise SchemaError(env_file, None, "labgrid environment file not found") from exc
+    except (InvalidConfigError, OSError, KeyError, TypeError, ValueError,
+            AttributeError) as exc:
+        said = " ".join(str(exc).split())  # one line (a YAML error spans three)
+        raise SchemaError(env_file, None, f"not a usable labgrid environment: "
+                                          f"{type(exc).__name__}: {said}") from exc
     if target is None:
-        raise ToolError(["labgrid", str(env_file)], None, "",
-                        f"{env_file} has no target {role!r}")
+        raise SchemaError(env_file, None, f"labgrid environment has no target {role!r}")
     return target
 
 

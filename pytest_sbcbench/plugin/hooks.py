@@ -16,6 +16,7 @@ from ..errors import SbcBenchError
 from .hookspecs import register as register_hookspecs
 from .options import add_options, check, explicit, settings_from
 from .state import BUILD_KEY, existing, session_of
+from .xdist_guard import refuse_distributed, skip_distributed
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -141,6 +142,8 @@ def _activate(session: Session, config: pytest.Config) -> None:
         return
     from ..platform.interrupts import Interrupts
 
+    refuse_distributed(config)  # before anything is measured, on the controller or a worker
+
     interrupts = config.stash.setdefault(INTERRUPTS_KEY, Interrupts())
     interrupts.install()
     try:
@@ -191,10 +194,10 @@ def is_sampled(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(trylast=True)  # after -k and -m deselected: only selected tests count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if any(is_benchmark(item) for item in items):
+    benchmarks = [item for item in items if is_benchmark(item)]
+    if benchmarks and not skip_distributed(config, benchmarks):
         session = session_of(config)
         _activate(session, config)
-        benchmarks = [item for item in items if is_benchmark(item)]
         from ..run.boot_cycle import plan_suite
 
         plan_suite(session, [item.nodeid for item in benchmarks])

@@ -82,6 +82,28 @@ def labgrid_environment(config: pytest.Config) -> Any:
     return env
 
 
+def coordinator_place(target: Any, name: str | None) -> str | None:
+    """The name of the place the target's ``RemotePlace`` resolved to at the coordinator:
+    ``+`` (``LG_PLACE=+``, the place reserved under ``LG_TOKEN``) or a name pattern is not the
+    place's name, and results of two places must be told apart.  ``name`` when it cannot be
+    asked (no coordinator session)."""
+    if name is None:
+        return None
+    for resource in getattr(target, "resources", []):
+        if type(resource).__name__ != "RemotePlace":
+            continue
+        session = getattr(getattr(resource, "manager", None), "session", None)
+        if session is None:
+            return name
+        from labgrid.remote.client import UserError
+
+        try:  # the lookup labgrid's RemotePlaceManager made when the target was built
+            return str(session.get_place(name).name)
+        except UserError:  # the name resolves to no single place now
+            return name
+    return name
+
+
 def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
                     ) -> BoardProfile:
     """The profile the place's ``board`` tag names.  The board's own identity (device tree,
@@ -147,7 +169,7 @@ class LabRun:
             raise SbcBenchError(f"labgrid environment {self.env_file} has no target "
                                 f"{self.role!r}")
         self.tags = place_tags(self.target)
-        self.place = place_name(self.target)
+        self.place = coordinator_place(self.target, place_name(self.target))
         if self.kernel is not None:
             select_kernel(self.target, self.kernel)
         self.executor = LabgridExecutor(self.target)

@@ -202,14 +202,25 @@ class Recorder:
         return closing
 
     def write_trace(self, folder: Path | None, nodeid: str, trace: Trace) -> None:
+        """The test's trace CSV (and PNG) under ``folder``; a file that cannot be written
+        (disk full, its name taken by a directory) is a finding line naming it, never an
+        error that would cost the test its results and its save."""
         if folder is None:
             return
+        from ..model import Finding
         from ..report import trace as trace_out
 
         name = trace_out.safe_name(nodeid)
-        self.trace_files.append(trace_out.write_csv(trace, folder / f"{name}.csv"))
-        png = trace_out.write_png(trace, folder / f"{name}.png", nodeid)
-        self.trace_files += [png] if png is not None else []
+        for path, write in ((folder / f"{name}.csv", trace_out.write_csv),
+                            (folder / f"{name}.png",
+                             lambda t, p: trace_out.write_png(t, p, nodeid))):
+            try:
+                written = write(trace, path)
+            except (OSError, ValueError) as exc:
+                why = getattr(exc, "strerror", None) or str(exc)
+                self.findings.append((nodeid, Finding("trace-not-written", f"{path}: {why}")))
+                continue
+            self.trace_files += [written] if written is not None else []
 
 
 def _check_details(test: str, measurement: Measurement) -> None:
