@@ -118,9 +118,17 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="extra board profiles in DIR/boards (default: ./baselines)")
     v.set_defaults(run=commands.cmd_validate)
-    r = sub.add_parser("report", help="fleet comparison of results files")
+    r = sub.add_parser("report", help="before/after of one board's results files (e.g. two "
+                                      "kernels), or a fleet comparison of several boards")
     r.add_argument("results", type=Path, nargs="+")
+    r.add_argument("--view", choices=["auto", "before-after", "fleet"], default="auto",
+                   help="auto (default): before/after when every file is of one board, "
+                        "else fleet; before/after columns are named by --sbc-candidate "
+                        "label, else kernel release, else file name")
     r.add_argument("--format", choices=["md", "json"], default="md")
+    r.add_argument("--log", action=argparse.BooleanOptionalAction, default=None,
+                   help="fleet charts on a log axis (default: automatic when the values "
+                        "span 100x or more)")
     r.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="write report.md/json and PNG+SVG charts into DIR")
     r.add_argument("--vs", default=None, metavar="BOARD",

@@ -31,13 +31,14 @@ from ..platform.board import known_profiles
 from ..platform.capture import run_capture
 from ..platform.facts import platform_facts
 from ..platform.sysroot import Sysroot
-from ..report import fleet_merge, text
-from ..report.charts import write_charts
+from ..report import beforeafter, fleet_merge, text
+from ..report.beforeafter_chart import write_chart
+from ..report.charts import MATPLOTLIB_MISSING, no_charts_reason, write_charts
 from ..report.compare import board_profile, compare, load_reference
 from ..report.fleet import FleetEntry, load_fleet
 from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
-from ..report.results import INTERRUPTED_NOTE, load_results
+from ..report.results import INTERRUPTED_NOTE, ResultsFile, load_results
 
 
 def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
@@ -257,11 +258,18 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """A before/after view when every file is of one board (``--view auto``), else the
+    fleet comparison."""
+    loaded = [load_results(path) for path in args.results]
+    for path, done in zip(args.results, loaded, strict=True):
+        if done.interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
+    view = args.view if args.view != "auto" else \
+        "before-after" if beforeafter.same_board(loaded) else "fleet"
+    if view == "before-after":
+        return _before_after(args, loaded)
     profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)
-    for path in args.results:
-        if load_results(path).interrupted:
-            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
     if args.format == "json":
         shown = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
     else:
@@ -269,7 +277,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(shown)
     if args.out is not None:
         _write_report(args.out, f"report.{'json' if args.format == 'json' else 'md'}", shown,
-                      entries, args.vs)
+                      entries, args.vs, args.log)
+    return 0
+
+
+def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> int:
+    names = beforeafter.column_names([(p, f.environment) for p, f in
+                                      zip(args.results, loaded, strict=True)])
+    columns = [beforeafter.Column(n, p, f) for n, p, f in
+               zip(names, args.results, loaded, strict=True)]
+    profiles = known_profiles(args.baselines)
+    shown = json.dumps(beforeafter.as_json(columns, profiles), indent=2) \
+        if args.format == "json" else beforeafter.render(columns, profiles)
+    print(shown)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        name = args.out / f"report.{'json' if args.format == 'json' else 'md'}"
+        name.write_text(shown)
+        charts = write_chart(columns, args.out, profiles)
+        note = f"{len(charts)} chart files" if charts else f"no charts: {MATPLOTLIB_MISSING}"
+        print(f"wrote {name} and {note}", file=sys.stderr)
     return 0
 
 
@@ -283,12 +310,12 @@ def cmd_fleet_merge(args: argparse.Namespace) -> int:
 
 
 def _write_report(out: Path, name: str, shown: str, entries: Sequence[FleetEntry],
-                  vs: str | None = None) -> None:
-    """``out/name`` and the charts beside it, said on stderr."""
+                  vs: str | None = None, log: bool | None = None) -> None:
+    """``out/name`` and the charts beside it, said on stderr (no charts: why not)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / name).write_text(shown)
-    charts = write_charts(entries, out, vs)
-    note = f"{len(charts)} chart files" if charts else "no charts (pip install .[plot])"
+    charts = write_charts(entries, out, vs, log)
+    note = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
     print(f"wrote {out / name} and {note}", file=sys.stderr)
 
 

@@ -32,8 +32,9 @@ class FleetEntry:
 
     @property
     def value(self) -> float:
-        """The mean of the runs, as the seeds rank (their fleet table is "mean of three")."""
-        return self.result.summary.mean
+        """The median of the runs, as the terminal shows it (a published figure is one run,
+        its own median)."""
+        return self.result.summary.median
 
 
 def load_fleet(paths: Iterable[Path]) -> list[FleetEntry]:
