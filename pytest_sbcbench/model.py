@@ -90,7 +90,8 @@ class Evidence:
     """The numbers behind a baseline verdict (percentages as ratios, the metric's own sign):
     the change and its confidence interval (``None``: unbounded), the tolerance and the drop
     this run could detect at 80% power (both the bad way), delta (``min_effect_pct``), samples
-    used, baseline samples and boots, and what deciding would take when it was not decided."""
+    used, baseline samples and boots, what deciding would take when it was not decided, and
+    the baseline's median (in the metric's unit; ``None`` when the judge did not record it)."""
 
     change_pct: float
     ci_pct: tuple[float | None, float | None]
@@ -103,14 +104,16 @@ class Evidence:
     baseline_boots: int
     runs_needed: int | None = None
     boots_needed: int | None = None
+    baseline_median: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        more = {} if self.baseline_median is None else {"baseline_median": self.baseline_median}
         return {"change_pct": self.change_pct, "ci_pct": list(self.ci_pct),
                 "confidence_pct": self.confidence_pct, "tolerance_pct": self.tolerance_pct,
                 "detectable_pct": self.detectable_pct, "min_effect_pct": self.min_effect_pct,
                 "samples": self.samples, "baseline_samples": self.baseline_samples,
                 "baseline_boots": self.baseline_boots, "runs_needed": self.runs_needed,
-                "boots_needed": self.boots_needed}
+                "boots_needed": self.boots_needed, **more}
 
 
 @dataclass(frozen=True)

@@ -188,4 +188,5 @@ def _evidence(verdict: dict[str, Any], where: str) -> Evidence | None:
     return Evidence(change, (low, high), confidence, _number(verdict, "tolerance_pct", where),
                     _number(verdict, "detectable_pct", where), effect, samples, base_samples,
                     boots, _count(verdict, "runs_needed", where),
-                    _count(verdict, "boots_needed", where))
+                    _count(verdict, "boots_needed", where),
+                    _number(verdict, "baseline_median", where))
