@@ -58,9 +58,18 @@ def write_chart(columns: Sequence[beforeafter.Column], out: Path,
                 profiles: Mapping[str, BoardProfile]) -> list[Path]:
     """``before-after.png`` and ``.svg`` in ``out``; [] without matplotlib or metrics."""
     plt = pyplot()
-    table = beforeafter.rows(columns)
-    if plt is None or not table:
+    if plt is None or not beforeafter.rows(columns):
         return []
+    fig = figure(plt, columns, profiles)
+    written = save(fig, out, "before-after")
+    plt.close(fig)
+    return written
+
+
+def figure(plt: Any, columns: Sequence[beforeafter.Column],
+           profiles: Mapping[str, BoardProfile]) -> Any:
+    """The figure: a panel per metric of :func:`..beforeafter.rows` (at least one)."""
+    table = beforeafter.rows(columns)
     names = [c.name for c in columns]
     judged = beforeafter.verdicts(columns, profiles)
     height = 0.45 * len(columns) + 0.5 + 0.18 * len(columns)
@@ -71,6 +80,4 @@ def write_chart(columns: Sequence[beforeafter.Column], out: Path,
     axes[-1, 0].set_xlabel("median of runs, whisker lowest to highest run (linear axis)")
     fig.suptitle(f"{columns[0].loaded.board}: before/after, medians", fontsize=11)
     fig.tight_layout()
-    written = save(fig, out, "before-after")
-    plt.close(fig)
-    return written
+    return fig

@@ -86,7 +86,7 @@ def _compile_charts(plt: Any, entries: Sequence[fleet.FleetEntry], out: Path,
         logged = log_axis(values, log)
         if logged:
             ax.set_xscale("log")
-        ax.set_xlabel(f"seconds, median of runs ({axis_kind(logged)}; lower is better)")
+        ax.set_xlabel(f"seconds, mean of runs ({axis_kind(logged)}; lower is better)")
         ax.set_title(f"{metric}: fleet ranking\n{measured(identity)}", fontsize=10)
         fig.tight_layout()
         written += save(fig, out, f"compile-ranking-{i}")
@@ -94,11 +94,12 @@ def _compile_charts(plt: Any, entries: Sequence[fleet.FleetEntry], out: Path,
     return written
 
 
-def _crypto_chart(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]],
-                  identity: Identity, out: Path, i: int, log: bool | None) -> list[Path]:
+def crypto_figure(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]],
+                  identity: Identity, log: bool | None) -> Any:
+    """Grouped bars: a group per metric both boards have, a bar per board; None without one."""
     metrics = sorted(set.intersection(*(set(m) for m in family.values())))
     if not metrics:
-        return []
+        return None
     fig, ax = plt.subplots(figsize=(11, 5))
     width = 0.8 / len(family)
     values = [v.value / 1e6 for m in family.values() for v in m.values()]
@@ -110,13 +111,11 @@ def _crypto_chart(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]],
     logged = log_axis(values, log)
     if logged:
         ax.set_yscale("log")
-    ax.set_ylabel(f"MB/s, median of runs ({axis_kind(logged)}; higher is better)")
+    ax.set_ylabel(f"MB/s, mean of runs ({axis_kind(logged)}; higher is better)")
     ax.set_title(f"crypto throughput: {measured(identity)}", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
-    written = save(fig, out, f"crypto-{i}")
-    plt.close(fig)
-    return written
+    return fig
 
 
 def write_charts(entries: Sequence[fleet.FleetEntry], out: Path, vs: str | None = None,
@@ -129,7 +128,10 @@ def write_charts(entries: Sequence[fleet.FleetEntry], out: Path, vs: str | None 
     for i, (identity, family) in enumerate(fleet.crypto_families(entries).items()):
         if len(family) < 2:
             continue
-        written += _crypto_chart(plt, family, identity, out, i, log)
+        fig = crypto_figure(plt, family, identity, log)
+        if fig is not None:
+            written += save(fig, out, f"crypto-{i}")
+            plt.close(fig)
         written += _gap_chart(plt, family, identity, out, i, vs)
     return written
 
@@ -150,7 +152,7 @@ def _gap_chart(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]], identit
                        label=f"{fleet.CONTROL} control {control:.1f}x (the core)")
             ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                       borderaxespad=0)
-        ax.set_ylabel(f"times faster: {reference} / {board}\n(medians, linear axis)")
+        ax.set_ylabel(f"times faster: {reference} / {board}\n(means, linear axis)")
         ax.set_title(f"{board}: gap to {reference} vs the control\n{measured(identity)}",
                      fontsize=10)
         ax.tick_params(axis="x", rotation=30)

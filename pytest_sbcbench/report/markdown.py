@@ -32,7 +32,7 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.FleetEn
     if unit == "s":
         rows = fleet.compile_rows(group, profiles, measured_clock)
         best_ghz = min((r.core_ghz_seconds for r in rows if r.core_ghz_seconds), default=None)
-        lines += ["| # | board | median time | vs best | cores | core-seconds | clock (GHz) | "
+        lines += ["| # | board | mean time | vs best | cores | core-seconds | clock (GHz) | "
                   "core-GHz-seconds | per core per GHz vs best | measured with |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
@@ -46,7 +46,7 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.FleetEn
         clocks = sorted({r.clock_source for r in rows})
         lines += ["", f"Clock used for per-GHz figures: {'; '.join(clocks)}."]
     else:
-        lines += ["| # | board | median | vs best | measured with |", "|---|---|---|---|---|"]
+        lines += ["| # | board | mean | vs best | measured with |", "|---|---|---|---|---|"]
         for rank, e, vs in fleet.ranking(group):
             lines.append(f"| {rank} | {e.board} | {_value(e.value, unit)} | {vs:.2f}x | "
                          f"{fleet.tool_label(e)} |")
@@ -95,8 +95,9 @@ def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile
     single = {k: g for k, g in all_groups.items() if len(g) == 1}
     lines = ["# Fleet report", "",
              f"{_count(len(entries), 'result')} from "
-             f"{_count(len({e.board for e in entries}), 'machine')}; values are medians of "
-             "each result's runs (a published figure is one run); ranked only among the same "
+             f"{_count(len({e.board for e in entries}), 'machine')}; values are means of "
+             "each result's runs, as the published tables rank (the terminal shows medians; a "
+             "published figure is often one run); ranked only among the same "
              "measurement (workload, algorithm, block size, threads; "
              "for builds the tree, commit and fingerprint), whoever measured it.", "",
              "## Rankings", ""]
