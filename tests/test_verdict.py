@@ -127,7 +127,7 @@ def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:
     lines = verdict_lines([final])
     assert lines[0].startswith("inconclusive: test_digest[sha256]: sha256:")
     assert "this run could only detect a regression of" in lines[0]
-    assert lines[1] == ("suite: 1 metric(s) judged against the baseline at per-metric alpha "
+    assert lines[1] == ("suite: 1 metric judged against the baseline at per-metric alpha "
                         "5%/1: P(an unchanged run fails any metric) <= 5%")
 
 
@@ -274,7 +274,7 @@ def test_three_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
         "confirmed after re-measuring",
         "*inconclusive: test_workload[[]noisy[]]: noisy:*this run could only detect a "
         "regression of *% (delta 3%); deciding needs *",
-        "*suite: 3 metric(s) judged against the baseline at per-metric alpha 5%/3: "
+        "*suite: 3 metrics judged against the baseline at per-metric alpha 5%/3: "
         "P(an unchanged run fails any metric) <= 5%*"])
 
 

@@ -114,7 +114,9 @@ def parser() -> argparse.ArgumentParser:
     o.set_defaults(run=commands.cmd_parse)
     v = sub.add_parser("validate", help="the physics gate on a results file")
     v.add_argument("results", type=Path)
-    v.add_argument("--board", required=True, type=board_name)
+    v.add_argument("--board", default=None, type=board_name,
+                   help="board profile to check against (default: the board the results "
+                        "file names)")
     v.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="extra board profiles in DIR/boards (default: ./baselines)")
     v.set_defaults(run=commands.cmd_validate)
@@ -160,7 +162,8 @@ def parser() -> argparse.ArgumentParser:
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.set_defaults(run=commands.cmd_list)
     sub.add_parser("run", help="run the shipped suite from any directory: sbcbench run "
-                               "[pytest args], e.g. -m crypto --board star64")
+                               "[pytest args], e.g. -m crypto --board star64 (sbcbench run "
+                               "--help: its options)")
     k = sub.add_parser("keygen", help="make an Ed25519 key pair for signing baselines")
     k.add_argument("prefix", type=Path, nargs="?", default=Path("sbcbench"),
                    help="writes PREFIX.key and PREFIX.pub (default: sbcbench)")
@@ -188,7 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["run"]:  # everything after "run" is pytest's
         from ..run.suite import run
+        from .run_help import PYTEST_HELP, run_help, wants_help
 
+        asked = wants_help(given[1:])
+        if asked == "ours":
+            print(run_help(), end="")
+            return 0
+        if asked == "pytest":
+            return run([a if a != PYTEST_HELP else "--help" for a in given[1:]])
         return run(given[1:])
     args = parser().parse_args(given)
     try:

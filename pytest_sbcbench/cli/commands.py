@@ -27,7 +27,7 @@ from ..measure.sampler import Sampler
 from ..measure.sanity import problem
 from ..measure.tools import run_tool
 from ..model import Reading, Result, Trace
-from ..platform.board import known_profiles
+from ..platform.board import known_profiles, unknown_board
 from ..platform.capture import run_capture
 from ..platform.facts import platform_facts
 from ..platform.sysroot import Sysroot
@@ -221,13 +221,16 @@ def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, objec
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """The physics gate through the same judge as pytest (no baseline)."""
+    """The physics gate through the same judge as pytest (no baseline), on ``--board`` or
+    else the board the results file names."""
     profiles = known_profiles(args.baselines)
     loaded = load_results(args.results)
-    board = board_profile(args.board, profiles, loaded.environment)
+    name = args.board or loaded.board
+    board = board_profile(name, profiles, loaded.environment)
     if board is None:
-        raise BoardError(f"unknown board {args.board!r}; known: generic-<arch> and "
-                         f"{', '.join(sorted(profiles))}")
+        raise BoardError(unknown_board(name, profiles))
+    if args.board is None:
+        print(f"board: {name} (named by {args.results})")
     context = JudgeContext(board.name, board)
     results = loaded.results
     bad = 0
@@ -240,8 +243,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"ok           {result.test}: {result.measurement.display_name}")
     limits = ", ".join(f"{lim.metric} <= {lim.value:.4g} {lim.unit}"
                        for lim in physics.limits(board))
-    print(f"{len(results)} results, {bad} implausible on {board.name} ({limits or 'no limits'})")
+    print(f"{_count(len(results), 'result')}, {bad} implausible on {board.name} "
+          f"({limits or 'no limits'})")
     return 1 if bad else 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -35,4 +35,5 @@ def write(out: Path, doc: dict[str, Any], baselines: Path,
     (out / "report.md").write_text(render(entries, dict(profiles)))
     charts = write_charts(entries, out)
     drawn = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
-    return f"fleet report: {out / 'report.md'} ({len(published)} published machines, {drawn})"
+    machines = f"{len(published)} published machine{'' if len(published) == 1 else 's'}"
+    return f"fleet report: {out / 'report.md'} ({machines}, {drawn})"

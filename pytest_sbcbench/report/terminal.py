@@ -76,7 +76,8 @@ def verdict_lines(results: Sequence[Result]) -> list[str]:
     if judged:
         n = max((s for s in sizes if isinstance(s, int)), default=None)
         per = f"5%/{n}" if n else "5%/25"
-        lines.append(f"suite: {len(judged)} metric(s) judged against the baseline at per-metric "
+        metrics = f"{len(judged)} metric{'' if len(judged) == 1 else 's'}"
+        lines.append(f"suite: {metrics} judged against the baseline at per-metric "
                      f"alpha {per}: P(an unchanged run fails any metric) <= 5%")
     return lines
 
