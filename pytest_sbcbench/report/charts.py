@@ -18,6 +18,7 @@ from . import fleet
 from .trace import pyplot as _plt
 
 LOG_SPAN = 100.0
+LABELLED_BOARDS = 4  # more boards than this: bars too narrow for their values
 MATPLOTLIB_MISSING = "matplotlib is not installed (pip install 'pytest-sbcbench[plot]')"
 
 
@@ -43,6 +44,15 @@ def log_axis(values: Iterable[float], log: bool | None) -> bool:
         return log
     shown = [v for v in values if v > 0]
     return bool(shown) and max(shown) / min(shown) >= LOG_SPAN
+
+
+def log_ticks(axis: Any) -> None:
+    """A log axis read as plain numbers at 1, 2 and 5 of each decade (``20``, not ``10^1``)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator
+
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
 
 def axis_kind(log: bool) -> str:
@@ -86,6 +96,7 @@ def _compile_charts(plt: Any, entries: Sequence[fleet.FleetEntry], out: Path,
         logged = log_axis(values, log)
         if logged:
             ax.set_xscale("log")
+            log_ticks(ax.xaxis)
         ax.set_xlabel(f"seconds, mean of runs ({axis_kind(logged)}; lower is better)")
         ax.set_title(f"{metric}: fleet ranking\n{measured(identity)}", fontsize=10)
         fig.tight_layout()
@@ -104,13 +115,17 @@ def crypto_figure(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]],
     width = 0.8 / len(family)
     values = [v.value / 1e6 for m in family.values() for v in m.values()]
     for j, (board, by_metric) in enumerate(sorted(family.items())):
-        ax.bar([k + j * width for k in range(len(metrics))],
-               [by_metric[m].value / 1e6 for m in metrics], width,
-               label=f"{board} ({fleet.tool_label(by_metric[metrics[0]])})")
+        shown = [by_metric[m].value / 1e6 for m in metrics]
+        bars = ax.bar([k + j * width for k in range(len(metrics))], shown, width,
+                      label=f"{board} ({fleet.tool_label(by_metric[metrics[0]])})")
+        if len(family) <= LABELLED_BOARDS:  # values on the bars while they fit
+            ax.bar_label(bars, labels=[f"{v:,.0f}" if v >= 100 else f"{v:.3g}" for v in shown],
+                         fontsize=6, padding=1)
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(metrics))], metrics, rotation=30)
     logged = log_axis(values, log)
     if logged:
         ax.set_yscale("log")
+        log_ticks(ax.yaxis)
     ax.set_ylabel(f"MB/s, mean of runs ({axis_kind(logged)}; higher is better)")
     ax.set_title(f"crypto throughput: {measured(identity)}", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
