@@ -20,8 +20,8 @@ from pytest_sbcbench.platform.board import builtin_profiles, merge, resolve, unk
 from pytest_sbcbench.platform.probe import probe
 from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.plugin.options import OPTIONS
+from pytest_sbcbench.plugin.skip_notice import skip_lines
 from pytest_sbcbench.run.preflight import REPLAY_NOTE
-from pytest_sbcbench.run.skip_notice import skip_lines
 from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.run.watch import idle_gate
 

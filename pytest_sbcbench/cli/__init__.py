@@ -190,6 +190,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["run"]:  # everything after "run" is pytest's
+        from ..plugin.skip_notice import SkipNotice
         from ..run.suite import run
         from .run_help import PYTEST_HELP, run_help, wants_help
 
@@ -199,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if asked == "pytest":
             return run([a if a != PYTEST_HELP else "--help" for a in given[1:]])
-        return run(given[1:])
+        return run(given[1:], [SkipNotice()])
     args = parser().parse_args(given)
     try:
         code: int = args.run(args)

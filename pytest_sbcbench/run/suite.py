@@ -37,19 +37,18 @@ def run_argv(args: Sequence[str], cwd: Path) -> list[str]:
     return [*argv, *args]
 
 
-def run(args: Sequence[str]) -> int:
+def run(args: Sequence[str], plugins: Sequence[object] = ()) -> int:
     """``sbcbench run``.  The shipped suite lives in the installed package, so pytest would
     cache its assertion-rewritten bytecode there: files pip never recorded, which a later
     ``pip install -e`` leaves behind as a ``pytest_sbcbench`` namespace of bytecode that shadows
-    the editable checkout.  No bytecode is written while the suite runs."""
+    the editable checkout.  No bytecode is written while the suite runs.  ``plugins`` are
+    handed to pytest (``sbcbench run`` passes its up-front skip notice)."""
     import sys
 
     import pytest
 
-    from .skip_notice import SkipNotice
-
     sys.dont_write_bytecode = True
-    return int(pytest.main(run_argv(args, Path.cwd()), plugins=[SkipNotice()]))
+    return int(pytest.main(run_argv(args, Path.cwd()), plugins=list(plugins)))
 
 
 def list_registered(as_json: bool, sysroot: Path) -> int:

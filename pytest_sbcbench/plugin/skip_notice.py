@@ -1,10 +1,11 @@
 """``sbcbench run`` says up front which selected tests will be skipped here, and why.
 
-A plugin object :func:`..suite.run` hands to ``pytest.main``: once collection (and ``-m``/``-k``
-deselection) is done it asks each selected suite test's workload whether it can run here (a
-missing tool), the same question its set-up asks, and prints one line per reason naming the
-tests it skips, under pytest's "collected" line, before anything is measured (as the Phoronix
-Test Suite lists missing dependencies before it starts)."""
+A plugin object ``sbcbench run`` (:func:`..cli.main`) hands to ``pytest.main``: once
+collection (and ``-m``/``-k`` deselection) is done it asks each selected suite test's
+workload whether it can run here (a missing tool), the same question its set-up asks, and
+prints one line per reason naming the tests it skips, under pytest's "collected" line, before
+anything is measured (as the Phoronix Test Suite lists missing dependencies before it
+starts)."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ class SkipNotice:
 
     def pytest_report_collectionfinish(self, config: pytest.Config, start_path: Path,
                                        items: Sequence[pytest.Item]) -> list[str]:
-        from ..plugin.state import session_of
+        from .state import session_of
 
         if not any("sbc_workload" in getattr(i, "fixturenames", ()) for i in items):
             return []
