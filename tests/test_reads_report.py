@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -245,4 +244,4 @@ def test_trace_csv_reads_back(tmp_path: Path) -> None:
     again = trace.write_csv(tr, tmp_path / "again.csv")
     head = again.read_text().splitlines()[0]
     assert head == TRACE.read_text().splitlines()[0]
-    assert shutil.which("true") is not None  # the environment the children run in
+    assert again.read_text() == TRACE.read_text()  # every cell survives the round trip
