@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .target import RunTarget
 
 REPLAY_NOTE = ("system checks, real-clock check and idle gate skipped: --sbc-sysroot is a "
-               "captured tree, not this machine; its /proc/stat never moves, so background "
+               "captured tree, not this machine; its CPU counters never move, so background "
                "load cannot be judged from it")
 
 

@@ -37,7 +37,7 @@ class Watch:
 
 def idle_gate(settings: Settings, host: Host) -> Finding | None:
     """Wait (at most ``--sbc-idle-wait`` seconds) for background load on ``host`` to settle;
-    never on a captured tree (``--sbc-sysroot``): its counters never move, so its load is
+    never on a captured tree (``--sbc-sysroot``): its CPU counters never move, so its load is
     unknown, not unsettled (the run says so once: :data:`..preflight.REPLAY_NOTE`)."""
     if settings.idle_wait <= 0 or not settings.sysroot.is_host:
         return None
