@@ -90,7 +90,8 @@ class Evidence:
     """The numbers behind a baseline verdict (percentages as ratios, the metric's own sign):
     the change and its confidence interval (``None``: unbounded), the tolerance and the drop
     this run could detect at 80% power (both the bad way), delta (``min_effect_pct``), samples
-    used, baseline samples and boots, and what deciding would take when it was not decided."""
+    used, baseline samples and boots, what deciding would take when it was not decided, and
+    the baseline's median (in the metric's unit; ``None`` when the judge did not record it)."""
 
     change_pct: float
     ci_pct: tuple[float | None, float | None]
@@ -109,8 +110,10 @@ class Evidence:
     p_value: float | None = None  # one-sided, the bad way
     df: float | None = None
     pending: bool = False  # a candidate boot before the last planned one: nothing decided
+    baseline_median: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        more = {} if self.baseline_median is None else {"baseline_median": self.baseline_median}
         return {"change_pct": self.change_pct, "ci_pct": list(self.ci_pct),
                 "confidence_pct": self.confidence_pct, "tolerance_pct": self.tolerance_pct,
                 "detectable_pct": self.detectable_pct, "min_effect_pct": self.min_effect_pct,
@@ -119,7 +122,7 @@ class Evidence:
                 "boots_needed": self.boots_needed, "candidate_boots": self.candidate_boots,
                 "candidate_boots_needed": self.candidate_boots_needed,
                 "catch95_pct": self.catch95_pct, "p_value": self.p_value, "df": self.df,
-                "pending": self.pending}
+                "pending": self.pending, **more}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import pytest
 
 from helpers import RAW
 from pytest_sbcbench.cli import main
-from pytest_sbcbench.run.suite import render
+from pytest_sbcbench.run.suite import duration_text, render
 
 
 def test_probe_json_on_this_machine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,6 +67,8 @@ def test_list_names_every_workload_with_availability(
     assert rows["cryptography-aes-128-gcm"]["available"]
     times = rows["openssl-rsa2048-sign"]["expected_s"]
     assert times == {"quick": 4.0, "full": 18.0}  # sign and verify phases, 2 or 3 runs
+    # at most: the idle gate's whole wait (2 s quick, 10 s) and re-measuring up to 2x the runs
+    assert rows["openssl-rsa2048-sign"]["at_most_s"] == {"quick": 2 + 8.0, "full": 10 + 36.0}
 
 
 def test_list_text_columns_fit_their_widest_cell(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,18 +78,33 @@ def test_list_text_columns_fit_their_widest_cell(capsys: pytest.CaptureFixture[s
     table = json.loads(capsys.readouterr().out)
     table.append({"name": "7zip-compress-and-decompress-a-large-corpus", "test": "t",
                   "markers": ["compression", "long-running"], "available": False,
-                  "reason": "7z not installed", "expected_s": {"quick": 1234.0, "full": 5.0}})
+                  "reason": "7z not installed", "expected_s": {"quick": 1234.0, "full": 5.0},
+                  "at_most_s": {"quick": 4000.0, "full": 25.0}})
     header, *lines = render(table, as_json=False).splitlines()
+    total, blank, note = lines[-3:]
+    lines = lines[:-3]
     assert len(lines) == len(table)
     markers, quick, full = header.index("markers"), header.index("quick"), header.index("full")
     available = header.index("available")
     for row, line in zip(table, lines, strict=True):
         assert line.startswith(row["name"] + " ")
         assert line[markers:].startswith(",".join(row["markers"]) + " "), line
-        times = row["expected_s"]
-        assert line[:quick + len("quick")].endswith(f" {times['quick']:.0f}s"), line
-        assert line[:full + len("full")].endswith(f" {times['full']:.0f}s"), line
+        least, most = row["expected_s"], row["at_most_s"]
+        assert line[:quick + len("quick")].endswith(
+            f" {duration_text(least['quick'])}-{duration_text(most['quick'])}"), line
+        assert line[:full + len("full")].endswith(
+            f" {duration_text(least['full'])}-{duration_text(most['full'])}"), line
         assert line[available:].startswith("yes" if row["available"] else "no: "), line
+    # the third party's 1234 s to 4000 s quick: 21m-1h07m, a total of the available ones only
+    assert lines[-1][:quick + len("quick")].endswith(" 21m-1h07m")
+    here = [r for r in table if r["available"]]
+    assert total.startswith(f"total ({len(here)} available)")
+    full_least = sum(r["expected_s"]["full"] for r in here)
+    full_most = sum(r["at_most_s"]["full"] for r in here)
+    assert total[:full + len("full")].endswith(
+        f" {duration_text(full_least)}-{duration_text(full_most)}"), total
+    assert blank == "" and note.startswith("times: at least (the planned runs on an idle "
+                                           "machine) to at most (the idle gate's whole wait")
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")

@@ -127,7 +127,7 @@ def test_validate_accepts_the_generic_board_the_run_used(
     path = tmp_path / "r.json"
     path.write_text(json.dumps(doc))
     assert main(["validate", str(path), "--board", "generic-x86_64"]) == 0
-    assert "1 results, 0 implausible on generic-x86_64" in capsys.readouterr().out
+    assert "1 result, 0 implausible on generic-x86_64" in capsys.readouterr().out
     assert main(["validate", str(path), "--board", "no-such-board"]) == 2
     assert "unknown board 'no-such-board'" in capsys.readouterr().err
 

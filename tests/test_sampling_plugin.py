@@ -215,22 +215,26 @@ def test_zz_breaks_the_governor_file():
 
 
 def test_trace_png_labels_panels_without_data(tmp_path: Path) -> None:
-    """No cpufreq, no thermal zone (this VM): both panels say "not available", with the
-    sampler's reason.  A child process: matplotlib loads once per process."""
+    """No cpufreq, no thermal zone (this VM): no empty clock or temperature panel; the CPU
+    use and memory the machine has are drawn, and what was not sampled is said once under
+    the panels, with the sampler's reasons.  A child process: matplotlib loads once per
+    process."""
     script = """
 import json
 from pytest_sbcbench.model import Reading, Trace
-from pytest_sbcbench.report import trace
+from pytest_sbcbench.report import trace_figure
+from pytest_sbcbench.report.trace import pyplot
 readings = tuple(Reading(t, (None, None), (), 1 << 30, 0, t, 1.0, ()) for t in (0.0, 1.0))
 tr = Trace(1.0, (0, 1), (None, None), (None, None), (), readings,
            {"cpufreq": "no cpufreq here", "thermal": "no thermal zone here"})
-plt = trace.pyplot()
-fig = trace.figure(plt, tr, "t")
-print(json.dumps([[x.get_text() for x in ax.texts] for ax in fig.axes]))
+fig = trace_figure.figure(pyplot(), tr, "t")
+print(json.dumps({"labels": [ax.get_ylabel() for ax in fig.axes],
+                  "texts": [t.get_text() for t in fig.texts]}))
 """
     if importlib.util.find_spec("matplotlib") is None:  # not imported here: see above
         pytest.skip("the PNG needs the 'plot' extra")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True, cwd=tmp_path)
-    assert json.loads(done.stdout) == [["clock not available (no cpufreq here)"],
-                                       ["temperature not available (no thermal zone here)"]]
+    assert json.loads(done.stdout) == {
+        "labels": ["busy CPUs", "in use (MiB)"],
+        "texts": ["not sampled: clock (no cpufreq here); temperature (no thermal zone here)"]}

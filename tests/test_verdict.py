@@ -133,7 +133,7 @@ def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:
     lines = verdict_lines([final])
     assert lines[0].startswith("inconclusive: test_digest[sha256]: sha256:")
     assert "inconclusive at delta 3%" in lines[0] and "95% of drops >= " in lines[0]
-    assert lines[1] == ("suite: 1 metric(s) judged against the baseline, each at 4%/1 (Holm's "
+    assert lines[1] == ("suite: 1 metric judged against the baseline, each at 4%/1 (Holm's "
                         "first step), then Holm's later steps and a suite-mean test at 1% at "
                         "the end: P(an unchanged run fails any metric) <= 5%")
 
@@ -301,7 +301,7 @@ def test_ten_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
         "this boot, *regression confirmed after re-measuring",
         "*inconclusive: test_workload[[]noisy[]]: noisy:*95% of drops >= *% are caught*"
         "inconclusive at delta 3%; deciding at 3% needs *",
-        "*suite: 3 metric(s) judged against the baseline, each at 4%/3 (Holm's first step)*",
+        "*suite: 3 metrics judged against the baseline, each at 4%/3 (Holm's first step)*",
         "gate: 3 metrics, 10 baseline boots vs 1 candidate boot: 1 regression (drop -9.*%*"
         "1 inconclusive, 1 pass*P(any false alarm) <= 5%"])
 

@@ -114,13 +114,23 @@ def parser() -> argparse.ArgumentParser:
     o.set_defaults(run=commands.cmd_parse)
     v = sub.add_parser("validate", help="the physics gate on a results file")
     v.add_argument("results", type=Path)
-    v.add_argument("--board", required=True, type=board_name)
+    v.add_argument("--board", default=None, type=board_name,
+                   help="board profile to check against (default: the board the results "
+                        "file names)")
     v.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="extra board profiles in DIR/boards (default: ./baselines)")
     v.set_defaults(run=commands.cmd_validate)
-    r = sub.add_parser("report", help="fleet comparison of results files")
+    r = sub.add_parser("report", help="before/after of one board's results files (e.g. two "
+                                      "kernels), or a fleet comparison of several boards")
     r.add_argument("results", type=Path, nargs="+")
+    r.add_argument("--view", choices=["auto", "before-after", "fleet"], default="auto",
+                   help="auto (default): before/after when every file is of one board, "
+                        "else fleet; before/after columns are named by --sbc-candidate "
+                        "label, else kernel release, else file name")
     r.add_argument("--format", choices=["md", "json"], default="md")
+    r.add_argument("--log", action=argparse.BooleanOptionalAction, default=None,
+                   help="fleet charts on a log axis (default: automatic when the values "
+                        "span 100x or more)")
     r.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="write report.md/json and PNG+SVG charts into DIR")
     r.add_argument("--vs", default=None, metavar="BOARD",
@@ -158,7 +168,8 @@ def parser() -> argparse.ArgumentParser:
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.set_defaults(run=commands.cmd_list)
     sub.add_parser("run", help="run the shipped suite from any directory: sbcbench run "
-                               "[pytest args], e.g. -m crypto --board star64")
+                               "[pytest args], e.g. -m crypto --board star64 (sbcbench run "
+                               "--help: its options)")
     k = sub.add_parser("keygen", help="make an Ed25519 key pair for signing baselines")
     k.add_argument("prefix", type=Path, nargs="?", default=Path("sbcbench"),
                    help="writes PREFIX.key and PREFIX.pub (default: sbcbench)")
@@ -185,9 +196,17 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["run"]:  # everything after "run" is pytest's
+        from ..plugin.skip_notice import SkipNotice
         from ..run.suite import run
+        from .run_help import PYTEST_HELP, run_help, wants_help
 
-        return run(given[1:])
+        asked = wants_help(given[1:])
+        if asked == "ours":
+            print(run_help(), end="")
+            return 0
+        if asked == "pytest":
+            return run([a if a != PYTEST_HELP else "--help" for a in given[1:]])
+        return run(given[1:], [SkipNotice()])
     args = parser().parse_args(given)
     try:
         code: int = args.run(args)

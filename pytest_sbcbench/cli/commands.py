@@ -29,17 +29,18 @@ from ..measure.sampler import Sampler
 from ..measure.sanity import problem
 from ..measure.tools import run_tool
 from ..model import Reading, Result, Trace
-from ..platform.board import known_profiles
+from ..platform.board import known_profiles, unknown_board
 from ..platform.capture import run_capture
 from ..platform.facts import platform_facts
 from ..platform.sysroot import Sysroot
-from ..report import fleet_merge, text
-from ..report.charts import write_charts
+from ..report import beforeafter, fleet_merge, text
+from ..report.beforeafter_chart import write_chart
+from ..report.charts import MATPLOTLIB_MISSING, no_charts_reason, write_charts
 from ..report.compare import Outcome, board_profile, candidate_of, compare, load_reference
 from ..report.fleet import FleetEntry, load_fleet
 from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
-from ..report.results import INTERRUPTED_NOTE, load_results
+from ..report.results import INTERRUPTED_NOTE, ResultsFile, load_results
 
 
 def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
@@ -241,13 +242,16 @@ def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, objec
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """The physics gate through the same judge as pytest (no baseline)."""
+    """The physics gate through the same judge as pytest (no baseline), on ``--board`` or
+    else the board the results file names."""
     profiles = known_profiles(args.baselines)
     loaded = load_results(args.results)
-    board = board_profile(args.board, profiles, loaded.environment)
+    name = args.board or loaded.board
+    board = board_profile(name, profiles, loaded.environment)
     if board is None:
-        raise BoardError(f"unknown board {args.board!r}; known: generic-<arch> and "
-                         f"{', '.join(sorted(profiles))}")
+        raise BoardError(unknown_board(name, profiles))
+    if args.board is None:
+        print(f"board: {name} (named by {args.results})")
     context = JudgeContext(board.name, board)
     results = loaded.results
     bad = 0
@@ -260,8 +264,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"ok           {result.test}: {result.measurement.display_name}")
     limits = ", ".join(f"{lim.metric} <= {lim.value:.4g} {lim.unit}"
                        for lim in physics.limits(board))
-    print(f"{len(results)} results, {bad} implausible on {board.name} ({limits or 'no limits'})")
+    print(f"{_count(len(results), 'result')}, {bad} implausible on {board.name} "
+          f"({limits or 'no limits'})")
     return 1 if bad else 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -278,11 +287,18 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """A before/after view when every file is of one board (``--view auto``), else the
+    fleet comparison."""
+    loaded = [load_results(path) for path in args.results]
+    for path, done in zip(args.results, loaded, strict=True):
+        if done.interrupted:
+            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
+    view = args.view if args.view != "auto" else \
+        "before-after" if beforeafter.same_board(loaded) else "fleet"
+    if view == "before-after":
+        return _before_after(args, loaded)
     profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)
-    for path in args.results:
-        if load_results(path).interrupted:
-            print(f"note: {path} {INTERRUPTED_NOTE}", file=sys.stderr)
     if args.format == "json":
         shown = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
     else:
@@ -290,7 +306,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(shown)
     if args.out is not None:
         _write_report(args.out, f"report.{'json' if args.format == 'json' else 'md'}", shown,
-                      entries, args.vs)
+                      entries, args.vs, args.log)
+    return 0
+
+
+def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> int:
+    names = beforeafter.column_names([(p, f.environment) for p, f in
+                                      zip(args.results, loaded, strict=True)])
+    columns = [beforeafter.Column(n, p, f) for n, p, f in
+               zip(names, args.results, loaded, strict=True)]
+    profiles = known_profiles(args.baselines)
+    shown = json.dumps(beforeafter.as_json(columns, profiles), indent=2) \
+        if args.format == "json" else beforeafter.render(columns, profiles)
+    print(shown)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        name = args.out / f"report.{'json' if args.format == 'json' else 'md'}"
+        name.write_text(shown)
+        charts = write_chart(columns, args.out, profiles)
+        note = f"{len(charts)} chart files" if charts else f"no charts: {MATPLOTLIB_MISSING}"
+        print(f"wrote {name} and {note}", file=sys.stderr)
     return 0
 
 
@@ -304,12 +339,12 @@ def cmd_fleet_merge(args: argparse.Namespace) -> int:
 
 
 def _write_report(out: Path, name: str, shown: str, entries: Sequence[FleetEntry],
-                  vs: str | None = None) -> None:
-    """``out/name`` and the charts beside it, said on stderr."""
+                  vs: str | None = None, log: bool | None = None) -> None:
+    """``out/name`` and the charts beside it, said on stderr (no charts: why not)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / name).write_text(shown)
-    charts = write_charts(entries, out, vs)
-    note = f"{len(charts)} chart files" if charts else "no charts (pip install .[plot])"
+    charts = write_charts(entries, out, vs, log)
+    note = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
     print(f"wrote {out / name} and {note}", file=sys.stderr)
 
 

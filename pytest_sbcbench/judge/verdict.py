@@ -249,7 +249,8 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
                         hint.runs_at_planned if hint else None,
                         hint.baseline_boots if hint else None, d.candidate_boots,
                         hint.candidate_boots if hint else None, _finite(d.catch95_pct),
-                        d.p_value, d.df, d.status == "pending")
+                        d.p_value, d.df, d.status == "pending",
+                        statistics.median(base_samples))
     return Verdict(status, detail, evidence)
 
 

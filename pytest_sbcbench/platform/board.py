@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -210,6 +211,14 @@ def describe(probe: Probe) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def unknown_board(requested: str, profiles: Mapping[str, BoardProfile]) -> str:
+    """``unknown board 'star46' (did you mean star64?); known boards: ...``."""
+    close = difflib.get_close_matches(requested, sorted(profiles), n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return (f"unknown board {requested!r}{hint}; known boards: generic-<arch> and "
+            f"{', '.join(sorted(profiles))}")
+
+
 def resolve(requested: str | None, probe: Probe,
             profiles: Mapping[str, BoardProfile]) -> BoardProfile:
     """The board to judge against: the detected one, or ``requested`` if this machine is it."""
@@ -217,8 +226,7 @@ def resolve(requested: str | None, probe: Probe,
     if requested is None or requested == detected.name:
         return detected
     if requested not in profiles and not requested.startswith("generic-"):
-        known = ", ".join(sorted(profiles))
-        raise BoardError(f"unknown board {requested!r}; known boards: {known}")
+        raise BoardError(unknown_board(requested, profiles))
     raise BoardError(
         f"--board {requested} does not match this machine: detected {detected.name!r} "
         f"({describe(probe)}). Run on a {requested}, point --sbc-sysroot at a captured "

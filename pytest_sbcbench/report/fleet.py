@@ -32,7 +32,8 @@ class FleetEntry:
 
     @property
     def value(self) -> float:
-        """The mean of the runs, as the seeds rank (their fleet table is "mean of three")."""
+        """The mean of the runs, as the seeds rank (their fleet table is "mean of three");
+        the fleet report says so (the terminal and the before/after view show medians)."""
         return self.result.summary.mean
 
 

@@ -2,37 +2,51 @@
 
 pytest writes ``item.user_properties`` into ``--junitxml`` as ``<property name= value=>``
 elements of the test case; the plugin extends them with :func:`junit_properties` once the
-verdict is known.  Values are plain strings: the metric as people read it, its unit, the median
-of the samples (full precision, the results file's unit), the change against the baseline and the
-tolerance in percent (when the verdict carries them) and the verdict status.
+verdict is known.  Values are plain strings in the unit the terminal shows (MB/s, not B/s),
+to five significant digits (:mod:`.figures`): the metric, its unit, the median and the number
+of runs; for a verdict judged against a baseline (its evidence) also the change and its
+interval (``ci_low_pct``, ``ci_high_pct``, at ``confidence_pct``), the tolerance, the drop
+this run could detect, the baseline's runs, boots and median; then the verdict.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..model import Result
+from ..model import Evidence, Result
+from .figures import in_display_unit, percent
 
 
-def _pct(value: object) -> str | None:
-    """A percentage as ``+1.23`` (None when the verdict does not carry it)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None
-    return f"{value:+.2f}"
+def _finite(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) \
+        and math.isfinite(value)
+
+
+def _evidence(evidence: Evidence, unit: str) -> list[tuple[str, str]]:
+    """The baseline verdict's numbers that are known (an unbounded interval side is left out)."""
+    signed = {"change_pct": evidence.change_pct, "ci_low_pct": evidence.ci_pct[0],
+              "ci_high_pct": evidence.ci_pct[1]}
+    plain = {"confidence_pct": evidence.confidence_pct,
+             "tolerance_pct": evidence.tolerance_pct,
+             "detectable_drop_pct": evidence.detectable_pct}
+    props = [(k, percent(v)) for k, v in signed.items() if v is not None and _finite(v)]
+    props += [(k, f"{v:.2f}") for k, v in plain.items() if v is not None and _finite(v)]
+    props += [("baseline_runs", str(evidence.baseline_samples)),
+              ("baseline_boots", str(evidence.baseline_boots))]
+    if evidence.baseline_median is not None and _finite(evidence.baseline_median):
+        props.append(("baseline_median", in_display_unit(evidence.baseline_median, unit)[0]))
+    return props
 
 
 def junit_properties(result: Result) -> list[tuple[str, str]]:
-    """``metric, unit, median, change_pct, tolerance_pct, verdict`` of one result; the two
-    percentages only when the verdict's evidence has them (a baseline verdict)."""
+    """``metric, unit, median, runs``, the evidence's numbers when there is evidence, then
+    ``verdict``."""
     m = result.measurement
-    props = [("metric", m.display_name), ("unit", m.unit),
-             ("median", repr(float(result.summary.median)))]
-    evidence = result.verdict.evidence
-    values = {"change_pct": evidence.change_pct if evidence else None,
-              "tolerance_pct": evidence.tolerance_pct if evidence else None}
-    for name, value in values.items():
-        shown = _pct(value)
-        if shown is not None:
-            props.append((name, shown.lstrip("+") if name == "tolerance_pct" else shown))
+    median, unit = in_display_unit(result.summary.median, m.unit) \
+        if _finite(result.summary.median) else ("nan", m.unit)
+    props = [("metric", m.display_name), ("unit", unit), ("median", median),
+             ("runs", str(result.summary.n))]
+    if result.verdict.evidence is not None:
+        props += _evidence(result.verdict.evidence, m.unit)
     props.append(("verdict", result.verdict.status))
     return props

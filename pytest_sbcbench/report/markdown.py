@@ -15,6 +15,11 @@ def describe(identity: Identity) -> str:
     return ", ".join(f"{k}={v}" for k, v in identity.items if k != "tool" and v is not None)
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 machine``, ``2 machines``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _value(value: float, unit: str) -> str:
     text, shown = display(value, unit)
     return f"{text} {shown}"
@@ -27,7 +32,7 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.FleetEn
     if unit == "s":
         rows = fleet.compile_rows(group, profiles, measured_clock)
         best_ghz = min((r.core_ghz_seconds for r in rows if r.core_ghz_seconds), default=None)
-        lines += ["| # | board | time | vs best | cores | core-seconds | clock (GHz) | "
+        lines += ["| # | board | mean time | vs best | cores | core-seconds | clock (GHz) | "
                   "core-GHz-seconds | per core per GHz vs best | measured with |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
@@ -41,7 +46,7 @@ def ranked_section(key: tuple[str, str, Identity], group: Sequence[fleet.FleetEn
         clocks = sorted({r.clock_source for r in rows})
         lines += ["", f"Clock used for per-GHz figures: {'; '.join(clocks)}."]
     else:
-        lines += ["| # | board | value | vs best | measured with |", "|---|---|---|---|---|"]
+        lines += ["| # | board | mean | vs best | measured with |", "|---|---|---|---|---|"]
         for rank, e, vs in fleet.ranking(group):
             lines.append(f"| {rank} | {e.board} | {_value(e.value, unit)} | {vs:.2f}x | "
                          f"{fleet.tool_label(e)} |")
@@ -89,8 +94,11 @@ def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile
     ranked = {k: g for k, g in all_groups.items() if len(g) > 1}
     single = {k: g for k, g in all_groups.items() if len(g) == 1}
     lines = ["# Fleet report", "",
-             f"{len(entries)} results from {len({e.board for e in entries})} machines; "
-             "ranked only among the same measurement (workload, algorithm, block size, threads; "
+             f"{_count(len(entries), 'result')} from "
+             f"{_count(len({e.board for e in entries}), 'machine')}; values are means of "
+             "each result's runs, as the published tables rank (the terminal shows medians; a "
+             "published figure is often one run); ranked only among the same "
+             "measurement (workload, algorithm, block size, threads; "
              "for builds the tree, commit and fingerprint), whoever measured it.", "",
              "## Rankings", ""]
     for key in sorted(ranked, key=lambda k: (k[0], describe(k[2]))):

@@ -192,4 +192,5 @@ def _evidence(verdict: dict[str, Any], where: str) -> Evidence | None:
                     _count(verdict, "candidate_boots", where) or 1,
                     _count(verdict, "candidate_boots_needed", where),
                     _number(verdict, "catch95_pct", where), _number(verdict, "p_value", where),
-                    _number(verdict, "df", where), verdict.get("pending") is True)
+                    _number(verdict, "df", where), verdict.get("pending") is True,
+                    _number(verdict, "baseline_median", where))

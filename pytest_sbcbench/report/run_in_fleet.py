@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..platform.board import BoardProfile
-from .charts import write_charts
+from .charts import no_charts_reason, write_charts
 from .fleet import load_fleet
 from .markdown import render
 from .results import write_json_atomic
@@ -34,6 +34,6 @@ def write(out: Path, doc: dict[str, Any], baselines: Path,
     entries = load_fleet([*published, this_run])
     (out / "report.md").write_text(render(entries, dict(profiles)))
     charts = write_charts(entries, out)
-    drawn = f"{len(charts)} chart files" if charts else "no charts: pip install " \
-        "'pytest-sbcbench[plot]'"
-    return f"fleet report: {out / 'report.md'} ({len(published)} published machines, {drawn})"
+    drawn = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
+    machines = f"{len(published)} published machine{'' if len(published) == 1 else 's'}"
+    return f"fleet report: {out / 'report.md'} ({machines}, {drawn})"

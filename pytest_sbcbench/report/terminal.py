@@ -99,7 +99,8 @@ def verdict_lines(results: Sequence[Result]) -> list[str]:
     sizes = {p.get("n_metrics") for p in plans if isinstance(p, Mapping)}
     if judged:
         n = max((s for s in sizes if isinstance(s, int)), default=len(judged))
-        lines.append(f"suite: {len(judged)} metric(s) judged against the baseline, each at "
+        metrics = f"{len(judged)} metric{'' if len(judged) == 1 else 's'}"
+        lines.append(f"suite: {metrics} judged against the baseline, each at "
                      f"4%/{n} (Holm's first step), then Holm's later steps and a suite-mean "
                      "test at 1% at the end: P(an unchanged run fails any metric) <= 5%")
     return lines

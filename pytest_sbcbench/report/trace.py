@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..judge.telemetry import under_load
-from ..model import Trace
+from ..model import Reading, Sensor, Trace
 
 
 def safe_name(nodeid: str) -> str:
@@ -42,53 +43,42 @@ def write_csv(trace: Trace, path: Path) -> Path:
     return path
 
 
+def read_csv(path: Path, unavailable: dict[str, str] | None = None) -> Trace:
+    """A trace back from the CSV :func:`write_csv` wrote (to redraw its chart): the readings,
+    the CPUs and sensors its header names; the interval is the median step between readings.
+    What the CSV does not hold (max clocks, governors, busy CPU numbers) is unknown."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    header = list(table[0]) if table else []
+    cpus = tuple(int(h[3:-4]) for h in header if re.fullmatch(r"cpu\d+_mhz", h))
+    sensors = tuple(Sensor(h.removeprefix("temp_c_"), "") for h in header
+                    if h.startswith("temp_c_"))
+    readings = tuple(Reading(
+        float(row["t_s"]), tuple(_number(row[f"cpu{c}_mhz"]) for c in cpus),
+        tuple(_number(row[f"temp_c_{s.name}"]) for s in sensors),
+        _whole(row["mem_used_bytes"]), _whole(row["swap_used_bytes"]),
+        float(row["tree_cpu_s"]), _number(row["system_busy_cpus"]), (),
+        _number(row["steal_pct"])) for row in table)
+    steps = sorted(b.t - a.t for a, b in itertools.pairwise(readings))
+    interval = steps[len(steps) // 2] if steps else 1.0
+    return Trace(interval, cpus, tuple(None for _ in cpus), tuple(None for _ in cpus), sensors,
+                 readings, dict(unavailable or {}))
+
+
+def _number(cell: str) -> float | None:
+    return float(cell) if cell else None
+
+
+def _whole(cell: str) -> int | None:
+    return int(cell) if cell and cell != "None" else None
+
+
 def _cell(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
 def _cells(values: tuple[float | None, ...]) -> list[str]:
     return [_cell(v) for v in values]
-
-
-def missing(trace: Trace) -> dict[str, str]:
-    """The panels this machine had nothing to draw in, with the label saying so (a VM without
-    cpufreq, a board without thermal zones): an empty panel must never look like a reading."""
-    out = {}
-    if not any(v is not None for s in trace.readings for v in s.mhz):
-        reason = trace.unavailable.get("cpufreq") or "no cpufreq on this machine"
-        out["clock"] = f"clock not available ({reason})"
-    if not any(s.temp_c is not None for s in trace.readings):
-        reason = trace.unavailable.get("thermal") or "no thermal sensor on this machine"
-        out["temperature"] = f"temperature not available ({reason})"
-    return out
-
-
-def figure(plt: Any, trace: Trace, title: str) -> Any:
-    """The two-panel figure: clock per CPU, hottest sensor; under-load spans shaded; a panel
-    with no data carries a centred "not available" label."""
-    times = [s.t for s in trace.readings]
-    fig, (clock_ax, temp_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5))
-    for i, cpu in enumerate(trace.cpus):
-        clock_ax.plot(times, [s.mhz[i] for s in trace.readings], label=f"cpu{cpu}")
-    temp_ax.plot(times, [s.temp_c for s in trace.readings], color="tab:red")
-    flags = under_load(trace)
-    for ax in (clock_ax, temp_ax):
-        for j, loaded in enumerate(flags):
-            if loaded and j > 0:
-                ax.axvspan(times[j - 1], times[j], color="0.85", zorder=0)
-    gone = missing(trace)
-    for name, ax in (("clock", clock_ax), ("temperature", temp_ax)):
-        if name in gone:
-            ax.text(0.5, 0.5, gone[name], transform=ax.transAxes, ha="center", va="center",
-                    fontsize=10, color="0.3")
-    clock_ax.set_ylabel("clock (MHz)")
-    temp_ax.set_ylabel("temperature (C)")
-    temp_ax.set_xlabel("seconds (shaded: under load)")
-    clock_ax.set_title(title, fontsize=9)
-    if trace.cpus and "clock" not in gone:
-        clock_ax.legend(fontsize=7, ncol=4)
-    fig.tight_layout()
-    return fig
 
 
 def pyplot() -> Any:
@@ -104,9 +94,11 @@ def pyplot() -> Any:
 
 
 def write_png(trace: Trace, path: Path, title: str) -> Path | None:
-    """Clock and temperature over time on linear axes, under-load spans shaded.
+    """The trace chart (:mod:`.trace_figure`: the panels this machine had data for).
 
     Returns None when matplotlib is not installed (``pip install pytest-sbcbench[plot]``)."""
+    from .trace_figure import figure
+
     plt = pyplot()
     if plt is None:
         return None
@@ -123,6 +115,6 @@ def summary_line(folder: Path | None, written: Sequence[Path]) -> list[str]:
         return []
     csvs = sum(p.suffix == ".csv" for p in written)
     pngs = sum(p.suffix == ".png" for p in written)
-    charts = f", {pngs} PNG charts" if pngs else ", no PNG charts (pip install " \
-        "'pytest-sbcbench[plot]')"
+    charts = f", {pngs} PNG chart{'' if pngs == 1 else 's'}" if pngs else \
+        ", no PNG charts (matplotlib is not installed: pip install 'pytest-sbcbench[plot]')"
     return [f"traces: {folder} ({csvs} CSV{charts})"]

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from .target import RunTarget
 
+REPLAY_NOTE = ("system checks, real-clock check and idle gate skipped: --sbc-sysroot is a "
+               "captured tree, not this machine; its CPU counters never move, so background "
+               "load cannot be judged from it")
+
 
 class Preflight:
     """The run's checks and governors; ``notes`` and ``findings`` go to the summary."""
@@ -94,8 +98,7 @@ class Preflight:
             return
         self.started = True
         if not target.settings.sysroot.is_host:
-            self.notes.append(skipped or "system checks and real-clock check skipped: "
-                                         "--sbc-sysroot is a captured tree, not this machine")
+            self.notes.append(skipped or REPLAY_NOTE)
             return
         from ..measure.syschecks import run_system_checks
         from ..model import Finding

@@ -7,6 +7,7 @@ match); baselines default to ``./baselines``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..platform.sysroot import Sysroot
 from ..settings import Settings
+from ..values import IDLE_WAIT, QUICK_IDLE_WAIT
 from ..workload import Context
 from ..workloads import Registry
 
@@ -35,17 +37,18 @@ def run_argv(args: Sequence[str], cwd: Path) -> list[str]:
     return [*argv, *args]
 
 
-def run(args: Sequence[str]) -> int:
+def run(args: Sequence[str], plugins: Sequence[object] = ()) -> int:
     """``sbcbench run``.  The shipped suite lives in the installed package, so pytest would
     cache its assertion-rewritten bytecode there: files pip never recorded, which a later
     ``pip install -e`` leaves behind as a ``pytest_sbcbench`` namespace of bytecode that shadows
-    the editable checkout.  No bytecode is written while the suite runs."""
+    the editable checkout.  No bytecode is written while the suite runs.  ``plugins`` are
+    handed to pytest (``sbcbench run`` passes its up-front skip notice)."""
     import sys
 
     import pytest
 
     sys.dont_write_bytecode = True
-    return int(pytest.main(run_argv(args, Path.cwd())))
+    return int(pytest.main(run_argv(args, Path.cwd()), plugins=list(plugins)))
 
 
 def list_registered(as_json: bool, sysroot: Path) -> int:
@@ -74,10 +77,24 @@ def listing_settings(sysroot: Path, quick: bool) -> Settings:
                     report_dir=None)
 
 
+def _times(plan: Any, settings: Settings, quick: bool) -> dict[str, float]:
+    """At least: set-up and the planned runs on an idle machine.  At most: the idle gate's
+    whole wait (``--sbc-idle-wait``, 10 s; 2 s quick) and the re-measure budget (up to
+    2x the planned runs while a baseline verdict is undecided)."""
+    from ..judge.sequential import RUN_BUDGET_FACTOR
+
+    runs = plan.runs_for(dataclasses.replace(settings, quick=quick))
+    wait = QUICK_IDLE_WAIT if quick else IDLE_WAIT
+    return {"min": round(plan.expected_s(quick, runs), 1),
+            "max": round(wait + plan.expected_s(quick, RUN_BUDGET_FACTOR * runs), 1)}
+
+
 def rows(registry: Registry, settings: Settings, executor: Executor,
          host: Host) -> list[dict[str, Any]]:
     """One row per workload: name, test, markers, availability where ``executor`` runs
-    commands (with the reason), expected seconds quick and full (without the idle gate)."""
+    commands (with the reason), expected seconds quick and full (at least: the planned runs
+    on an idle machine) and the most it may take (``at_most_s``: idle wait and re-measuring
+    included)."""
     shared: dict[str, Any] = {}
     out = []
     for workload in registry:
@@ -88,23 +105,51 @@ def rows(registry: Registry, settings: Settings, executor: Executor,
         except Exception as exc:  # a listing reports a broken probe, it does not crash
             reason = f"availability check failed: {exc}"
         test = f"{workload.test}[{workload.param}]" if workload.param else workload.test
+        quick, full = _times(plan, settings, True), _times(plan, settings, False)
         out.append({"name": workload.name, "test": test, "markers": list(workload.markers),
                     "available": reason is None, "reason": reason,
-                    "expected_s": {"quick": round(plan.expected_s(True), 1),
-                                   "full": round(plan.expected_s(False), 1)}})
+                    "expected_s": {"quick": quick["min"], "full": full["min"]},
+                    "at_most_s": {"quick": quick["max"], "full": full["max"]}})
     return out
+
+
+def _span(row: dict[str, Any], which: str) -> str:
+    return f"{duration_text(row['expected_s'][which])}-{duration_text(row['at_most_s'][which])}"
+
+
+def duration_text(seconds: float) -> str:
+    """``9s``, ``8m``, ``1h05m``: the listing's times at a glance."""
+    if seconds < 120:
+        return f"{seconds:.0f}s"
+    minutes = round(seconds / 60)
+    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+NOTE = ("times: at least (the planned runs on an idle machine) to at most (the idle gate's "
+        "whole wait, {wait_full:g} s; {wait_quick:g} s quick, and re-measuring up to {factor}x "
+        "the runs while a baseline verdict is undecided); set-up such as checkouts included")
 
 
 def render(table: list[dict[str, Any]], as_json: bool) -> str:
     """The listing as JSON, or as a text table whose columns are as wide as their widest cell
-    (a third party's workload may have a long name or several markers)."""
+    (a third party's workload may have a long name or several markers), a total of the
+    available workloads and what the times include."""
+    from ..judge.sequential import RUN_BUDGET_FACTOR
+
     if as_json:
         return json.dumps(table, indent=2)
     header = ("workload", "markers", "quick", "full", "available")
     cells = [header] + [
-        (row["name"], ",".join(row["markers"]), f"{row['expected_s']['quick']:.0f}s",
-         f"{row['expected_s']['full']:.0f}s",
+        (row["name"], ",".join(row["markers"]), _span(row, "quick"), _span(row, "full"),
          "yes" if row["available"] else f"no: {row['reason']}") for row in table]
+    here = [row for row in table if row["available"]]
+    total = {w: {k: sum(r[k][w] for r in here) for k in ("expected_s", "at_most_s")}
+             for w in ("quick", "full")}
+    cells.append((f"total ({len(here)} available)", "",
+                  *(f"{duration_text(total[w]['expected_s'])}-{duration_text(total[w]['at_most_s'])}"
+                    for w in ("quick", "full")), ""))
     widths = [max(len(line[i]) for line in cells) for i in range(4)]
-    return "\n".join(f"{line[0]:{widths[0]}}  {line[1]:{widths[1]}}  {line[2]:>{widths[2]}}  "
-                     f"{line[3]:>{widths[3]}}  {line[4]}".rstrip() for line in cells)
+    lines = [f"{line[0]:{widths[0]}}  {line[1]:{widths[1]}}  {line[2]:>{widths[2]}}  "
+             f"{line[3]:>{widths[3]}}  {line[4]}".rstrip() for line in cells]
+    note = NOTE.format(wait_full=IDLE_WAIT, wait_quick=QUICK_IDLE_WAIT, factor=RUN_BUDGET_FACTOR)
+    return "\n".join([*lines, "", note])
