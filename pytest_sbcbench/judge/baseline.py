@@ -268,6 +268,7 @@ def quick_mode_hint(keys: Iterable[str]) -> str:
     quick = sorted(set(keys) & set(QUICK_KEYS))
     if not quick:
         return ""
-    return (f"; {', '.join(quick)} differ(s) between quick and full runs: quick and full "
+    verb = "differs" if len(quick) == 1 else "differ"
+    return (f"; {', '.join(quick)} {verb} between quick and full runs: quick and full "
             "baselines are separate identities, so run the way the baseline was recorded "
             "(with or without --sbc-quick), or record this mode too with --sbc-save-baseline")
