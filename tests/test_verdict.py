@@ -348,3 +348,13 @@ def test_fewer_cpus_online_is_judged_not_another_machine() -> None:
                                "change, judged as such")
     other = judge(steady, two, "star64", {"cpu_model": "AMD EPYC", "cpus": 2})
     assert other.status == "incomparable" and "another machine" in other.detail
+
+
+def test_delta_from_the_judges_side_overrides_the_files() -> None:
+    """``sbcbench compare --min-effect``: the delta a verdict uses comes from the command line,
+    never from the file judged (a file saying 50% would pass what 3% does not)."""
+    m = result((1.0, 2.0, 3.0), n_metrics=1).measurement
+    lenient = dataclasses.replace(m, details={PLAN_KEY: {**m.details[PLAN_KEY],
+                                                         "min_effect_pct": 50.0}})
+    assert plan_of(lenient, 1).min_effect_pct == 50.0  # pytest's own run: its own plan
+    assert plan_of(lenient, 1, 1, 3.0).min_effect_pct == 3.0  # compare's side wins

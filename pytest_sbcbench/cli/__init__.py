@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
-from ..values import board_name, duration_seconds, interval_seconds
+from ..values import board_name, duration_seconds, interval_seconds, min_effect_pct
 from . import commands
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
@@ -157,6 +157,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("results", type=Path, nargs="+",
                    help="results files of the candidate's boots (the last is judged)")
     c.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    c.add_argument("--min-effect", type=min_effect_pct, default=None, metavar="PCT",
+                   help="delta, the smallest change that matters (default 3, as pytest "
+                        "without --sbc-min-effect); never read from the file judged")
     c.add_argument("--allow-incomparable", action="store_true",
                    help="incomparable results do not make the exit code 3 (as "
                         "--sbc-allow-incomparable in pytest)")

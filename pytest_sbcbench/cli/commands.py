@@ -20,6 +20,7 @@ from ..errors import BoardError, ParseError, SbcBenchError, ToolError
 from ..jsonload import read_bytes
 from ..judge import physics, signing
 from ..judge.baseline import load_baseline
+from ..judge.sequential import DEFAULT_MIN_EFFECT_PCT
 from ..judge.telemetry import summarize_trace
 from ..judge.validity import findings, throttling
 from ..judge.verdict import JudgeContext, judge_result
@@ -133,8 +134,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         notes.append(f"note: results are for board {loaded.board}, the baseline for "
                      f"{reference.board}")
     profiles = known_profiles(args.baselines or args.baseline.parent)
+    effect = args.min_effect if args.min_effect is not None else DEFAULT_MIN_EFFECT_PCT
+    notes += delta_notes(loaded.results, effect)
     done = compare(reference, loaded.board, loaded.environment, loaded.results, profiles,
-                   args.allow_incomparable, candidate_of(reference, files))
+                   args.allow_incomparable, candidate_of(reference, files), effect)
     if args.json:
         print(json.dumps(compare_json(done, notes), indent=2, allow_nan=False))
         return done.code
@@ -145,6 +148,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(done.summary)
     print(done.tally)
     return done.code
+
+
+def delta_notes(results: Sequence[Result], effect: float) -> list[str]:
+    """A note when the run judged at another delta than this comparison."""
+    recorded = {r.measurement.details.get("sequential", {}).get("min_effect_pct")
+                for r in results if isinstance(r.measurement.details.get("sequential"), dict)}
+    other = sorted(v for v in recorded if isinstance(v, (int, float)) and v != effect)
+    if not other:
+        return []
+    return [f"note: the run judged at delta {', '.join(f'{v:g}%' for v in other)}; this "
+            f"comparison uses {effect:g}% (--min-effect sets it; it is never read from the file)"]
 
 
 def compare_json(done: Outcome, notes: list[str]) -> dict[str, Any]:

@@ -102,17 +102,19 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
 
 def judge(result: Result, baseline: Baseline | None, board: str,
           machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
-          n_metrics: int = DEFAULT_SUITE_METRICS) -> Verdict:
+          n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None
+          ) -> Verdict:
     """regression / pass / improvement / inconclusive against the same identity: the candidate's
     boots (``candidate``: its earlier boots, this session last) against the baseline's
     (:mod:`.boot_decide`), at Holm's first step over ``n_metrics`` metrics judged and the plan
-    the result carries (:func:`plan_of`); incomparable or no-baseline otherwise."""
+    the result carries (:func:`plan_of`; ``min_effect_pct``: delta from the judge's side, as
+    ``sbcbench compare --min-effect`` gives it); incomparable or no-baseline otherwise."""
     m = result.measurement
     found = comparable(result.test, m, baseline, board, machine)
     if isinstance(found, Verdict):
         return found
     sessions = candidate.sessions(result.test, m)
-    plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m))
+    plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m), min_effect_pct)
     verdict = verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
     note = cpus_note(found, machine)
     return dataclasses.replace(verdict, detail=f"{verdict.detail}; {note}") if note else verdict
@@ -178,7 +180,8 @@ def _plan_values(raw: Any) -> tuple[int, int, float, int] | None:
     return low, high, effect, left
 
 
-def plan_of(m: Measurement, n_metrics: int, candidate_boots: int = 1) -> BootPlan:
+def plan_of(m: Measurement, n_metrics: int, candidate_boots: int = 1,
+            min_effect_pct: float | None = None) -> BootPlan:
     """The plan recorded in the measurement's details (runs, budget, delta, candidate boots
     still to come), at alpha 4% / ``n_metrics``; without a believable one (a results file
     written before plans were stored, or one whose values no run would use), its samples as a
@@ -187,9 +190,9 @@ def plan_of(m: Measurement, n_metrics: int, candidate_boots: int = 1) -> BootPla
     alpha = per_test_alpha(max(1, n_metrics))
     if values is None:
         n = max(1, len(m.samples))
-        return BootPlan(n, n, candidate_boots, DEFAULT_MIN_EFFECT_PCT, alpha)
+        return BootPlan(n, n, candidate_boots, min_effect_pct or DEFAULT_MIN_EFFECT_PCT, alpha)
     low, high, effect, left = values
-    return BootPlan(low, high, candidate_boots + left, effect, alpha)
+    return BootPlan(low, high, candidate_boots + left, min_effect_pct or effect, alpha)
 
 
 def decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
@@ -291,6 +294,7 @@ class JudgeContext:
     limits: Mapping[str, str] | None = None
     candidate: Candidate = ALONE
     n_metrics: int = DEFAULT_SUITE_METRICS
+    min_effect_pct: float | None = None  # delta from the judge's side (compare --min-effect)
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -308,7 +312,7 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
     return judge(result, context.baseline, context.board_name, context.machine,
-                 context.candidate, context.n_metrics)
+                 context.candidate, context.n_metrics, context.min_effect_pct)
 
 
 def failure_message(verdict: Verdict, found: Sequence[Finding],

@@ -27,6 +27,7 @@ from ..judge.boot_test import BootSession
 from ..judge.candidates import Candidate, MetricKey, key_of, pooled
 from ..judge.closing import Closing, close_run, with_closing
 from ..judge.history import UNUSABLE
+from ..judge.sequential import DEFAULT_MIN_EFFECT_PCT
 from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, judge_result
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster
@@ -175,14 +176,18 @@ def candidate_of(reference: Baseline, files: Sequence[tuple[Path, ResultsFile]])
 
 def compare(reference: Baseline, board: str, environment: Mapping[str, Any],
             results: Sequence[Result], profiles: Mapping[str, BoardProfile],
-            allow_incomparable: bool = False, candidate: Candidate | None = None) -> Outcome:
+            allow_incomparable: bool = False, candidate: Candidate | None = None,
+            min_effect_pct: float = DEFAULT_MIN_EFFECT_PCT) -> Outcome:
     """Judge ``results`` (of ``board``, measured in ``environment``; ``candidate``: its
     earlier boots) against ``reference`` through :func:`judge_result`, as the plugin does at
-    the end of each test, then close the family as the plugin does at the end of the run."""
+    the end of each test, then close the family as the plugin does at the end of the run.
+    Alpha follows from the metrics counted and delta is ``min_effect_pct`` (``--min-effect``):
+    neither is taken from the file being judged."""
     n_metrics = count_metrics(reference, [r.test for r in results])
     context = JudgeContext(board, board_profile(board, profiles, environment), reference,
                            machine(environment), candidate=candidate or Candidate(
-                               None, boot_id(environment)), n_metrics=n_metrics)
+                               None, boot_id(environment)), n_metrics=n_metrics,
+                           min_effect_pct=min_effect_pct)
     judged = [dataclass_replace(r, judge_result(r, context)) for r in results]
     closing = close_run(judged, context)
     closed = with_closing(judged, closing)
