@@ -1,5 +1,5 @@
-"""The candidate-boots gate (issue 22) driven over heterogeneous suites: ``gate_simulation.py
---boots``.
+"""The candidate-boots gate (issue 22) driven over heterogeneous suites: the cells of
+``benchmarks/gate_simulation.py`` (its default mode) and the procedure as the plugin runs it.
 
 Each trial is a suite of 25 metrics (lower is better).  The baseline has k boots of 3 runs;
 the candidate c boots: the first c - 1 of 3 runs (the plan's minimum; those looks are
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_sides
 from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
 from pytest_sbcbench.judge.family import (
+    FamilyVerdict,
     SuiteMetric,
     close_family,
     per_test_alpha,
@@ -53,6 +54,7 @@ class BootCell:
     shared: bool = False
     drops: tuple[tuple[str, float], ...] = ()  # ("lone" | "suite", shift), with its target
     targets: tuple[float, ...] = ()  # detection target per drop
+    metrics: int = N_METRICS
 
     def cv_of(self, j: int) -> float:
         return self.cv[j % len(self.cv)]
@@ -103,7 +105,7 @@ Draw = tuple[list[BootSession], list[tuple[float, ...]]]  # baseline sessions, c
 def draw_suite(rng: random.Random, cell: BootCell) -> list[Draw]:
     shared = [rng.gauss(0.0, 1.0) for _ in range(cell.k + cell.c)]
     out = []
-    for j in range(N_METRICS):
+    for j in range(cell.metrics):
         cv, drift = cell.cv_of(j), cell.drift_of(j)
         boots = []
         for b in range(cell.k + cell.c):
@@ -181,6 +183,8 @@ class CellTally:
     passes: int = 0
     passes_underpowered: int = 0
     metrics: int = 0
+    null_regressions: int = 0  # unchanged metrics failed (by their test or Holm's later steps)
+    null_inconclusive: int = 0  # unchanged metrics left inconclusive by their test
     catch: list[float] | None = None
     detected: list[int] | None = None
     anchors: dict[str, AnchorTally] = field(default_factory=dict)
@@ -189,7 +193,7 @@ class CellTally:
 def run_boot_cell(cell: BootCell, trials: int, seed: int,
                   anchors: dict[str, AnchorRule] | None = None) -> CellTally:
     rng = random.Random(f"{seed}-{cell.label}-{cell.k}-{cell.c}")
-    plan = BootPlan(RUNS, MAX_RUNS, cell.c, alpha=per_test_alpha(N_METRICS))
+    plan = BootPlan(RUNS, MAX_RUNS, cell.c, alpha=per_test_alpha(cell.metrics))
     tally = CellTally(catch=[], detected=[0] * len(cell.drops))
     for name in anchors or {}:
         tally.anchors[name] = AnchorTally(detected=[0] * len(cell.drops))
@@ -205,10 +209,12 @@ def run_boot_cell(cell: BootCell, trials: int, seed: int,
         null = [judge_metric(b, cand, 0.0, plan) for b, (_, cand) in zip(bases, suite, strict=True)]
         verdict = _family(bases, null)
         tally.suites += 1
-        tally.metrics += N_METRICS
-        tally.failed += verdict[0]
-        tally.failed_metric += verdict[1]
-        tally.failed_suite_mean += verdict[2]
+        tally.metrics += cell.metrics
+        tally.failed += verdict.failed
+        tally.failed_metric += bool(verdict.regressions)
+        tally.failed_suite_mean += verdict.suite.status == "regression"
+        tally.null_regressions += len(verdict.regressions)
+        tally.null_inconclusive += sum(j.decision.status == "inconclusive" for j in null)
         for j, one in enumerate(null):
             if one.decision.status == "pass":
                 tally.passes += 1
@@ -219,24 +225,22 @@ def run_boot_cell(cell: BootCell, trials: int, seed: int,
         for i, (kind, shift) in enumerate(cell.drops):
             if kind == "lone":
                 judged = [judge_metric(bases[0], suite[0][1], shift, plan), *null[1:]]
-                tally.detected[i] += _family(bases, judged)[3]
+                tally.detected[i] += "m0" in _family(bases, judged).regressions
             else:
                 judged = [judge_metric(b, cand, shift, plan)
                           for b, (_, cand) in zip(bases, suite, strict=True)]
-                tally.detected[i] += _family(bases, judged)[0]
+                tally.detected[i] += _family(bases, judged).failed
     return tally
 
 
-def _family(bases: Sequence[BootSide], judged: Sequence[Judged]
-            ) -> tuple[bool, bool, bool, bool]:
-    """(gate failed, a metric failed, the suite mean failed, metric 0 failed)."""
+def _family(bases: Sequence[BootSide], judged: Sequence[Judged]) -> FamilyVerdict:
+    """The end of the run over the metrics ``m0``, ``m1``, ...: Holm's later steps and the
+    suite-mean test (each p-value as its test counted it: one regression look here)."""
     names = [f"m{j}" for j in range(len(judged))]
     metrics = [SuiteMetric(n, base, j.candidate, "lower")
                for n, base, j in zip(names, bases, judged, strict=True)]
-    family = close_family([(n, j.decision) for n, j in zip(names, judged, strict=True)],
-                          suite_mean_test(metrics))
-    return (family.failed, bool(family.regressions), family.suite.status == "regression",
-            "m0" in family.regressions)
+    return close_family([(n, j.decision) for n, j in zip(names, judged, strict=True)],
+                        suite_mean_test(metrics))
 
 
 def interval(hits: int, n: int) -> tuple[float, float]:

@@ -1,110 +1,74 @@
-"""How good are the verdicts?  A reproducible simulation of whole suites against other tools' rules.
+"""How good are the verdicts?  The shipped candidate-boots gate simulated over whole suites,
+beside other tools' rules, and replayed on real samples of this VM.
 
-    python3 benchmarks/gate_simulation.py [--trials 400] [--seed 2026] [--quick]
-    python3 benchmarks/gate_simulation.py --tradeoff [--trials 200]   # runs a boot vs pooling
-    python3 benchmarks/gate_simulation.py --replay                    # real samples of this VM
-    python3 benchmarks/gate_simulation.py --boots bound|detect|all [--trials 2000]
-                                           # candidate boots, Holm + suite mean (gate_boots.py)
+    python3 benchmarks/gate_simulation.py [--cells bound|detect|all] [--trials 500] [--seed 2026]
+    python3 benchmarks/gate_simulation.py --replay       # real samples of this VM
 
-Each trial is a suite of 25 metrics (compile-time-like, lower is better).  Every metric has a
-baseline of ``boots`` boots x 3 runs; this run is a new boot.  A sample is
-``100 x (1 + shift) x (1 + boot offset) x (1 + noise)`` with the boot offset drawn once per boot
-(SD ``drift``, independent per metric: the worst case for a suite; "mixed" cells give the 25
-metrics drifts of 0, 0.25, 0.5, 1 and 2% in turn) and the noise per run (SD ``cv``).  The
-same random draws serve every shift and every rule (common random numbers).
+(``--boots`` is accepted for ``--cells``.)  The default mode drives the procedure the plugin
+and ``sbcbench compare`` run (:mod:`gate_boots`): each trial is a suite of 25 metrics, lower
+is better, with k baseline boots of 3 runs and c candidate boots of 3 runs, the last one looked
+at after 3 runs and after each further run up to 6 while undecided
+(:func:`pytest_sbcbench.judge.boot_decide.decide_sides` at Holm's first step, 0.04 / 25), then
+the end of the run (:func:`pytest_sbcbench.judge.family.close_family`: Holm's later steps and
+the suite-mean test at 1%).  A run is ``100 x (1 + shift) x (1 + boot offset) x (1 + noise)``,
+each boot an offset per metric (SD "drift"; "shared": one draw per boot for every metric), each
+run its noise (SD "CV").
 
-This project's :func:`pytest_sbcbench.judge.sequential.decide` runs sequentially: looked at
-after 3 runs and after each further run up to 6 (``SequentialPlan.default(3)``, per-metric alpha
-0.05 / 25, the between-boot prior pooled over the suite's baseline).  The other rules see the
-first 3 runs (the Phoronix Test Suite its own dynamic count) and the same baseline:
+- **Bound cells** (``--cells bound``): k = 2, 3, 5, 10 baseline boots against c = 1 and 3
+  candidate boots, with drifts that differ between metrics: one metric drifting 1% among 24
+  that do not; 5 at 1% among 20 at 0.25%; CV mixed 0.3/1/3% at drift 1%; and drift 0.5% shared
+  by every metric.  The share of unchanged suites that fail (any metric, or the suite mean) must
+  stay at most 5%.
+- **Detection cells** (``--cells detect``): 10 baseline boots against 3 candidate boots, each
+  drop on the same draws (common random numbers), and the anchors' rules beside them, each
+  seeing the baseline boots and the last candidate boot's runs as a run of one new boot:
 
-- pytest-benchmark ``--benchmark-compare-fail=mean:5%``: the mean 5% worse than the latest
-  baseline session's;
-- pyperf ``compare_to``: its two-sample t-test at 95% (``pyperf._utils.is_significant``) and
-  slower, against the latest session (its t-score needs equal counts);
-- asv: slower by a factor over 1.1 and non-overlapping 99% intervals (Student-t standing in for
-  its Laplace-posterior interval; its Mann-Whitney test cannot reach p < 0.002 with 9 vs 3);
-- the Phoronix Test Suite: a mean move over 2% the bad way, after its dynamic run count (runs
-  added while the relative standard deviation exceeds 3.5%, up to 2x the 3 runs);
-- LKP-tests (the kernel test robot): ranges that do not overlap, at least 3 samples a side;
-- Bencher's t-test threshold: this run's mean beyond the baseline samples' mean plus
-  t(0.99, n - 1) standard deviations (it judges one new value against history).
+  - pytest-benchmark ``--benchmark-compare-fail=mean:5%``: the mean 5% worse than the latest
+    baseline session's;
+  - pyperf ``compare_to``: its two-sample t-test at 95% (``pyperf._utils.is_significant``) and
+    slower, against the latest session (its t-score needs equal counts);
+  - asv: slower by a factor over 1.1 and non-overlapping 99% intervals (Student-t standing in
+    for its Laplace-posterior interval; its Mann-Whitney test cannot reach p < 0.002 with 9
+    vs 3);
+  - the Phoronix Test Suite: a mean move over 2% the bad way, after its dynamic run count (runs
+    added while the relative standard deviation exceeds 3.5%, up to 2x the 3 runs);
+  - LKP-tests (the kernel test robot): ranges that do not overlap, at least 3 samples a side;
+  - Bencher's t-test threshold: this run's mean beyond the baseline samples' mean plus
+    t(0.99, n - 1) standard deviations (it judges one new value against history).
 
-Reported per cell: false alarms per metric and per suite (any of 25 metrics flagged, shift 0),
-detection per metric (shifts 1-10%), the share of verdicts that are ``inconclusive``, ``pass``
-given when a 3% (delta) regression was real, and the mean runs used.
+``--replay``: the four openssl metrics recorded on the development VM
+(``tests/data/this_machine/gate-replay_*``) through the same procedure
+(:func:`pytest_sbcbench.judge.boot_decide.decide_boots`, then ``close_family``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
-import random
 import re
 import statistics
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from gate_boots import MAX_RUNS, N_METRICS, AnchorRule, boots_table
 from pyperf._utils import is_significant
 
-from pytest_sbcbench.judge.boots import (
-    PRIOR_DF_CAP,
-    PRIOR_DF_FLOOR,
-    BaselineSession,
-    suite_boot_prior,
+from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_boots
+from pytest_sbcbench.judge.boot_test import BootSession
+from pytest_sbcbench.judge.family import (
+    FamilyVerdict,
+    close_family,
+    per_test_alpha,
+    suite_mean_test,
+    suite_metric,
 )
-from pytest_sbcbench.judge.sequential import Decision, SequentialPlan, decide
 from pytest_sbcbench.judge.tdist import t_ppf
 from pytest_sbcbench.measure.openssl_parse import parse_speed
 
 Baseline = Sequence[Sequence[float]]
-Rule = Callable[[Baseline, Sequence[float]], tuple[bool, int]]
-N_METRICS = 25
-RUNS = 3
-ALL_SHIFTS = (0.0, 0.01, 0.03, 0.05, 0.10)
-
-
-MIXED = (0.0, 0.0025, 0.005, 0.01, 0.02)  # drift SD of metric j: MIXED[j % 5]
-
-
-@dataclass(frozen=True)
-class Scenario:
-    cv: float
-    drift: float | tuple[float, ...]  # one SD for every metric, or cycled over the metrics
-    boots: int
-    shifts: tuple[float, ...] = (0.0, 0.03)
-
-    @property
-    def name(self) -> str:
-        drift = (f"{100 * self.drift:g}%" if isinstance(self.drift, float)
-                 else "mixed " + "/".join(f"{100 * d:g}" for d in self.drift) + "%")
-        return f"CV {100 * self.cv:g}%, drift {drift}, {self.boots} boot(s)"
-
-    def drift_of(self, metric: int) -> float:
-        return self.drift if isinstance(self.drift, float) else self.drift[metric % len(
-            self.drift)]
-
-
-SCENARIOS = (
-    Scenario(0.003, 0.0, 3, ALL_SHIFTS),
-    Scenario(0.003, 0.005, 3, ALL_SHIFTS),
-    Scenario(0.01, 0.0, 3, ALL_SHIFTS),
-    Scenario(0.01, 0.005, 3, ALL_SHIFTS),
-    Scenario(0.003, 0.01, 3),
-    Scenario(0.01, 0.01, 3),
-    Scenario(0.03, 0.0, 3),
-    Scenario(0.03, 0.01, 3),
-    Scenario(0.01, 0.02, 3),
-    Scenario(0.01, 0.005, 1),
-    Scenario(0.01, 0.005, 2),
-    Scenario(0.01, 0.005, 5),
-    Scenario(0.01, 0.01, 1),
-    Scenario(0.01, 0.01, 5),
-    Scenario(0.003, MIXED, 3),
-    Scenario(0.01, MIXED, 3),
-)
-QUICK = (SCENARIOS[3], SCENARIOS[7])
+RUNS = 3  # what the anchors' rules see of the last candidate boot (Phoronix: up to 2x)
 
 
 def pytest_benchmark(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
@@ -150,7 +114,7 @@ def bencher(base: Baseline, cur: Sequence[float]) -> tuple[bool, int]:
     return statistics.fmean(cur[:RUNS]) > limit, RUNS
 
 
-ANCHORS: dict[str, Rule] = {
+ANCHORS: dict[str, AnchorRule] = {
     "pytest-benchmark mean:5%": pytest_benchmark,
     "pyperf compare_to (t-test 95%)": pyperf_rule,
     "asv (factor 1.1 + 99% intervals)": asv_rule,
@@ -158,136 +122,12 @@ ANCHORS: dict[str, Rule] = {
     "LKP-tests range separation": lkp,
     "Bencher t-test (99%)": bencher,
 }
-OURS = "sbcbench sequential (this project)"
 
 
-@dataclass
-class Tally:
-    """Counts for one rule in one cell (scenario, shift)."""
-
-    metrics: int = 0
-    suites: int = 0
-    flagged: int = 0
-    suites_flagged: int = 0
-    statuses: dict[str, int] = field(default_factory=dict)
-    runs: int = 0
-
-    def share(self, status: str) -> float:
-        return self.statuses.get(status, 0) / max(1, self.metrics)
-
-
-def sequential(sessions: Sequence[BaselineSession], cur: Sequence[float], plan: SequentialPlan
-               ) -> tuple[str, int]:
-    """The run loop as the plugin drives it: decide after min_runs and each further run."""
-    for n in range(plan.min_runs, plan.max_runs + 1):
-        status = decide(sessions, cur[:n], "lower", plan).status
-        if status != "continue":
-            return status, n
-    raise AssertionError("decide returned 'continue' at max_runs")
-
-
-def draw_suite(rng: random.Random, sc: Scenario, max_runs: int
-               ) -> list[tuple[list[list[float]], list[float]]]:
-    """Per metric: baseline boots of RUNS samples and this run's samples (unshifted)."""
-    def boot(n: int, drift: float) -> list[float]:
-        offset = 1.0 + rng.gauss(0.0, drift)
-        return [100.0 * offset * (1.0 + rng.gauss(0.0, sc.cv)) for _ in range(n)]
-    return [([boot(RUNS, sc.drift_of(j)) for _ in range(sc.boots)], boot(max_runs, sc.drift_of(j)))
-            for j in range(N_METRICS)]
-
-
-def run_cell(sc: Scenario, trials: int, seed: int, prior_floor: float = PRIOR_DF_FLOOR,
-             prior_cap: float = PRIOR_DF_CAP, anchors: bool = True
-             ) -> dict[tuple[str, float], Tally]:
-    rng = random.Random(f"{seed}-{sc.name}")
-    tallies: dict[tuple[str, float], Tally] = {}
-    for _ in range(trials):
-        suite = draw_suite(rng, sc, 3 * RUNS)  # enough for any budget
-        sessions = [[BaselineSession(tuple(b), str(i)) for i, b in enumerate(base)]
-                    for base, _ in suite]
-        prior = suite_boot_prior(sessions, prior_floor, prior_cap)
-        plan = SequentialPlan.default(RUNS, N_METRICS, boot_prior=prior)
-        rules = ANCHORS if anchors else {}
-        for shift in sc.shifts:
-            flagged = dict.fromkeys([OURS, *rules], False)
-            for (base, noise), sess in zip(suite, sessions, strict=True):
-                cur = [v * (1.0 + shift) for v in noise]
-                status, runs = sequential(sess, cur, plan)
-                _count(tallies, OURS, shift, status, runs)
-                flagged[OURS] |= status == "regression"
-                for name, rule in rules.items():
-                    hit, runs = rule(base, cur)
-                    _count(tallies, name, shift, "regression" if hit else "pass", runs)
-                    flagged[name] |= hit
-            for name, hit in flagged.items():
-                tallies[(name, shift)].suites += 1
-                tallies[(name, shift)].suites_flagged += hit
-    return tallies
-
-
-def _count(tallies: dict[tuple[str, float], Tally], name: str, shift: float, status: str,
-           runs: int) -> None:
-    t = tallies.setdefault((name, shift), Tally())
-    t.metrics += 1
-    t.flagged += status == "regression"
-    t.statuses[status] = t.statuses.get(status, 0) + 1
-    t.runs += runs
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-Results = list[tuple[Scenario, dict[tuple[str, float], Tally]]]
-
-
-def _rate(tallies: dict[tuple[str, float], Tally], name: str, shift: float) -> str:
-    t = tallies.get((name, shift))
-    return pct(t.flagged / t.metrics) if t else "-"
-
-
-def summary_table(results: Results) -> list[str]:
-    """This project's verdicts, one row per cell."""
-    plan = SequentialPlan.default(RUNS, N_METRICS)
-    lines = [f"| cell (25 metrics, {RUNS} runs a boot) | false alarms per metric / per suite | "
-             "detected 1% / 3% / 5% / 10% | oracle power at 3% | inconclusive 0% / 3% | "
-             "pass 0% / 3% | runs 0% / 3% |", "|---|---|---|---|---|---|---|"]
-    for sc, tallies in results:
-        null, three = tallies[(OURS, 0.0)], tallies[(OURS, 0.03)]
-        detect = " / ".join(_rate(tallies, OURS, s) for s in ALL_SHIFTS[1:])
-        lines.append(
-            f"| {sc.name} | {pct(null.flagged / null.metrics)} / "
-            f"{pct(null.suites_flagged / null.suites)} | {detect} | "
-            f"{pct(oracle_power(sc, plan, plan.max_runs))} | "
-            f"{pct(null.share('inconclusive'))} / {pct(three.share('inconclusive'))} | "
-            f"{pct(null.share('pass'))} / {pct(three.share('pass'))} | "
-            f"{null.runs / null.metrics:.1f} / {three.runs / three.metrics:.1f} |")
-    return lines
-
-
-def anchor_table(sc: Scenario, tallies: dict[tuple[str, float], Tally]) -> list[str]:
-    """Every rule on the same draws of one cell."""
-    lines = [f"**{sc.name}**", "",
-             "| rule | false alarms per metric / per suite | detected 1% / 3% / 5% / 10% | "
-             "runs 0% / 3% |", "|---|---|---|---|"]
-    for name in (OURS, *ANCHORS):
-        null, three = tallies[(name, 0.0)], tallies[(name, 0.03)]
-        detect = " / ".join(_rate(tallies, name, s) for s in ALL_SHIFTS[1:])
-        lines.append(f"| {name} | {pct(null.flagged / null.metrics)} / "
-                     f"{pct(null.suites_flagged / null.suites)} | {detect} | "
-                     f"{null.runs / null.metrics:.1f} / {three.runs / three.metrics:.1f} |")
-    return [*lines, ""]
-
-
-def oracle_power(sc: Scenario, plan: SequentialPlan, n: int, effect: float = 0.03) -> float:
-    """Power of the best possible test: known variances, one look at plan.alpha_look, n runs
-    (averaged over the metrics when their drift differs)."""
-    z = statistics.NormalDist().inv_cdf(1 - plan.alpha_look)
-    powers = []
-    for j in range(N_METRICS):
-        var = sc.drift_of(j) ** 2 * (1 + 1 / sc.boots) + sc.cv**2 * (1 / n + 1 / (RUNS * sc.boots))
-        powers.append(statistics.NormalDist().cdf(math.log1p(effect) / math.sqrt(var) - z))
-    return statistics.fmean(powers)
+def tables(which: str, trials: int, seed: int) -> list[str]:
+    """The default mode's output: the cells' table, and the anchors beside the detection cells."""
+    return [f"{trials} suites of {N_METRICS} metrics per cell, seed {seed}", "",
+            *boots_table(which, trials, seed, ANCHORS)]
 
 
 REPLAY_DIR = Path(__file__).parent.parent / "tests" / "data" / "this_machine"
@@ -319,117 +159,102 @@ def load_replay(path: Path) -> tuple[str, dict[int, list[float]]]:
     return algorithm, groups
 
 
-def replay(shift: float = 0.0, baseline_groups: Sequence[int] = (1, 2, 3), current: int = 4,
-           ) -> list[tuple[str, dict[int, list[float]], Decision]]:
-    """The recorded groups replayed through decide(): baseline groups as boots, the current
-    group's runs (scaled by 1 + shift) as this run, in the order they were measured."""
+@dataclass(frozen=True)
+class Replayed:
+    """One recorded metric replayed: its groups, its final decision and the gate's end."""
+
+    algorithm: str
+    groups: dict[int, list[float]]
+    decision: BootDecision
+    family: FamilyVerdict  # the whole replayed suite's, the same for every metric
+
+
+def replay(shift: float = 0.0, baseline_groups: Sequence[int] = (1, 2, 3), current: int = 4
+           ) -> list[Replayed]:
+    """The recorded groups through the shipped procedure: baseline groups as baseline boots,
+    the current group's runs (scaled by 1 + shift) as the one candidate boot, looked at after 3
+    runs and each further run in the order they were measured, at Holm's first step over the
+    recorded metrics; then Holm's later steps and the suite-mean test."""
     data = [load_replay(p) for p in sorted(REPLAY_DIR.glob(REPLAY_GLOB))]
     if not data:
         raise FileNotFoundError(f"no {REPLAY_GLOB} in {REPLAY_DIR}")
-    sessions = [[BaselineSession(tuple(groups[g]), f"group{g}") for g in baseline_groups]
-                for _, groups in data]
-    plan = SequentialPlan.default(RUNS, len(data), boot_prior=suite_boot_prior(sessions))
-    out = []
-    for (algorithm, groups), sess in zip(data, sessions, strict=True):
+    plan = BootPlan(RUNS, MAX_RUNS, 1, alpha=per_test_alpha(len(data)))
+    judged = []
+    for algorithm, groups in data:
+        base = [BootSession(tuple(groups[g]), f"group{g}") for g in baseline_groups]
         stream = [v * (1.0 + shift) for v in groups[current]]
-        decision = next(d for n in range(plan.min_runs, plan.max_runs + 1)
-                        if (d := decide(sess, stream[:n], "higher", plan)).status != "continue")
-        out.append((algorithm, groups, decision))
-    return out
+        for n in range(plan.min_runs, plan.max_runs + 1):
+            cand = [BootSession(tuple(stream[:n]), f"group{current}")]
+            decision = decide_boots(base, cand, "higher", plan)
+            if decision.status != "continue":
+                break
+        judged.append((algorithm, groups, decision, suite_metric(algorithm, base, cand,
+                                                                   "higher")))
+    looks = len(plan.regression_looks)  # each p-value as its test counted it (closing.py)
+    family = close_family(
+        [(a, _counted(d, looks)) for a, _, d, _ in judged],
+        suite_mean_test([s for *_, s in judged]))
+    return [Replayed(a, g, d, family) for a, g, d, _ in judged]
+
+
+def _counted(d: BootDecision, looks: int) -> BootDecision:
+    return dataclasses.replace(d, p_value=min(1.0, d.p_value * looks))
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _cell(d: BootDecision) -> str:
+    return (f"{d.status} ({d.change_pct:+.1f}%, 95% of drops >= {d.catch95_pct:.1f}% caught, "
+            f"{d.samples_used} runs)")
+
+
+def _gate(family: FamilyVerdict) -> str:
+    added = f", {len(family.added)} by Holm's later steps" if family.added else ""
+    head = f"{'fails' if family.failed else 'passes'}: {len(family.regressions)} regression(s)"
+    suite = family.suite
+    if suite.status == "not-run":
+        return f"{head}{added}; suite mean not run (too few boots)"
+    throughput = 100.0 * (1.0 / (1.0 + suite.change_pct / 100.0) - 1.0)  # all higher-better
+    return (f"{head}{added}; suite mean {throughput:+.1f}%, p = {suite.p_value:.2g}: "
+            f"{suite.status}")
 
 
 def replay_table() -> list[str]:
-    """Real samples from this host replayed: unchanged, 10% and 90% slower, against one group."""
+    """Real samples from this host replayed: unchanged, 10% and 90% slower, against one group;
+    the last row is the gate's end for the four metrics together."""
     lines = ["| metric | CV within groups | SD of group means | unchanged (3 groups) | "
              "10% slower | 90% slower (AES-NI masked) | unchanged (1 group) |",
              "|---|---|---|---|---|---|---|"]
-    rows = zip(replay(), replay(-0.10), replay(-0.90), replay(baseline_groups=(1,)), strict=True)
-    for (algorithm, groups, same), (_, _, slower), (_, _, masked), (_, _, one) in rows:
-        cvs = [statistics.stdev(v) / statistics.fmean(v) for v in groups.values()]
-        means = [statistics.fmean(v) for v in groups.values()]
+    runs = (replay(), replay(-0.10), replay(-0.90), replay(baseline_groups=(1,)))
+    for same, *others in zip(*runs, strict=True):
+        cvs = [statistics.stdev(v) / statistics.fmean(v) for v in same.groups.values()]
+        means = [statistics.fmean(v) for v in same.groups.values()]
         lines.append(
-            f"| {algorithm} | {pct(min(cvs))}-{pct(max(cvs))} | "
+            f"| {same.algorithm} | {pct(min(cvs))}-{pct(max(cvs))} | "
             f"{pct(statistics.stdev(means) / statistics.fmean(means))} | "
-            + " | ".join(f"{d.status} ({d.change_pct:+.1f}%, detectable {d.detectable_pct:.1f}%, "
-                         f"{d.samples_used} runs)" for d in (same, slower, masked, one))
-            + " |")
+            + " | ".join(_cell(r.decision) for r in (same, *others)) + " |")
+    lines.append(f"| gate (Holm over {len(runs[0])} metrics + suite mean) | | | "
+                 + " | ".join(_gate(r[0].family) for r in runs) + " |")
     return lines
 
 
-MIXED_TO_1 = (0.0, 0.0025, 0.005, 0.0075, 0.01)
-TRADEOFF_CELLS = (
-    Scenario(0.01, 0.005, 3),
-    Scenario(0.03, 0.01, 3, (0.0,)),
-    Scenario(0.01, 0.01, 3, (0.0,)),
-    Scenario(0.01, MIXED_TO_1, 3, (0.0,)),
-    Scenario(0.003, MIXED_TO_1, 3, (0.0,)),
-)
-# (runs per boot, prior degrees of freedom floor, cap): the shipped rule first
-TRADEOFF_CONFIGS = ((3, PRIOR_DF_FLOOR, PRIOR_DF_CAP), (12, PRIOR_DF_FLOOR, PRIOR_DF_CAP),
-                    (20, PRIOR_DF_FLOOR, PRIOR_DF_CAP), (12, 20.0, 50.0), (12, 50.0, 50.0),
-                    (20, 50.0, 50.0))
-
-
-def tradeoff_table(trials: int, seed: int) -> list[str]:
-    """Why the detection target and the suite bound cannot both hold with three boots: more
-    runs per boot, and trusting the suite-pooled drift more (a higher prior floor), against
-    detection in the target's corner cell and suite false alarms where drift differs."""
-    global RUNS
-    saved = RUNS
-    head = ["| runs a boot (budget 2x), prior df floor / cap | detected 3% (CV 1%, drift 0.5%) | "
-            "oracle | " + " | ".join(f"suite false alarms, {sc.name}" for sc in
-                                     TRADEOFF_CELLS[1:]) + " |",
-            "|---" * (3 + len(TRADEOFF_CELLS) - 1) + "|"]
-    try:
-        for runs, floor, cap in TRADEOFF_CONFIGS:
-            RUNS = runs
-            cells = [run_cell(sc, trials, seed, floor, cap, anchors=False)
-                     for sc in TRADEOFF_CELLS]
-            hit = cells[0][(OURS, 0.03)]
-            alarms = [c[(OURS, 0.0)] for c in cells[1:]]
-            oracle = oracle_power(TRADEOFF_CELLS[0], SequentialPlan.default(runs, N_METRICS),
-                                  2 * runs)
-            head.append(f"| {runs}, {floor:g} / {cap:g} | {pct(hit.flagged / hit.metrics)} | "
-                        f"{pct(oracle)} | "
-                        + " | ".join(pct(a.suites_flagged / a.suites) for a in alarms) + " |")
-    finally:
-        RUNS = saved
-    return head
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description="verdict simulation over whole suites")
-    parser.add_argument("--trials", type=int, default=400, help="suites per cell")
+    parser = argparse.ArgumentParser(description="the candidate-boots gate simulated over "
+                                                 "whole suites, beside other tools' rules")
+    parser.add_argument("--cells", "--boots", dest="cells", default="all",
+                        choices=("bound", "detect", "all"),
+                        help="the suite-bound cells, the detection cells, or both (default)")
+    parser.add_argument("--trials", type=int, default=500, help="suites per cell")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--quick", action="store_true", help="two cells only")
     parser.add_argument("--replay", action="store_true",
                         help="only replay the samples recorded on the development VM")
-    parser.add_argument("--tradeoff", action="store_true",
-                        help="only the runs-per-boot and pooling trade-off table")
-    parser.add_argument("--boots", choices=("bound", "detect", "all"),
-                        help="only the candidate-boots gate (issue 22): suite bound cells, "
-                             "detection cells, or both")
     args = parser.parse_args()
-    if args.boots:
-        from gate_boots import boots_table
-        print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
-        print("\n".join(boots_table(args.boots, args.trials, args.seed, ANCHORS)))
-        return
     if args.replay:
         print("\n".join(replay_table()))
         return
-    if args.tradeoff:
-        print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
-        print("\n".join(tradeoff_table(args.trials, args.seed)))
-        return
-    scenarios = QUICK if args.quick else SCENARIOS
-    print(f"{args.trials} suites of {N_METRICS} metrics per cell, seed {args.seed}\n")
-    results = [(sc, run_cell(sc, args.trials, args.seed)) for sc in scenarios]
-    lines = [*summary_table(results), ""]
-    for sc, tallies in results:
-        if sc.shifts == ALL_SHIFTS or sc in (SCENARIOS[7],):
-            lines += anchor_table(sc, tallies)
-    print("\n".join(lines))
+    print("\n".join(tables(args.cells, args.trials, args.seed)))
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ per trial (K trials, each with its own baseline, as the simulation draws one per
 Each boot has its own noise stream (seed and boot name) and its own offsets.
 
 Every run is ``--sbc-quick --sbc-runs 3 --sbc-idle-wait 0`` (3 runs a boot, as the simulation).
-The prediction is benchmarks/gate_simulation.py's cell with the same CV, drift, boots and
-number of metrics (``--predict-trials`` suites).  Prints a Markdown table.
+The prediction is the shipped procedure simulated (benchmarks/gate_boots.py, as
+gate_simulation.py runs it) with the same CV, drift, baseline boots and number of metrics, one
+candidate boot (``--predict-trials`` suites).  Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -104,18 +105,21 @@ def measured(runs: dict[str, list[dict[str, str]]], alg: str) -> dict[str, float
 
 
 def predicted(args: argparse.Namespace, metrics: int) -> dict[str, float]:
-    """gate_simulation.py's cell for the same CV, drift, boots and suite size."""
+    """The shipped procedure simulated (benchmarks/gate_boots.py, gate_simulation.py's cells)
+    for the same CV, drift, baseline boots and suite size, and one candidate boot: each pytest
+    run here is judged alone.  Suites counted as failing are those with a metric regressed (the
+    pytest runs are read by their verdicts; the suite-mean test has no verdict of its own)."""
     sys.path.insert(0, str(REPO / "benchmarks"))
-    import gate_simulation as sim
+    import gate_boots as sim
 
-    sim.N_METRICS = metrics
     shift = -args.shift / 100.0  # the simulation's metrics are lower-is-better
-    cell = sim.Scenario(args.cv / 100.0, args.drift / 100.0, args.boots, (0.0, shift))
-    tallies = sim.run_cell(cell, args.predict_trials, args.seed)
-    ours, hit = tallies[(sim.OURS, 0.0)], tallies[(sim.OURS, shift)]
-    return {"fa_metric": ours.flagged / ours.metrics,
-            "fa_suite": ours.suites_flagged / ours.suites,
-            "inconclusive": ours.share("inconclusive"), "detected": hit.flagged / hit.metrics}
+    cell = sim.BootCell("suite replay", args.boots, 1, (args.cv / 100.0,),
+                        (args.drift / 100.0,), drops=(("lone", shift),), targets=(0.0,),
+                        metrics=metrics)
+    t = sim.run_boot_cell(cell, args.predict_trials, args.seed)
+    return {"fa_metric": t.null_regressions / t.metrics, "fa_suite": t.failed_metric / t.suites,
+            "inconclusive": t.null_inconclusive / t.metrics,
+            "detected": (t.detected or [0])[0] / t.suites}
 
 
 def table(args: argparse.Namespace, got: dict[str, float | int],

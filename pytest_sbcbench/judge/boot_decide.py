@@ -30,7 +30,7 @@ from typing import Literal
 from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
 from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
 from .boots import ONE_BOOT_ALLOWANCE, BootPrior
-from .sequential import NOISE_CONFIDENCE, PASS_ALPHA, POWER, LookSchedule
+from .looks import NOISE_CONFIDENCE, PASS_ALPHA, POWER, LookSchedule
 from .tdist import incomplete_beta, t_ppf
 
 BootStatus = Literal["continue", "pending", "regression", "pass", "improvement", "inconclusive"]

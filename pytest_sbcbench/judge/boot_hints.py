@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from .boot_test import BootNoise
-from .sequential import NOISE_CONFIDENCE, POWER, noise_upper
+from .looks import NOISE_CONFIDENCE, POWER, noise_upper
 from .tdist import t_ppf
 
 cached_noise_upper = lru_cache(maxsize=1024)(noise_upper)  # df lies on a grid

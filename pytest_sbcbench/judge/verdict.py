@@ -30,7 +30,7 @@ from .boot_test import BootSession
 from .boots import BaselineSession
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
-from .sequential import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
+from .looks import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
 from .validity import HOST_NOISE
 
 MACHINE_KEYS = ("cpu_model", "cpus")  # recorded and compared; only the model makes a run
