@@ -20,7 +20,7 @@ from ..errors import BoardError, ParseError, SbcBenchError, ToolError
 from ..jsonload import read_bytes
 from ..judge import physics, signing
 from ..judge.baseline import load_baseline
-from ..judge.sequential import DEFAULT_MIN_EFFECT_PCT
+from ..judge.looks import DEFAULT_MIN_EFFECT_PCT
 from ..judge.telemetry import summarize_trace
 from ..judge.validity import findings, throttling
 from ..judge.verdict import JudgeContext, judge_result

@@ -27,7 +27,7 @@ from ..judge.boot_test import BootSession
 from ..judge.candidates import Candidate, MetricKey, key_of, pooled
 from ..judge.closing import Closing, close_run, with_closing
 from ..judge.history import UNUSABLE
-from ..judge.sequential import DEFAULT_MIN_EFFECT_PCT
+from ..judge.looks import DEFAULT_MIN_EFFECT_PCT
 from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, judge_result
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster

@@ -81,7 +81,7 @@ def _times(plan: Any, settings: Settings, quick: bool) -> dict[str, float]:
     """At least: set-up and the planned runs on an idle machine.  At most: the idle gate's
     whole wait (``--sbc-idle-wait``, 10 s; 2 s quick) and the re-measure budget (up to
     2x the planned runs while a baseline verdict is undecided)."""
-    from ..judge.sequential import RUN_BUDGET_FACTOR
+    from ..judge.looks import RUN_BUDGET_FACTOR
 
     runs = plan.runs_for(dataclasses.replace(settings, quick=quick))
     wait = QUICK_IDLE_WAIT if quick else IDLE_WAIT
@@ -134,7 +134,7 @@ def render(table: list[dict[str, Any]], as_json: bool) -> str:
     """The listing as JSON, or as a text table whose columns are as wide as their widest cell
     (a third party's workload may have a long name or several markers), a total of the
     available workloads and what the times include."""
-    from ..judge.sequential import RUN_BUDGET_FACTOR
+    from ..judge.looks import RUN_BUDGET_FACTOR
 
     if as_json:
         return json.dumps(table, indent=2)
