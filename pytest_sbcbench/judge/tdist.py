@@ -1,5 +1,4 @@
-"""Student's t distribution, enough of it for the gate (CDF and quantile for any real df),
-and the digamma and trigamma functions the between-boot prior needs."""
+"""Student's t distribution, enough of it for the gate (CDF and quantile for any real df)."""
 
 from __future__ import annotations
 
@@ -65,38 +64,3 @@ def t_ppf(p: float, df: float) -> float:
             break
     return (low + high) / 2.0
 
-
-def digamma(x: float) -> float:
-    """psi(x) for x > 0: recurrence up to 6, then the asymptotic series (error < 1e-8)."""
-    out = 0.0
-    while x < 6.0:
-        out -= 1.0 / x
-        x += 1.0
-    inv2 = 1.0 / (x * x)
-    return out + math.log(x) - 0.5 / x - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 / 252))
-
-
-def trigamma(x: float) -> float:
-    """psi'(x) for x > 0: recurrence up to 6, then the asymptotic series (error < 1e-8)."""
-    out = 0.0
-    while x < 6.0:
-        out += 1.0 / (x * x)
-        x += 1.0
-    inv2 = 1.0 / (x * x)
-    return out + 1.0 / x + inv2 / 2 + inv2 / x * (1 / 6 - inv2 * (1 / 30 - inv2 / 42))
-
-
-def trigamma_inverse(y: float) -> float:
-    """The x > 0 with trigamma(x) = y (y > 0), by bisection on the log scale."""
-    if y <= 0:
-        raise ValueError(f"trigamma_inverse needs y > 0, got {y}")
-    low, high = 1e-8, 1e8
-    for _ in range(200):
-        mid = math.sqrt(low * high)
-        if trigamma(mid) > y:
-            low = mid
-        else:
-            high = mid
-        if high / low < 1 + 1e-12:
-            break
-    return math.sqrt(low * high)
