@@ -34,6 +34,12 @@ def plan_suite(run: Session, tests: Sequence[str]) -> None:
     except SysrootError:  # a host without /proc: nothing that needs the board runs
         return
     run.recorder.plan_suite(run.baseline, tests, candidate_for(run.target, board), boots_left)
+    if run.settings.save_baseline:
+        from ..judge.saving import same_reference
+        from .candidate import this_boot
+
+        reference = {"label": run.settings.candidate, "kernel_release": this_boot(run.target)[1]}
+        run.recorder.far_boot = same_reference(run.baseline, reference)
 
 
 def results_path(run: Session) -> Path | None:
