@@ -151,7 +151,7 @@ def run_step(step: Step, boots: int, mode: str, env_file: Path, out: Path, keep_
             outcome.results.append(each)
             outcome.code, outcome.tally = code, tally
             say(f"{step.name}: boot {boot} of {boots}: exit {code} in {wall:.0f} s: {tally}")
-            if code not in (0, step.expect, *step.also):  # a broken boot: the rest would not say more
+            if code not in (0, step.expect, *step.also):  # a broken boot: the rest says no more
                 break
         outcome.wall_s = sum(outcome.boot_s)
     check(outcome)
