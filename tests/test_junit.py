@@ -53,7 +53,8 @@ def test_a_judged_result_carries_interval_runs_and_baseline() -> None:
                 "ci_high_pct": f"{e.ci_pct[1]:+.2f}",
                 "confidence_pct": f"{e.confidence_pct:.2f}",
                 "detectable_drop_pct": f"{e.detectable_pct:.2f}",
-                "baseline_runs": "2", "baseline_boots": "1", "verdict": verdict.status}
+                "baseline_runs": "2", "baseline_boots": "1", "verdict": verdict.status,
+                "baseline_median": "7.1045"}  # the gate's evidence carries it, in MB/s
     if e.tolerance_pct is not None:
         expected["tolerance_pct"] = f"{e.tolerance_pct:.2f}"
     assert props == expected

@@ -117,6 +117,19 @@ def _within(side: BootSide, s_w2: float, s_s2: float) -> list[float]:
                                                                 strict=True)]
 
 
+def within_variances(base: BootSide, cand: BootSide) -> tuple[list[float], list[float]]:
+    """u_i per boot on each side (the variance of a boot mean around its boot's true level,
+    from the runs and sessions pooled over both sides), in each side's boot order."""
+    df_w = base.within_df + cand.within_df
+    s_w2 = (base.within_ss + cand.within_ss) / df_w if df_w else 0.0
+    df_s = base.session_df + cand.session_df
+    s_s2 = 0.0
+    if df_s:
+        share = base.session_run_share + cand.session_run_share
+        s_s2 = max(0.0, (base.session_ss + cand.session_ss - s_w2 * share) / df_s)
+    return _within(base, s_w2, s_s2), _within(cand, s_w2, s_s2)
+
+
 def _satterthwaite(parts: Sequence[tuple[float, float]]) -> float:
     """Degrees of freedom of a sum of variance estimates (value, df); df 0 parts are exact."""
     total = sum(v for v, _ in parts)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .boot_decide import METRIC_RATE, BootDecision, upper_tail
-from .boot_test import BootSession, BootSide, reduce_side
+from .boot_test import BootSession, BootSide, reduce_side, within_variances
 from .tdist import t_ppf
 
 SUITE_RATE = 0.01
@@ -85,10 +85,30 @@ def _boot_means(side: BootSide) -> dict[object, float]:
     return dict(zip(side.keys, side.means, strict=True))
 
 
+def _suite_within(metrics: Sequence[SuiteMetric], base_order: Sequence[object],
+                  cand_order: Sequence[object]) -> tuple[list[float], list[float]]:
+    """Per boot, the variance of its suite mean from within the boots (runs and sessions): a
+    noisy candidate boot's mean is less sure than the baseline boots' spread says, and the
+    test adds that imbalance (never subtracts), as the per-metric test does."""
+    base_u = [0.0] * len(base_order)
+    cand_u = [0.0] * len(cand_order)
+    n = len(metrics) ** 2
+    for m in metrics:
+        ub, uc = within_variances(m.baseline, m.candidate)
+        by_base = dict(zip(m.baseline.keys, ub, strict=True))
+        by_cand = dict(zip(m.candidate.keys, uc, strict=True))
+        for i, key in enumerate(base_order):
+            base_u[i] += by_base[key] / n
+        for i, key in enumerate(cand_order):
+            cand_u[i] += by_cand[key] / n
+    return base_u, cand_u
+
+
 def suite_mean_test(metrics: Sequence[SuiteMetric], rate: float = SUITE_RATE) -> SuiteMean:
     """Two-sample t (k + c - 2 df, one-sided) on the per-boot means of the whole suite: each
-    boot's mean over the metrics of its log boot mean, the bad way positive.  Only boots that
-    every metric has take part (boot ids must be known, so boots line up across metrics)."""
+    boot's mean over the metrics of its log boot mean, the bad way positive, with the
+    within-boot imbalance added (:func:`_suite_within`).  Only boots that every metric has take
+    part (boot ids must be known, so boots line up across metrics)."""
     if not metrics:
         return SuiteMean("not-run", 0.0, (0.0, 0.0), 1.0, 0, 0, 0, "suite mean: no metric")
     base_keys = set.intersection(*(set(m.baseline.keys) for m in metrics))
@@ -111,7 +131,11 @@ def suite_mean_test(metrics: Sequence[SuiteMetric], rate: float = SUITE_RATE) ->
     ss = sum((x - statistics.fmean(b)) ** 2 for x in b) + sum(
         (x - statistics.fmean(cn)) ** 2 for x in cn)
     df = float(k + c - 2)
-    se = max(math.sqrt(ss / df * (1 / k + 1 / c)), 1e-12)
+    tau2, scale = ss / df, 1 / k + 1 / c
+    u_base, u_cand = _suite_within(metrics, base_order, cand_order)
+    mean_u = (sum(u_base) * (k - 1) / k + sum(u_cand) * (c - 1) / c) / df
+    imbalance = sum(u_cand) / c**2 + sum(u_base) / k**2 - mean_u * scale
+    se = max(math.sqrt(tau2 * scale + max(0.0, imbalance)), 1e-12)
     p = upper_tail(d / se, df)
     half = t_ppf(1 - rate, df) * se
     ci = (100.0 * math.expm1(d - half), 100.0 * math.expm1(d + half))
