@@ -118,16 +118,17 @@ def _within(side: BootSide, s_w2: float, s_s2: float) -> list[float]:
 
 
 def within_variances(base: BootSide, cand: BootSide) -> tuple[list[float], list[float]]:
-    """u_i per boot on each side (the variance of a boot mean around its boot's true level,
-    from the runs and sessions pooled over both sides), in each side's boot order."""
-    df_w = base.within_df + cand.within_df
-    s_w2 = (base.within_ss + cand.within_ss) / df_w if df_w else 0.0
-    df_s = base.session_df + cand.session_df
-    s_s2 = 0.0
-    if df_s:
-        share = base.session_run_share + cand.session_run_share
-        s_s2 = max(0.0, (base.session_ss + cand.session_ss - s_w2 * share) / df_s)
-    return _within(base, s_w2, s_s2), _within(cand, s_w2, s_s2)
+    """u_i per boot on each side (the variance of a boot mean around its boot's true level),
+    each side from its own runs and sessions where it has repeated ones (a noisy candidate is
+    not made quiet by a quiet baseline), else from the other side's, in each side's order."""
+    def own(side: BootSide, other: BootSide) -> tuple[float, float]:
+        src = side if side.within_df else other
+        s_w2 = src.within_ss / src.within_df if src.within_df else 0.0
+        ses = side if side.session_df else other
+        s_s2 = max(0.0, (ses.session_ss - s_w2 * ses.session_run_share) / ses.session_df) \
+            if ses.session_df else 0.0
+        return s_w2, s_s2
+    return _within(base, *own(base, cand)), _within(cand, *own(cand, base))
 
 
 def _satterthwaite(parts: Sequence[tuple[float, float]]) -> float:
