@@ -55,6 +55,16 @@ def log_ticks(axis: Any) -> None:
     axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
 
+def scale_axis(ax: Any, which: str, values: Iterable[float], log: bool | None) -> bool:
+    """Put ``ax``'s ``which`` axis ("x" or "y") on a log scale read as plain numbers when
+    :func:`log_axis` says so; whether it did."""
+    logged = log_axis(values, log)
+    if logged:
+        getattr(ax, f"set_{which}scale")("log")
+        log_ticks(getattr(ax, f"{which}axis"))
+    return logged
+
+
 def axis_kind(log: bool) -> str:
     return "log axis" if log else "linear axis"
 
@@ -93,10 +103,7 @@ def _compile_charts(plt: Any, entries: Sequence[fleet.FleetEntry], out: Path,
         values = [e.value for _, e, _ in rows][::-1]
         fig, ax = plt.subplots(figsize=(9, 0.4 * len(rows) + 1.8))
         ax.barh([f"{e.board} ({fleet.tool_label(e)})" for _, e, _ in rows][::-1], values)
-        logged = log_axis(values, log)
-        if logged:
-            ax.set_xscale("log")
-            log_ticks(ax.xaxis)
+        logged = scale_axis(ax, "x", values, log)
         ax.set_xlabel(f"seconds, mean of runs ({axis_kind(logged)}; lower is better)")
         ax.set_title(f"{metric}: fleet ranking\n{measured(identity)}", fontsize=10)
         fig.tight_layout()
@@ -122,10 +129,7 @@ def crypto_figure(plt: Any, family: dict[str, dict[str, fleet.FleetEntry]],
             ax.bar_label(bars, labels=[f"{v:,.0f}" if v >= 100 else f"{v:.3g}" for v in shown],
                          fontsize=6, padding=1)
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(metrics))], metrics, rotation=30)
-    logged = log_axis(values, log)
-    if logged:
-        ax.set_yscale("log")
-        log_ticks(ax.yaxis)
+    logged = scale_axis(ax, "y", values, log)
     ax.set_ylabel(f"MB/s, mean of runs ({axis_kind(logged)}; higher is better)")
     ax.set_title(f"crypto throughput: {measured(identity)}", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
