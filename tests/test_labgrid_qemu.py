@@ -4,7 +4,8 @@
 
 The board is the labgrid env file named by ``SBCBENCH_QEMU_ENV`` (a QEMUDriver booting a kernel
 of its ``images:`` with a busybox initramfs holding openssl, e.g. the a72 board of
-``scripts/qemu_lab.py build``); a second key in ``images:`` is the kernel switched to.  Skips with
+``scripts/qemu_lab.py build``); a key of ``images:`` naming another kernel file is the kernel
+switched to.  Skips with
 the reason when the variable, the env file, labgrid, qemu or the images are missing."""
 
 from __future__ import annotations
@@ -80,11 +81,15 @@ def board(lab: LabRun, command: str) -> str:
 
 
 def other_kernel(lab: LabRun) -> str:
-    """An images key other than the one the QEMUDriver boots (skip when there is none)."""
+    """An images key naming another kernel file than the one the QEMUDriver boots (skip when
+    there is none): a key for the same file booted with more on its command line (the
+    ``maxcpus=1`` variant) is the same kernel release, so no kernel switch."""
     booted = kernel_image(lab.target)
-    others = [key for key in images(lab.env) if key != booted]
+    assert booted is not None
+    path = lab.env.config.get_image_path
+    others = [key for key in images(lab.env) if path(key) != path(booted)]
     if not others:
-        pytest.skip(f"{lab.env_file} has one kernel image: no kernel switch to check")
+        pytest.skip(f"{lab.env_file} has one kernel: no kernel switch to check")
     return others[0]
 
 
@@ -162,3 +167,29 @@ def test_the_crypto_suite_runs_on_the_board_with_another_kernel(lab: LabRun, tmp
     assert lab_env["kernel_release"] and lab_env["kernel_release"] != board(lab, "uname -r")
     [digest] = [r for r in doc["results"] if r["test"].endswith("test_digest[sha256]")]
     assert digest["summary"]["median"] > 0
+
+
+def test_sbc_boots_reboots_the_board_between_boots_and_saves_each_boot(lab: LabRun,
+                                                                        tmp_path: Path) -> None:
+    """``--sbc-boots 2 --sbc-save-baseline`` on the real board: pytest's loop runs twice with a
+    lab reboot between (a new boot id, checked), boot 1 is written to ``NAME.boot1.json`` before
+    the reboot, and the baseline holds one session per boot, each with its boot's id."""
+    results = tmp_path / "qemu.json"
+    argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",
+            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
+            "--lg-env", str(lab.env_file), "--sbc-boots", "2", "--sbc-save-baseline",
+            "--sbc-baselines", str(tmp_path / "baselines"), "--sbc-results", str(results)]
+    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
+                          check=False, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sbcbench: boot 1 of 2" in done.stdout and "sbcbench: boot 2 of 2" in done.stdout
+    first = json.loads((tmp_path / "qemu.boot1.json").read_text())["environment"]
+    last = json.loads(results.read_text())["environment"]
+    assert first["boot_id"] and last["boot_id"] and first["boot_id"] != last["boot_id"]
+    assert last["lab"]["reboots"][-1]["boot_id_before"] == first["boot_id"]
+    assert last["lab"]["reboots"][-1]["boot_id_after"] == last["boot_id"]
+    [saved] = list((tmp_path / "baselines").glob("*.json"))
+    [entry] = [e for e in json.loads(saved.read_text())["entries"] if e["metric"] == "sha256"]
+    assert [s["environment"]["boot_id"] for s in entry["sessions"]] == [first["boot_id"],
+                                                                         last["boot_id"]]
