@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, ParseError, SbcBenchError, ToolError
+from ..fileio import write_atomic
 from ..jsonload import read_bytes
 from ..judge import physics, signing
 from ..judge.baseline import load_baseline
@@ -336,7 +337,7 @@ def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> in
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         name = args.out / f"report.{'json' if args.format == 'json' else 'md'}"
-        name.write_text(shown)
+        write_atomic(name, shown.encode("utf-8"))
         charts = write_chart(columns, args.out, profiles)
         note = f"{len(charts)} chart files" if charts else f"no charts: {MATPLOTLIB_MISSING}"
         print(f"wrote {name} and {note}", file=sys.stderr)
@@ -356,7 +357,7 @@ def _write_report(out: Path, name: str, shown: str, entries: Sequence[FleetEntry
                   vs: str | None = None, log: bool | None = None) -> None:
     """``out/name`` and the charts beside it, said on stderr (no charts: why not)."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / name).write_text(shown)
+    write_atomic(out / name, shown.encode("utf-8"))
     charts = write_charts(entries, out, vs, log)
     note = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
     print(f"wrote {out / name} and {note}", file=sys.stderr)

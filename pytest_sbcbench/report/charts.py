@@ -16,6 +16,7 @@ from typing import Any
 from ..model import Identity
 from . import fleet
 from .trace import pyplot as _plt
+from .trace import save_figure
 
 LOG_SPAN = 100.0
 LABELLED_BOARDS = 4  # more boards than this: bars too narrow for their values
@@ -32,10 +33,7 @@ def save(fig: Any, out: Path, name: str) -> list[Path]:
     """``name``.png and .svg in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     stem = chart_stem(name)
-    paths = [out / f"{stem}.png", out / f"{stem}.svg"]
-    for path in paths:
-        fig.savefig(path, dpi=100)
-    return paths
+    return [save_figure(fig, out / f"{stem}.{kind}", dpi=100) for kind in ("png", "svg")]
 
 
 def log_axis(values: Iterable[float], log: bool | None) -> bool:

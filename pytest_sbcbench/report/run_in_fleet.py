@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..fileio import write_atomic
 from ..platform.board import BoardProfile
 from .charts import no_charts_reason, write_charts
 from .fleet import load_fleet
@@ -32,7 +33,7 @@ def write(out: Path, doc: dict[str, Any], baselines: Path,
     write_json_atomic(this_run, doc)
     published = sorted((baselines / "published").glob("*.json")) or shipped_published()
     entries = load_fleet([*published, this_run])
-    (out / "report.md").write_text(render(entries, dict(profiles)))
+    write_atomic(out / "report.md", render(entries, dict(profiles)).encode("utf-8"))
     charts = write_charts(entries, out)
     drawn = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
     machines = f"{len(published)} published machine{'' if len(published) == 1 else 's'}"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import itertools
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..fileio import write_atomic
 from ..judge.telemetry import under_load
 from ..model import Reading, Sensor, Trace
 
@@ -27,9 +29,10 @@ def safe_name(nodeid: str) -> str:
 
 
 def write_csv(trace: Trace, path: Path) -> Path:
+    """The trace as CSV, written atomically (:func:`..fileio.write_atomic`: a FIFO or a device
+    in its place is refused, never opened and blocked on)."""
     flags = under_load(trace)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    with io.StringIO(newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["t_s", *(f"cpu{c}_mhz" for c in trace.cpus),
                          *(f"temp_c_{s.name}" for s in trace.sensors),
@@ -40,7 +43,7 @@ def write_csv(trace: Trace, path: Path) -> Path:
                              reading.mem_used, reading.swap_used, f"{reading.tree_cpu_s:.3f}",
                              _cell(reading.system_busy_cpus), _cell(reading.steal_pct),
                              int(loaded)])
-    return path
+        return write_atomic(path, handle.getvalue().encode("utf-8"))
 
 
 def read_csv(path: Path, unavailable: dict[str, str] | None = None) -> Trace:
@@ -103,10 +106,18 @@ def write_png(trace: Trace, path: Path, title: str) -> Path | None:
     if plt is None:
         return None
     fig = figure(plt, trace, title)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    try:
+        return save_figure(fig, path, dpi=90)
+    finally:
+        plt.close(fig)
+
+
+def save_figure(fig: Any, path: Path, dpi: int) -> Path:
+    """``fig`` rendered in memory (the format from the suffix), then written atomically: a FIFO
+    in its place is refused, and a reader never sees half a chart."""
+    with io.BytesIO() as image:
+        fig.savefig(image, format=path.suffix.lstrip(".") or "png", dpi=dpi)
+        return write_atomic(path, image.getvalue())
 
 
 def summary_line(folder: Path | None, written: Sequence[Path]) -> list[str]:

@@ -212,6 +212,7 @@ class Recorder:
         error that would cost the test its results and its save."""
         if folder is None:
             return
+        from ..fileio import OutputError
         from ..model import Finding
         from ..report import trace as trace_out
 
@@ -221,6 +222,9 @@ class Recorder:
                              lambda t, p: trace_out.write_png(t, p, nodeid))):
             try:
                 written = write(trace, path)
+            except OutputError as exc:  # refused or failed (a FIFO, a full disk): its reason
+                self.findings.append((nodeid, Finding("trace-not-written", str(exc))))
+                continue
             except (OSError, ValueError) as exc:
                 why = getattr(exc, "strerror", None) or str(exc)
                 self.findings.append((nodeid, Finding("trace-not-written", f"{path}: {why}")))
