@@ -198,7 +198,8 @@ def check(outcome: Outcome) -> None:
     docs = [load(p) for p in outcome.results]
     ids = [str(lab_of(d).get("boot_id")) for d in docs if d is not None]
     if len(ids) != len(outcome.results):
-        outcome.problems.append(f"{len(outcome.results) - len(ids)} boot(s) wrote no results")
+        lost = len(outcome.results) - len(ids)
+        outcome.problems.append(f"{lost} boot{'' if lost == 1 else 's'} wrote no results")
     if len(set(ids)) != len(ids):
         outcome.problems.append(f"a boot id repeats: {ids}")
     images = {str(lab_of(d).get("kernel_image")) for d in docs if d is not None}
@@ -283,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = []
     for step in steps:
         boots = args.baseline_boots if step.role == "baseline" else args.candidate_boots
-        say(f"{step.name}: {boots} boot(s) of {step.image} ...")
+        say(f"{step.name}: {boots} boot{'' if boots == 1 else 's'} of {step.image} ...")
         outcome = run_step(step, boots, mode, env_file, out, args.keep_out)
         outcomes.append(outcome)
         print(f"{step.name}: exit {outcome.code} (expected {step.expect}) in "

@@ -47,7 +47,7 @@ def test_an_accepted_result_from_another_cpu_restarts_its_entry(tmp_path: Path) 
     assert all(s.environment["cpu_model"] == NEW_CPU["cpu_model"] for s in entry.sessions)
     untouched = next(e for e in saved.entries if e.test == OTHER)  # not accepted: kept as was
     assert [s.created for s in untouched.sessions] == ["old-0", "old-1"]
-    assert any(line.startswith(f"  restarted: {TEST} aes-128-gcm: its 2 session(s) from "
+    assert any(line.startswith(f"  restarted: {TEST} aes-128-gcm: its 2 sessions from "
                                "another machine (cpu_model: baseline 'StarFive")
                for line in lines), lines
     again = judge(result((60e6, 61e6)), saved, "star64", NEW_CPU)

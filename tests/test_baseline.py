@@ -65,7 +65,7 @@ def test_verdicts(tmp_path: Path) -> None:
     machine = {"cpu_model": "sifive,u74-mc", "cpus": 4}
     # one boot: drift cannot be separated from a change, so a steady run cannot pass
     steady = judge(result((21.75e6, 21.7e6, 21.8e6)), baseline, "star64", machine)
-    assert steady.status == "inconclusive" and "1 baseline boot(s)" in steady.detail
+    assert steady.status == "inconclusive" and "1 baseline boot vs" in steady.detail
     slow = judge(result((15.0e6, 15.1e6, 14.9e6)), baseline, "star64", machine)
     assert slow.status == "regression" and "change -30.88%" in slow.detail
     assert slow.evidence is not None and slow.evidence.baseline_boots == 1
@@ -346,7 +346,7 @@ def test_only_passing_results_are_saved_unless_accepted(tmp_path: Path) -> None:
     lines = save_summary(tmp_path / "b.json", *savable(results, ["test_sequential", "nope"]),
                          ["test_sequential", "nope"])
     assert lines == [
-        f"baseline saved: {tmp_path / 'b.json'} (4 result(s))",
+        f"baseline saved: {tmp_path / 'b.json'} (4 results)",
         f"  saved by --sbc-accept: {storage} aes-128-gcm (regression)",
         f"  NOT saved: {TEST} aes-128-gcm (incomparable; add --sbc-accept '{TEST}' to record "
         "it as the new normal)",
@@ -388,7 +388,7 @@ def test_save_session_filters_locks_and_reports(tmp_path: Path) -> None:
     assert not path.exists() and lines[0] == f"baseline NOT saved to {path}: no result can be " \
         "recorded"
     lines = save_session(path, "star64", [with_status("no-baseline")], (), "s1", {})
-    assert lines == [f"baseline saved: {path} (1 result(s); up to 1 session(s) per metric)"]
+    assert lines == [f"baseline saved: {path} (1 result; up to 1 session per metric)"]
     lines = save_session(path, "star64", [with_status("regression")], ["aes-128"], "s2", {})
-    assert lines[0].endswith("(1 result(s); up to 2 session(s) per metric)")
+    assert lines[0].endswith("(1 result; up to 2 sessions per metric)")
     assert lines[1] == f"  saved by --sbc-accept: {TEST} aes-128-gcm (regression)"

@@ -165,7 +165,7 @@ def test_interleaved_child_echoes_never_change_the_parents_totals(data: st.DataO
     report = parse_speed(damaged)
     assert (report.throughput, report.rates) == (clean.throughput, clean.rates)
     if report.notes:
-        assert "damaged child echo line(s) skipped" in report.notes[0]
+        assert "damaged child echo line" in report.notes[0]
 
 
 VERSIONS = st.builds(lambda a, b, c, letter: f"{a}.{b}.{c}{letter}",

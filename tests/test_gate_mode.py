@@ -65,7 +65,7 @@ def test_gate_passes_fails_and_stays_undecided_with_its_own_exit_code(
     noisy = widget("100,70,130", "--sbc-gate", "--sbc-max-runs", "3", "--sbc-candidate",
                    "noisy")
     assert noisy.ret == GATE_UNDECIDED
-    noisy.stdout.fnmatch_lines(["*gate: undecided, exit 6: 1 metric(s) neither passed nor "
+    noisy.stdout.fnmatch_lines(["*gate: undecided, exit 6: 1 metric neither passed nor "
                                 "regressed: widget (inconclusive)*"])
 
 

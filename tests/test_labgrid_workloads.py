@@ -174,7 +174,7 @@ def test_a_core_offline_in_this_boot_keeps_its_thread_count(tmp_path: Path) -> N
     assert board_cpus(TreeBoard(tree)) == (0, 1) and scaling.plan_cpus(sysroot) == 2
     assert scaling.online_cpus(sysroot) == 1
     assert scaling.threads_are(sysroot, 2, 1).endswith(
-        "; 2 threads share 1 online CPU(s): the others are offline in this boot")
+        "; 2 threads share 1 online CPU: the others are offline in this boot")
     assert scaling.threads_are(sysroot, 1, 1) == "separate cores, one cluster"
     assert scaling.online_cpus(Sysroot(cpu_tree(tmp_path / "none", None, None))) is None
 

@@ -291,7 +291,7 @@ def test_damaged_child_echo_is_skipped_and_counted() -> None:
     assert report.bytes_per_second("aes-256-cbc", 16384) == pytest.approx(58272448512.00)
     assert report.bytes_per_second("aes-256-cbc", 16) == pytest.approx(31548346453.34)
     assert len(report.throughput) == 6  # the parent's total only, no child's share
-    assert report.notes == ("2 damaged child echo line(s) skipped (stdout and stderr "
+    assert report.notes == ("2 damaged child echo lines skipped (stdout and stderr "
                             "interleaved)",)
 
 
@@ -335,9 +335,9 @@ def test_cli_reads_a_log_with_a_damaged_child_echo(capsys: pytest.CaptureFixture
         (16, 64, 256, 1024, 8192, 16384),
         (31548346453.34, 52092361621.34, 54772220330.65, 56923089920.02, 57830981631.97,
          58272448512.00), strict=True)}
-    assert parsed["notes"] == ["2 damaged child echo line(s) skipped (stdout and stderr "
+    assert parsed["notes"] == ["2 damaged child echo lines skipped (stdout and stderr "
                                "interleaved)"]
-    assert "note: 2 damaged child echo line(s)" in err
+    assert "note: 2 damaged child echo lines" in err
 
 
 @pytest.mark.parametrize(("name", "expected"), [
@@ -376,7 +376,7 @@ def test_when_every_header_echo_is_damaged_the_standard_sizes_are_assumed_and_sa
     assert cut.count("+R:7336214:blake2b512:3.000000\n4:256") == 2
     report = parse_speed(cut + text[len(first_block):])
     assert report.throughput == clean.throughput
-    assert report.notes == ("4 damaged child echo line(s) skipped (stdout and stderr "
+    assert report.notes == ("4 damaged child echo lines skipped (stdout and stderr "
                             "interleaved)",
                             "standard block sizes assumed for blake2b512: every child's '+H' "
                             "echo was damaged")

@@ -97,7 +97,7 @@ def test_fast_real_crypto_figures_are_plausible(metric: str, unit: str, value: f
 @pytest.mark.parametrize(("metric", "unit", "value", "identity", "why"), [
     # a 16 KiB sha256 figure read in kB/s as B/s: 4.4 TB/s from one thread
     ("sha256", "B/s", 4359569408e3, {"algorithm": "sha256", "threads": 1},
-     "hash ceiling 20,000.0 MB/s per thread x 1 thread(s)"),
+     "hash ceiling 20,000.0 MB/s per thread x 1 thread"),
     ("sha256", "B/s", 100e9, {"algorithm": "sha256", "threads": 1}, "hash ceiling"),
     ("aes-128-cbc", "B/s", 60e9, {"algorithm": "aes-128-cbc", "threads": 1}, "cipher ceiling"),
     ("chacha20-poly1305", "B/s", 101e9, {"algorithm": "chacha20-poly1305", "threads": 1},
@@ -121,9 +121,9 @@ def test_crypto_ceilings_scale_with_threads() -> None:
     claim of eight threads buys no more than its four cores (tests/test_validate_threads.py)."""
     assert judged("scaling-openssl-sha256", "B/s", 70e9, algorithm="sha256", threads=4) is None
     verdict = judged("scaling-openssl-sha256", "B/s", 90e9, algorithm="sha256", threads=4)
-    assert verdict is not None and "x 4 thread(s); " in verdict.detail
+    assert verdict is not None and "x 4 threads; " in verdict.detail
     verdict = judged("scaling-openssl-sha256", "B/s", 90e9, algorithm="sha256", threads=8)
-    assert verdict is not None and "x 4 thread(s) (the 4 cores of star64" in verdict.detail
+    assert verdict is not None and "x 4 threads (the 4 cores of star64" in verdict.detail
 
 
 def test_an_impossible_hash_rate_fails_inside_pytest(
@@ -138,7 +138,7 @@ def test_an_impossible_hash_rate_fails_inside_pytest(
     result = pytester.runpytest("benchmarks", "-k", "test_digest and sha256", "--sbc-quick")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*implausible: sha256 4,359,569.4 MB/s beats physics*hash "
-                                 "ceiling 20,000.0 MB/s per thread x 1 thread(s)*"])
+                                 "ceiling 20,000.0 MB/s per thread x 1 thread*"])
 
 
 def test_validate_applies_the_crypto_ceilings_to_a_results_file(

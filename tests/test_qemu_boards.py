@@ -246,7 +246,7 @@ def test_scaling_on_the_board_that_lost_a_core_keeps_two_threads(tmp_path: Path)
     assert sorted(by_threads) == [1, 2]
     assert all(r["telemetry"]["online_cpus"] == 1 for r in by_threads.values())
     assert by_threads[2]["telemetry"]["threads_are"].endswith(
-        "2 threads share 1 online CPU(s): the others are offline in this boot")
+        "2 threads share 1 online CPU: the others are offline in this boot")
 
 
 def test_the_lab_env_gives_each_boot_its_own_command_line(tmp_path: Path,

@@ -60,9 +60,9 @@ def test_a_far_boot_of_the_same_kernel_is_recorded_and_reported(tmp_path: Path) 
     judged = far_boot(path)
     env = {**MACHINE, "boot_id": "b11", "kernel_release": "6.1.0-57"}
     lines = save_session(path, "star64", [judged], (), "b11", env)
-    assert lines[0].startswith(f"baseline saved: {path} (1 result(s); up to 11 session(s)")
+    assert lines[0].startswith(f"baseline saved: {path} (1 result; up to 11 sessions")
     assert lines[1] == (f"  far boot: {TEST} aes-128-gcm: this boot is 10.1% below the other 10 "
-                        "boot(s) of 6.1.0-57: recorded; it widens the tolerance")
+                        "boots of 6.1.0-57: recorded; it widens the tolerance")
     stored = load_baseline(path)
     assert stored is not None
     assert [s.environment["boot_id"] for s in stored.entries[0].sessions] == [*BOOTS, "b11"]

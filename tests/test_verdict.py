@@ -63,7 +63,7 @@ def test_sessions_of_one_boot_are_one_replicate() -> None:
         StoredSession("x", s, {"boot_id": "same"}) for s in BOOTS.values())),))
     single = judge(steady, one, "star64")
     assert single.status == "inconclusive" and single.evidence is not None
-    assert single.evidence.baseline_boots == 1 and "1 baseline boot(s)" in single.detail
+    assert single.evidence.baseline_boots == 1 and "1 baseline boot vs" in single.detail
     assert "assumed: one-boot allowance" in single.detail  # what the drift rests on
     # no recorded boot id: each session counts as its own boot
     unknown = judge(steady, baseline(boot_ids=False), "star64").evidence
@@ -297,7 +297,7 @@ def test_ten_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
     assert got["noisy"]["status"] == "inconclusive" and got["noisy"]["n"] == 6
     result.stdout.fnmatch_lines([
         "*regression: drop: baseline median 1,00* op/s, this run 9* op/s, change -9.*% "
-        "(* CI *), tolerance *%, 10 baseline boot(s) vs 1 candidate boot(s), 6 run(s) in "
+        "(* CI *), tolerance *%, 10 baseline boots vs 1 candidate boot, 6 runs in "
         "this boot, *regression confirmed after re-measuring",
         "*inconclusive: test_workload[[]noisy[]]: noisy:*95% of drops >= *% are caught*"
         "inconclusive at delta 3%; deciding at 3% needs *",
@@ -344,7 +344,7 @@ def test_fewer_cpus_online_is_judged_not_another_machine() -> None:
     steady = result((1000.0, 1003.0, 997.0))
     one = judge(steady, two, "star64", {"cpu_model": "ARM Cortex-A72", "cpus": 1})
     assert one.status == "pass"
-    assert one.detail.endswith("this run has 1 CPU(s) online, the baseline 2: a kernel or BSP "
+    assert one.detail.endswith("this run has 1 CPU online, the baseline 2: a kernel or BSP "
                                "change, judged as such")
     other = judge(steady, two, "star64", {"cpu_model": "AMD EPYC", "cpus": 2})
     assert other.status == "incomparable" and "another machine" in other.detail

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..words import counted
 from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
 from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
 from .boots import ONE_BOOT_ALLOWANCE, BootPrior
@@ -150,8 +151,9 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
     conf = 100.0 * (1 - 2 * plan.alpha_look)
     head = (f"change {d.change_pct:+.2f}% ({conf:.2f}% CI {d.ci_pct[0]:+.2f}% .. "
             f"{d.ci_pct[1]:+.2f}%), tolerance {d.tolerance_pct:.2f}%, "
-            f"{d.baseline_boots} baseline boot(s) vs {d.candidate_boots} candidate boot(s), "
-            f"{d.samples_used} run(s) in this boot, df {d.df:.1f}, boot drift from "
+            f"{counted(d.baseline_boots, 'baseline boot')} vs "
+            f"{counted(d.candidate_boots, 'candidate boot')}, "
+            f"{counted(d.samples_used, 'run')} in this boot, df {d.df:.1f}, boot drift from "
             f"{noise.source}; 95% of drops >= {d.catch95_pct:.1f}% are caught, "
             f"{POWER:.0%} power at {d.detectable_pct:.1f}%")
     tail = {

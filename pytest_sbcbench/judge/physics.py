@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import SbcBenchError
 from ..model import Result, Verdict, display
 from ..platform.board import BoardProfile
+from ..words import counted
 from ..workloads import DRAM, STORAGE, builtin_limits
 
 CLOCK_SLACK = 1.05
@@ -133,8 +134,8 @@ def crypto_limits(result: Result, board: BoardProfile | None = None) -> list[Lim
     per_thread = ceiling.per_thread * size
     shown, unit = display(per_thread, ceiling.unit)
     return [Limit(m.metric, per_thread * n, m.unit,
-                  f"{ceiling.kind} ceiling {shown} {unit} per thread x {n} thread(s){why}; "
-                  "judge/physics.py CEILINGS")]
+                  f"{ceiling.kind} ceiling {shown} {unit} per thread x "
+                  f"{counted(n, 'thread')}{why}; judge/physics.py CEILINGS")]
 
 
 def measured_limits(result: Result) -> list[Limit]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Result
+from ..words import counted
 from .baseline import Baseline, BaselineEntry, append_session_locked, load_baseline
 from .verdict import other_machine
 
@@ -62,7 +63,7 @@ def _far_boot(result: Result, reference: str | None) -> str:
     if e is not None and e.change_pct is not None:
         side = "below" if e.change_pct < 0 else "above"
         where = (f": this boot is {abs(e.change_pct):.1f}% {side} the other "
-                 f"{e.baseline_boots} boot(s) of {reference or 'this reference'}")
+                 f"{counted(e.baseline_boots, 'boot')} of {reference or 'this reference'}")
     return (f"  far boot: {result.test} {result.measurement.display_name}{where}: recorded; "
             "it widens the tolerance")
 
@@ -104,8 +105,8 @@ def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
     patterns = [p for p in accept if p]
     lines = []
     if kept:
-        depth = f"; up to {sessions} session(s) per metric" if sessions else ""
-        lines.append(f"baseline saved: {path} ({len(kept)} result(s){depth})")
+        depth = f"; up to {counted(sessions, 'session')} per metric" if sessions else ""
+        lines.append(f"baseline saved: {path} ({counted(len(kept), 'result')}{depth})")
     else:
         lines.append(f"baseline NOT saved to {path}: no result can be recorded")
     for r in kept:
@@ -139,8 +140,8 @@ def other_machine_entries(kept: Sequence[Result], environment: Mapping[str, Any]
 
 
 def _restarted(entries: Sequence[BaselineEntry], environment: Mapping[str, Any]) -> list[str]:
-    return [f"  restarted: {e.test} {e.metric}: its {len(e.sessions)} session(s) from another "
-            f"machine ({other_machine(e, environment)}) are replaced by this machine's"
+    return [f"  restarted: {e.test} {e.metric}: its {counted(len(e.sessions), 'session')} "
+            f"from another machine ({other_machine(e, environment)}) are replaced by this machine's"
             for e in entries]
 
 

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from ..model import Evidence, Finding, Measurement, Result, Status, Verdict, display
 from ..platform.board import BoardProfile
+from ..words import counted
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .boot_decide import BootDecision, BootPlan, decide_boots
@@ -67,8 +68,8 @@ def cpus_note(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | 
     now = machine.get("cpus") if machine else None
     if not isinstance(then, int) or not isinstance(now, int) or then == now:
         return None
-    return (f"this run has {now} CPU(s) online, the baseline {then}: a kernel or BSP change, "
-            "judged as such")
+    return (f"this run has {counted(now, 'CPU')} online, the baseline {then}: a kernel or BSP "
+            "change, judged as such")
 
 
 def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..words import counted
 
 # R_EC_P160 .. R_EC_P521: the curve indices every release from 1.0.0 to 3.x shares; later indices
 # move with build options (OPENSSL_NO_EC2M), so they are named by index and size only.
@@ -53,7 +54,7 @@ class MrLines:
     def notes(self) -> tuple[str, ...]:
         if not self.damaged:
             return ()
-        return (f"{self.damaged} damaged child echo line(s) skipped (stdout and stderr "
+        return (f"{counted(self.damaged, 'damaged child echo line')} skipped (stdout and stderr "
                 "interleaved)",)
 
 
@@ -217,12 +218,12 @@ def multi_row_sizes(name: str, cells: list[float], header: tuple[int, ...] | Non
     elif header is not None and len(header) == len(cells) == measured:
         sizes = header
     else:
-        raise ValueError(f"{name}: block sizes unknown: the children measured {measured} "
-                         "size(s) but no '+H' echo or '+DT' line of theirs names them and the "
-                         f"parent's row has {'no' if header is None else 'another'} 'type' "
-                         "header")
+        raise ValueError(f"{name}: block sizes unknown: the children measured "
+                         f"{counted(measured, 'size')} but no '+H' echo or '+DT' line of "
+                         "theirs names them and the "
+                         f"parent's row has {'no' if header is None else 'another'} 'type' header")
     if measured < len(cells):
-        notes.append(f"{name}: {len(cells) - measured} trailing 0.00 cell(s) left out: the "
-                     f"-multi parent prints {len(cells)} columns, its children measured "
-                     f"{measured} block size(s)")
+        notes.append(f"{name}: {counted(len(cells) - measured, 'trailing 0.00 cell')} left "
+                     f"out: the -multi parent prints {len(cells)} columns, its children measured "
+                     f"{counted(measured, 'block size')}")
     return sizes, cells[:measured]

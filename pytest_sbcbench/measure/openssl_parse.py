@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..errors import ParseError
+from ..words import counted
 from .openssl_checks import check_terminated, no_conflicts
 from .openssl_multi import (
     MR_RATE_TAGS,
@@ -280,7 +281,7 @@ def _mr_rates(fields: list[str], per_second: bool) -> list[Rate]:
     first = 4 if fields[0] == "+F6" else 3
     printed = fields[first:first + len(ops)]
     if len(printed) != len(ops):
-        raise ValueError(f"expected {len(ops)} value(s)")
+        raise ValueError(f"expected {counted(len(ops), 'value')}")
     values = [float(v) if per_second else _per_second(v) for v in printed]
     return [Rate(name, op, v) for op, v in zip(ops, values, strict=True)]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from ..errors import SbcBenchError
+from ..words import counted
 from .state import existing
 
 NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p labgrid --lg-env "
@@ -49,7 +50,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     from ..run.boot_cycle import boots_of, next_boot
 
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
-        raise session.Interrupted(f"{session.testsfailed} error(s) during collection")
+        raise session.Interrupted(f"{counted(session.testsfailed, 'error')} during collection")
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     for boot in range(1, boots_of(run) + 1):
         if reporter is not None:

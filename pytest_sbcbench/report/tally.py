@@ -17,14 +17,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..model import Evidence, Result
+from ..words import counted
 
 ORDER = ("regression", "implausible", "invalid", "incomparable", "pending", "inconclusive",
          "no-baseline", "improvement", "pass")
 FAMILY_RATE_PCT = 5  # Holm at 4% plus the suite-mean test at 1% (judge/family.py)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _status(result: Result) -> str:
@@ -83,7 +80,7 @@ def tally_line(results: Sequence[Result], suite: str | None = None, label: str =
         n = counts.get(status, 0)
         if not n:
             continue
-        text = f"{n} {status}" if status != "regression" else _plural(n, "regression")
+        text = f"{n} {status}" if status != "regression" else counted(n, "regression")
         if status == "regression":
             named = [_interval(r) for r in results if r.verdict.status == status]
             text += f" ({', '.join(named)})"
@@ -93,5 +90,5 @@ def tally_line(results: Sequence[Result], suite: str | None = None, label: str =
     if evidence:
         tail += _catch(evidence) + _missing(evidence)
         tail += f"; P(any false alarm) <= {FAMILY_RATE_PCT}%"
-    return (f"{label}: {_plural(len(results), 'metric')}, {boots(evidence)}: "
+    return (f"{label}: {counted(len(results), 'metric')}, {boots(evidence)}: "
             f"{', '.join(parts) or 'nothing judged'}{tail}")

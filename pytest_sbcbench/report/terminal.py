@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model import Result, display
+from ..words import counted
 
 if TYPE_CHECKING:
     from ..model import ClockReading, Finding
@@ -92,17 +93,18 @@ def verdict_lines(results: Sequence[Result]) -> list[str]:
     if pending:
         ev = pending[0].verdict.evidence
         assert ev is not None
-        lines.append(f"pending: {len(pending)} metric(s) wait for the candidate's last boot "
-                     f"(this is candidate boot {ev.candidate_boots}); nothing is decided yet")
+        verb = "waits" if len(pending) == 1 else "wait"
+        lines.append(f"pending: {counted(len(pending), 'metric')} {verb} for the candidate's "
+                     f"last boot (this is candidate boot {ev.candidate_boots}); nothing is "
+                     "decided yet")
     judged = [r for r in results if r.verdict.evidence is not None]
     plans = [r.measurement.details.get("sequential") for r in judged]
     sizes = {p.get("n_metrics") for p in plans if isinstance(p, Mapping)}
     if judged:
         n = max((s for s in sizes if isinstance(s, int)), default=len(judged))
-        metrics = f"{len(judged)} metric{'' if len(judged) == 1 else 's'}"
-        lines.append(f"suite: {metrics} judged against the baseline, each at "
-                     f"4%/{n} (Holm's first step), then Holm's later steps and a suite-mean "
-                     "test at 1% at the end: P(an unchanged run fails any metric) <= 5%")
+        lines.append(f"suite: {counted(len(judged), 'metric')} judged against the baseline, "
+                     f"each at 4%/{n} (Holm's first step), then Holm's later steps and a "
+                     "suite-mean test at 1% at the end: P(an unchanged run fails any metric) <= 5%")
     return lines
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..words import counted
+
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline, BaselineEntry
     from ..model import Identity, Result
@@ -81,7 +83,7 @@ def problems(tests: Sequence[str], baseline: Baseline, machine: Mapping[str, Any
 
 def refusal(found: Sequence[str]) -> str:
     shown = "\n  ".join(found)
-    return (f"gate: {len(found)} selected test(s) cannot be gated, nothing was measured:\n"
+    return (f"gate: {counted(len(found), 'selected test')} cannot be gated, nothing was measured:\n"
             f"  {shown}\n{ADVICE}")
 
 
@@ -141,9 +143,9 @@ def undecided(results: Sequence[Result]) -> str | None:
             if r.verdict.status in UNDECIDED]
     if not left:
         return None
-    return (f"gate: undecided, exit {GATE_UNDECIDED}: {len(left)} metric(s) neither passed nor "
-            f"regressed: {', '.join(left)}; add candidate boots or baseline boots, or a quieter "
-            "board")
+    return (f"gate: undecided, exit {GATE_UNDECIDED}: {counted(len(left), 'metric')} neither "
+            f"passed nor regressed: {', '.join(left)}; add candidate boots or baseline boots, "
+            "or a quieter board")
 
 
 def preflight(settings: Settings, path: Path, baseline: Baseline | None,

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model import Identity, Measurement
+from ..words import counted
 from ..workload import BaseWorkload, Context, Plan, TimedRun
 from . import crypto
 
@@ -87,7 +88,7 @@ def threads_are(sysroot: Sysroot, threads: int, online: int | None) -> str:
 
     shown = describe_threads(sysroot, threads)
     if online is not None and online < threads:
-        shown += (f"; {threads} threads share {online} online CPU(s): the others are "
+        shown += (f"; {threads} threads share {counted(online, 'online CPU')}: the others are "
                   "offline in this boot")
     return shown
 
