@@ -61,7 +61,9 @@ def candidate(boot: Boot, label: str, tmp: Path, slower: str | None = None
 def test_ten_baseline_boots_then_three_candidate_boots(boot: Boot,
                                                        pytester: pytest.Pytester) -> None:
     for i in range(1, 11):
-        boot(f"base-{i}", "--sbc-save-baseline").assert_outcomes(passed=4)
+        saved = boot(f"base-{i}", "--sbc-save-baseline")
+        saved.assert_outcomes(passed=4)
+    saved.stdout.fnmatch_lines(["gate: 4 metrics, this boot vs the 9 baseline boots before it: *"])
     tmp = pytester.path
     same = candidate(boot, "same", tmp)
     last = same[-1]

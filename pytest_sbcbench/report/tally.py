@@ -44,12 +44,15 @@ def _span(values: Sequence[int], word: str) -> str:
     return f"{shown} {word}{'s' * (high != 1)}"
 
 
-def boots(evidence: Sequence[Evidence]) -> str:
-    """``10 baseline boots vs 3 candidate boots`` over the judged metrics."""
+def boots(evidence: Sequence[Evidence], saving: bool = False) -> str:
+    """``10 baseline boots vs 3 candidate boots`` over the judged metrics; while saving a
+    baseline boot, ``this boot vs the 9 baseline boots before it`` (no candidate is judged)."""
     if not evidence:
         return "no baseline"
-    return (f"{_span([e.baseline_boots for e in evidence], 'baseline boot')} vs "
-            f"{_span([e.candidate_boots for e in evidence], 'candidate boot')}")
+    earlier = _span([e.baseline_boots for e in evidence], "baseline boot")
+    if saving:
+        return f"this boot vs the {earlier} before it"
+    return f"{earlier} vs {_span([e.candidate_boots for e in evidence], 'candidate boot')}"
 
 
 def _missing(evidence: Sequence[Evidence]) -> str:
@@ -71,9 +74,10 @@ def _catch(evidence: Sequence[Evidence]) -> str:
     return f"; 95% of drops >= {statistics.median(values):.1f}% are caught (median metric)"
 
 
-def tally_line(results: Sequence[Result], suite: str | None = None, label: str = "gate"
-               ) -> str:
-    """The line; ``suite``: the suite-mean test's finding when it failed the run."""
+def tally_line(results: Sequence[Result], suite: str | None = None, label: str = "gate",
+               saving: bool = False) -> str:
+    """The line; ``suite``: the suite-mean test's finding when it failed the run; ``saving``:
+    the run records a baseline boot (judged against the boots before it, not as a candidate)."""
     counts: Counter[str] = Counter(_status(r) for r in results)
     parts = []
     for status in ORDER:
@@ -90,5 +94,5 @@ def tally_line(results: Sequence[Result], suite: str | None = None, label: str =
     if evidence:
         tail += _catch(evidence) + _missing(evidence)
         tail += f"; P(any false alarm) <= {FAMILY_RATE_PCT}%"
-    return (f"{label}: {counted(len(results), 'metric')}, {boots(evidence)}: "
+    return (f"{label}: {counted(len(results), 'metric')}, {boots(evidence, saving)}: "
             f"{', '.join(parts) or 'nothing judged'}{tail}")

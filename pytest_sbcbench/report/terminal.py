@@ -123,4 +123,4 @@ def write_summary(reporter: Any, board: str, title: str, results: Sequence[Resul
         reporter.write_line(f"results JSON: {results_path}")
     from .tally import tally_line
 
-    reporter.write_line(tally_line(results, suite), bold=True)
+    reporter.write_line(tally_line(results, suite, saving=saved is not None), bold=True)

@@ -75,7 +75,8 @@ def boot_line(run: Session) -> str:
     from ..report.tally import tally_line
 
     path = results_path(run)
-    parts = [tally_line(run.recorder.results, label=f"boot {run.boot} of {boots_of(run)}")]
+    parts = [tally_line(run.recorder.results, label=f"boot {run.boot} of {boots_of(run)}",
+                        saving=run.settings.save_baseline)]
     parts += [f"results JSON: {path}"] if path is not None else []
     parts += list(run.outputs.saved or ()) + list(run.notes[-1:])
     return "\n".join(parts)
