@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import io
 import json
+import math
 import os
 import re
 import signal
@@ -636,16 +637,17 @@ from pytest_sbcbench.measure.inprocess import aead_rate
 print("ready", flush=True)
 sys.stdin.readline()
 print(aead_rate("aes-128-gcm", float(sys.argv[1]), 16384), flush=True)
+print(aead_rate("aes-128-gcm", float(sys.argv[1]), 16384), flush=True)
 """
 
 
 @case
 def b_stopped_sample(work: Path) -> Row:
     """Issue 23, 16: an in-process measurement SIGSTOPped for 6 s inside a 2 s sample, then
-    continued: the sample is refused and taken again, not saved 4x too low."""
-    from pytest_sbcbench.measure.inprocess import aead_rate
-
-    reference = aead_rate("aes-128-gcm", 1.0, 16384)
+    continued: the sample is refused and taken again, not saved about 13x too low (0.5 s of
+    work over 6.5 s).  It is compared with the unstopped sample the same process takes right
+    after it (a reference measured at another moment moves with the machine's load: 0.50x
+    was seen for a refused and retaken sample while two test suites ran)."""
     proc = subprocess.Popen([sys.executable, "-c", STOPPED, "2"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdin is not None
@@ -659,11 +661,11 @@ def b_stopped_sample(work: Path) -> Row:
     proc.send_signal(signal.SIGCONT)
     out, _ = proc.communicate(timeout=120)
     proc.stdin.close()
-    rate = float(out.strip() or "nan")
-    ratio = rate / reference
+    rates = [float(line) for line in out.split()] or [math.nan]
+    ratio = rates[0] / rates[-1] if len(rates) == 2 else math.nan
     return Row("in-process sample stopped 6 s (SIGSTOP) then continued", str(proc.returncode),
-               f"rate {ratio:.2f}x the unstopped one", proc.returncode == 0 and ratio > 0.5,
-               "no")
+               f"rate {ratio:.2f}x the unstopped one after it",
+               proc.returncode == 0 and ratio > 0.3, "no")
 
 
 def _pytest_case(work: Path, *args: str, **env: str) -> tuple[int, str]:
