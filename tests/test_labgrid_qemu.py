@@ -93,6 +93,21 @@ def other_kernel(lab: LabRun) -> str:
     return others[0]
 
 
+def digest_on_board(lab: LabRun, tmp_path: Path, results: Path, *args: str
+                    ) -> subprocess.CompletedProcess[str]:
+    """The quick sha256 digest through ``pytest -p labgrid --lg-env`` on the board, in a child
+    pytest (baselines under ``tmp_path``); asserts it exited 0."""
+    argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",
+            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
+            "--lg-env", str(lab.env_file), *args,
+            "--sbc-baselines", str(tmp_path / "baselines"), "--sbc-results", str(results)]
+    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
+                          check=False, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
 def test_the_lab_layer_powers_the_board_on(lab: LabRun) -> None:
     """Off at the start (a QEMUDriver): switched on, its shell waited for, /proc captured."""
     assert type(power_driver(lab.target)).__name__ == "QEMUDriver"
@@ -152,14 +167,7 @@ def test_the_crypto_suite_runs_on_the_board_with_another_kernel(lab: LabRun, tmp
     board and the results say which kernel."""
     other = other_kernel(lab)
     results = tmp_path / "qemu.json"
-    argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",
-            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
-            "--lg-env", str(lab.env_file), "--sbc-lab-kernel", other,
-            "--sbc-baselines", str(tmp_path / "baselines"), "--sbc-results", str(results)]
-    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
-    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
-                          check=False, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = digest_on_board(lab, tmp_path, results, "--sbc-lab-kernel", other)
     assert "1 passed" in done.stdout and "power: QEMUDriver" in done.stdout
     doc = json.loads(results.read_text())
     lab_env = doc["environment"]["lab"]
@@ -175,14 +183,7 @@ def test_sbc_boots_reboots_the_board_between_boots_and_saves_each_boot(lab: LabR
     lab reboot between (a new boot id, checked), boot 1 is written to ``NAME.boot1.json`` before
     the reboot, and the baseline holds one session per boot, each with its boot's id."""
     results = tmp_path / "qemu.json"
-    argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",
-            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
-            "--lg-env", str(lab.env_file), "--sbc-boots", "2", "--sbc-save-baseline",
-            "--sbc-baselines", str(tmp_path / "baselines"), "--sbc-results", str(results)]
-    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
-    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
-                          check=False, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = digest_on_board(lab, tmp_path, results, "--sbc-boots", "2", "--sbc-save-baseline")
     assert "sbcbench: boot 1 of 2" in done.stdout and "sbcbench: boot 2 of 2" in done.stdout
     first = json.loads((tmp_path / "qemu.boot1.json").read_text())["environment"]
     last = json.loads(results.read_text())["environment"]
