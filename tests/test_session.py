@@ -3,6 +3,7 @@ every command and reading goes through, and a built-in module's own marker."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -42,6 +43,29 @@ def test_importing_the_plugin_loads_nothing_heavy() -> None:
     loaded = [m for m in modules if m.startswith(HEAVY)]
     assert loaded == []
     assert "pytest_sbcbench.plugin" in modules
+
+
+LOADED_BY_A_RUN = """
+import sys
+
+def test_nothing_of_the_run_was_imported():
+    heavy = ("pytest_sbcbench.run", "pytest_sbcbench.measure", "pytest_sbcbench.judge")
+    assert [m for m in sys.modules if m.startswith(heavy)] == []
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("labgrid") is None, reason="labgrid not installed")
+def test_an_unrelated_project_with_labgrid_loaded_imports_none_of_the_run(tmp_path: Path) -> None:
+    """labgrid's own pytest plugin loaded (installed beside this one) but no environment
+    named (no --lg-env, no LG_ENV): a project that does not use this plugin pays nothing for
+    the lab layer either."""
+    (tmp_path / "test_unrelated.py").write_text(LOADED_BY_A_RUN)
+    env = {k: v for k, v in os.environ.items() if k != "LG_ENV"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "labgrid", str(tmp_path)], cwd=tmp_path, capture_output=True,
+                          text=True, check=False, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
 
 
 UNRELATED = """
