@@ -212,7 +212,8 @@ def _cell(d: BootDecision) -> str:
 
 def _gate(family: FamilyVerdict) -> str:
     added = f", {len(family.added)} by Holm's later steps" if family.added else ""
-    head = f"{'fails' if family.failed else 'passes'}: {len(family.regressions)} regression(s)"
+    head = f"{'fails' if family.failed else 'passes'}: {len(family.regressions)} regression"
+    head += "" if len(family.regressions) == 1 else "s"
     suite = family.suite
     if suite.status == "not-run":
         return f"{head}{added}; suite mean not run (too few boots)"

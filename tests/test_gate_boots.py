@@ -63,7 +63,8 @@ def test_ten_baseline_boots_then_three_candidate_boots(boot: Boot,
     for i in range(1, 11):
         saved = boot(f"base-{i}", "--sbc-save-baseline")
         saved.assert_outcomes(passed=4)
-    saved.stdout.fnmatch_lines(["gate: 4 metrics, this boot vs the 9 baseline boots before it: *"])
+    saved.stdout.fnmatch_lines(["gate: 4 metrics, this session vs 9 baseline boots saved before "
+                                "it: *"])
     tmp = pytester.path
     same = candidate(boot, "same", tmp)
     last = same[-1]

@@ -124,7 +124,8 @@ def test_the_tally_names_regressions_with_their_interval_and_counts_the_rest() -
     assert waiting.startswith("boot 1 of 3: 1 metric, 3 baseline boots vs 1 candidate boot: "
                               "1 pending; ")
     saving = tally_line([result("pass", boots=9)], saving=True)
-    assert saving.startswith("gate: 1 metric, this boot vs the 9 baseline boots before it: 1 pass")
+    assert saving.startswith("gate: 1 metric, this session vs 9 baseline boots saved before it: "
+                             "1 pass")
 
 
 def test_gate_runs_are_kept_in_the_history_and_plain_runs_are_not(

@@ -101,7 +101,8 @@ def digest_on_board(lab: LabRun, tmp_path: Path, results: Path, *args: str
             "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
             "--lg-env", str(lab.env_file), *args,
             "--sbc-baselines", str(tmp_path / "baselines"), "--sbc-results", str(results)]
-    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "SBCBENCH_OPENSSL")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LG_ENV", "SBCBENCH_OPENSSL", "SBCBENCH_BOOT_ID")}
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
                           check=False, env=env)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -50,6 +50,7 @@ import sys
 
 def test_nothing_of_the_run_was_imported():
     heavy = ("pytest_sbcbench.run", "pytest_sbcbench.measure", "pytest_sbcbench.judge")
+    assert "pytest_sbcbench.plugin" in sys.modules  # the plugin was loaded, and stayed inert
     assert [m for m in sys.modules if m.startswith(heavy)] == []
 """
 

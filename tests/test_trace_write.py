@@ -79,7 +79,7 @@ def test_a_chart_written_over_a_fifo_is_refused(tmp_path: Path) -> None:
     """The fleet and before/after charts go through the same atomic write (in a child
     process: matplotlib's C extensions load once per process)."""
     done = subprocess.run([sys.executable, "-c", CHART_OVER_FIFO, str(tmp_path)],
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == (f"{tmp_path / 'chart.svg'}: is a FIFO; refusing to replace it "
                                    "(give the path of a regular file)")

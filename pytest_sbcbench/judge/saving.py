@@ -141,7 +141,8 @@ def other_machine_entries(kept: Sequence[Result], environment: Mapping[str, Any]
 
 def _restarted(entries: Sequence[BaselineEntry], environment: Mapping[str, Any]) -> list[str]:
     return [f"  restarted: {e.test} {e.metric}: its {counted(len(e.sessions), 'session')} "
-            f"from another machine ({other_machine(e, environment)}) are replaced by this machine's"
+            f"from another machine ({other_machine(e, environment)}) "
+            f"{'is' if len(e.sessions) == 1 else 'are'} replaced by this machine's"
             for e in entries]
 
 

@@ -341,7 +341,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
                            recorder.results, extra, results_path(session),
-                           session.outputs.saved, suite)
+                           session.outputs.saved, suite, session.settings.save_baseline)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

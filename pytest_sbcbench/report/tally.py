@@ -46,12 +46,13 @@ def _span(values: Sequence[int], word: str) -> str:
 
 def boots(evidence: Sequence[Evidence], saving: bool = False) -> str:
     """``10 baseline boots vs 3 candidate boots`` over the judged metrics; while saving a
-    baseline boot, ``this boot vs the 9 baseline boots before it`` (no candidate is judged)."""
+    baseline session, ``this session vs 9 baseline boots saved before it`` (no candidate is
+    judged; a session saved in a boot the baseline holds counts that boot among them)."""
     if not evidence:
         return "no baseline"
     earlier = _span([e.baseline_boots for e in evidence], "baseline boot")
     if saving:
-        return f"this boot vs the {earlier} before it"
+        return f"this session vs {earlier} saved before it"
     return f"{earlier} vs {_span([e.candidate_boots for e in evidence], 'candidate boot')}"
 
 
@@ -77,7 +78,8 @@ def _catch(evidence: Sequence[Evidence]) -> str:
 def tally_line(results: Sequence[Result], suite: str | None = None, label: str = "gate",
                saving: bool = False) -> str:
     """The line; ``suite``: the suite-mean test's finding when it failed the run; ``saving``:
-    the run records a baseline boot (judged against the boots before it, not as a candidate)."""
+    the run records a baseline session (judged against the boots saved before it, not as a
+    candidate)."""
     counts: Counter[str] = Counter(_status(r) for r in results)
     parts = []
     for status in ORDER:

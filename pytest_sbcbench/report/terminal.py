@@ -110,17 +110,19 @@ def verdict_lines(results: Sequence[Result]) -> list[str]:
 
 def write_summary(reporter: Any, board: str, title: str, results: Sequence[Result],
                   extra: Sequence[str], results_path: Path | None,
-                  saved: Sequence[str] | None = None, suite: str | None = None) -> None:
+                  saved: Sequence[str] | None = None, suite: str | None = None,
+                  saving: bool = False) -> None:
     """The table, the extra lines, what ``--sbc-save-baseline`` did (``saved``: its lines, or
-    None when not saving) and where the results went, through pytest's reporter."""
+    None when nothing was saved; ``saving``: the run was asked to save) and where the results
+    went, through pytest's reporter."""
     reporter.write_sep("=", f"sbcbench: {board} ({title})")
     for line in [*table(results), *extra, *(saved or ())]:
         reporter.write_line(line)
-    if saved is None and any(r.verdict.status == "no-baseline" for r in results):
+    if not saving and any(r.verdict.status == "no-baseline" for r in results):
         reporter.write_line(
             f"no baseline for {board} yet: rerun with --sbc-save-baseline to record one")
     if results_path is not None:
         reporter.write_line(f"results JSON: {results_path}")
     from .tally import tally_line
 
-    reporter.write_line(tally_line(results, suite, saving=saved is not None), bold=True)
+    reporter.write_line(tally_line(results, suite, saving=saving), bold=True)

@@ -20,6 +20,7 @@ from ..judge.baseline import Baseline, baseline_path, load_verified
 from ..judge.saving import save_session
 from ..model import Result
 from ..settings import Settings
+from ..words import counted
 
 
 def check_outputs(settings: Settings) -> None:
@@ -35,8 +36,8 @@ def check_outputs(settings: Settings) -> None:
 
 def _raise(problems: Sequence[str]) -> None:
     if problems:
-        raise SbcBenchError("unusable output location(s), nothing was run:\n  "
-                            + "\n  ".join(problems))
+        raise SbcBenchError(f"{counted(len(problems), 'unusable output location')}, nothing "
+                            "was run:\n  " + "\n  ".join(problems))
 
 
 def load_for_run(settings: Settings, board: str) -> Baseline | None:

@@ -76,7 +76,8 @@ def builtin() -> list[Workload]:
         for workload in found:
             undeclared = set(workload.markers) - set(entry.markers)
             if undeclared:
-                raise ValueError(f"workload {workload.name} uses marker(s) "
+                raise ValueError(f"workload {workload.name} uses "
+                                 f"{'a marker' if len(undeclared) == 1 else 'markers'} "
                                  f"{', '.join(sorted(undeclared))} that its registration "
                                  f"Registration({entry.module!r}, ...) does not declare")
         out += found
