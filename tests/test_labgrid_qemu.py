@@ -119,6 +119,7 @@ def test_the_lab_layer_powers_the_board_on(lab: LabRun) -> None:
     assert board(lab, "openssl version").startswith("OpenSSL 3.")
     env = lab.environment()
     assert env["power"] == "QEMUDriver" and env["kernel_image"] == kernel_image(lab.target)
+    assert lab.emulator_host() is not None  # the board runs at this machine's speed
 
 
 def test_a_power_cycle_gives_a_new_boot_id(lab: LabRun) -> None:
@@ -195,3 +196,23 @@ def test_sbc_boots_reboots_the_board_between_boots_and_saves_each_boot(lab: LabR
     [entry] = [e for e in json.loads(saved.read_text())["entries"] if e["metric"] == "sha256"]
     assert [s["environment"]["boot_id"] for s in entry["sessions"]] == [first["boot_id"],
                                                                          last["boot_id"]]
+
+
+def test_other_work_on_the_emulators_host_is_a_finding_of_the_boards_numbers(
+        lab: LabRun, tmp_path: Path) -> None:
+    """A busy loop on this controller (outside the child pytest's process tree, so not the
+    emulator's) while the board measures: the digest's results carry a ``background-load``
+    finding of the emulator's host, which nothing on the board could have seen."""
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        results = tmp_path / "qemu.json"
+        digest_on_board(lab, tmp_path, results)
+    finally:
+        busy.kill()
+        busy.wait()
+    [digest] = [r for r in json.loads(results.read_text())["results"]
+                if r["test"].endswith("test_digest[sha256]")]
+    details = [f["detail"] for f in digest["telemetry"]["findings"]
+               if f["kind"] == "background-load"]
+    assert any(d.startswith("other work on the emulator's host (this controller) kept ")
+               for d in details), digest["telemetry"]["findings"]

@@ -23,6 +23,7 @@ LAYERS = ("base", "platform", "settings", "measure", "workloads", "judge", "repo
 LAYER_OF: Mapping[str, str] = {
     "": "entry",  # the package root, the public API: it re-exports; nothing inside imports it
     "errors": "base", "model": "base", "fileio": "base", "jsonload": "base", "version": "base",
+    "words": "base",
     "platform": "platform",
     "settings": "settings", "values": "settings",
     "measure": "measure",

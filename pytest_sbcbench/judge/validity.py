@@ -16,6 +16,10 @@ SWAP_GROWTH_BYTES = 16 * 1024 * 1024
 STEAL_PCT = 2.0
 THROTTLING = ("clock-below-max", "thermal-trip", "time-below-max")
 HOST_NOISE = ("background-load", "steal-time")  # other work on this machine or its VM host
+# other work on the controller of an emulated board, in CPUs averaged over the test: the idle
+# gate's own threshold (measure/idle.py IDLE_BUSY_CPUS) is for a machine at rest; this one is
+# for a machine running the emulator beside it
+EMULATOR_OTHER_CPUS = 0.25
 
 
 def _clock(telemetry: dict[str, Any]) -> list[Finding]:
@@ -68,6 +72,25 @@ def _steal(telemetry: dict[str, Any]) -> list[Finding]:
     return [Finding("steal-time", f"the hypervisor gave {pct:g}% of this VM's CPU time to other "
                                   "guests during the run: a busy host slows the workload, so the "
                                   "number is the host's, not the board's")]
+
+
+def emulator_host(steal_pct: float, other_cpus: float, seconds: float) -> list[Finding]:
+    """Findings of the controller an emulated board ran on during one test (labgrid's
+    QEMUDriver: the board's speed is this machine's): steal time and other work beside the
+    emulator, which nothing on the board can see."""
+    found = []
+    if steal_pct > STEAL_PCT:
+        found.append(Finding(
+            "steal-time", f"the emulator's host (this controller) lost {steal_pct:.1f}% of its "
+                          f"CPU time to other guests of its hypervisor during the test "
+                          f"({seconds:.0f} s): an emulated board runs at its host's speed, so "
+                          "the number is the host's, not the board's"))
+    if other_cpus > EMULATOR_OTHER_CPUS:
+        found.append(Finding(
+            "background-load", f"other work on the emulator's host (this controller) kept "
+                               f"{other_cpus:.2f} CPUs busy beside the emulator during the test "
+                               f"({seconds:.0f} s): an emulated board shares its host's CPUs"))
+    return found
 
 
 def _governor(trace: Trace) -> list[Finding]:

@@ -245,7 +245,8 @@ def _start_watch(item: pytest.Item, session: Session) -> Watch:
         terminal = session.terminal
     target = session.target
     running = watch.start(target.settings, item.name, terminal, target.host, session.clock,
-                          target.remote)
+                          target.remote,
+                          session.lab.emulator_host() if session.lab is not None else None)
     for name, reason in running.sampler.unavailable.items():
         session.recorder.unavailable.setdefault(name, reason)
     return running
@@ -268,7 +269,7 @@ def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool
     from ..report.progress import line_end_column
 
     trace = running.stop(line_end_column(item.config))
-    extra = [*session.preflight.findings, *([running.gate] if running.gate else [])]
+    extra = [*session.preflight.findings, *running.findings()]
     message = session.finalize(item.nodeid, trace, extra, _publish(item))
     if message and not failed:
         pytest.fail(message, pytrace=False)

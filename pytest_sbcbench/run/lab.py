@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import pytest
 
     from ..platform.board import BoardProfile
+    from ..platform.host import Host
     from ..platform.labgrid_executor import LabgridExecutor
     from ..platform.labgrid_power import Reboot
     from ..platform.probe import Probe
@@ -157,6 +158,16 @@ class LabRun:
     @property
     def env_file(self) -> Path:
         return Path(self.env.config_file)
+
+    def emulator_host(self) -> Host | None:
+        """This controller when the board is an emulator it runs (labgrid's QEMUDriver starts
+        it here): the board's speed is this machine's, so the run reads this machine too."""
+        from ..platform.host import default_host
+        from ..platform.labgrid_power import is_emulator, power_driver
+
+        if self.target is None or not is_emulator(power_driver(self.target)):
+            return None
+        return default_host()
 
     def connect(self) -> LabgridExecutor:
         """The target's executor (labgrid activates SSHDriver, or the ShellDriver fallback on

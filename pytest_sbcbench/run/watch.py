@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..measure.board_sampler import BoardSampler
+from ..measure.emulator_host import EmulatorHost
 from ..measure.idle import wait_for_idle
 from ..measure.sampler import Sampler
 from ..model import Finding, Trace
@@ -25,6 +26,7 @@ class Watch:
     sampler: Sampler | BoardSampler
     status: StatusLine | None
     gate: Finding | None
+    emulator: EmulatorHost | None = None  # this controller, when the board is its emulator
 
     def stop(self, line_end: int | None) -> Trace | None:
         """Stop sampling and erase the status line (the cursor goes back to ``line_end``);
@@ -33,6 +35,17 @@ class Watch:
         if self.status is not None:
             self.status.close(line_end)
         return trace
+
+    def findings(self) -> list[Finding]:
+        """The idle gate's finding, and what the emulator's host did during the test (steal
+        time, other work) when the board is an emulator on this controller."""
+        found = [self.gate] if self.gate is not None else []
+        host = self.emulator.stop() if self.emulator is not None else None
+        if host is not None:
+            from ..judge.validity import emulator_host
+
+            found += emulator_host(host.steal_pct, host.other_cpus, host.seconds)
+        return found
 
 
 def idle_gate(settings: Settings, host: Host) -> Finding | None:
@@ -46,14 +59,18 @@ def idle_gate(settings: Settings, host: Host) -> Finding | None:
 
 
 def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
-          clock: Callable[[], float], remote: Executor | None = None) -> Watch:
+          clock: Callable[[], float], remote: Executor | None = None,
+          emulator_host: Host | None = None) -> Watch:
     """The idle gate, then a sampler reading ``host`` (the session's) timed by ``clock``;
-    on a ``remote`` board the sh sampler runs there instead (no idle gate yet)."""
+    on a ``remote`` board the sh sampler runs there instead (no idle gate yet), and when the
+    board is an emulator on this controller, ``emulator_host`` (this machine) is read at the
+    start and the end of the test."""
     status = StatusLine(terminal, label, live=True) if terminal is not None else None
     if remote is not None:
         board = BoardSampler(remote, settings.interval)
         board.start()
-        return Watch(board, status, None)
+        meter = EmulatorHost(emulator_host) if emulator_host is not None else None
+        return Watch(board, status, None, meter)
     gate = idle_gate(settings, host)
     sampler = Sampler(settings.sysroot, settings.interval,
                       on_reading=status.update if status else None, host=host, clock=clock)

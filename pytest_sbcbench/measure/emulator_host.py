@@ -1,0 +1,47 @@
+"""The controller's CPU while an emulated board runs a test (labgrid's QEMUDriver).
+
+An emulated board runs at the speed this machine gives the emulator: time the hypervisor gives
+other guests (steal) and other work on this machine slow the board as they would slow a local
+benchmark, and nothing on the board can see it.  :class:`EmulatorHost` reads this machine's
+system counters and this process tree's CPU time (the emulator is a child of the pytest
+process: labgrid's QEMUDriver starts it) at the start and the end of one test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..platform.host import USER_HZ, CpuTimes, Host
+from .cputime import ProcessTree, share
+
+
+@dataclass(frozen=True)
+class HostShare:
+    """What this machine did during one test beside the emulator."""
+
+    seconds: float       # wall seconds between the two readings
+    steal_pct: float     # share of all CPU time the hypervisor gave to other guests
+    other_cpus: float    # CPUs busy with work outside this process tree (the emulator's)
+
+
+class EmulatorHost:
+    """Two readings of ``host`` (this controller): at construction and at :meth:`stop`."""
+
+    def __init__(self, host: Host, pid: int | None = None) -> None:
+        self.host = host
+        self._tree = ProcessTree(pid, host=host)
+        self._tree_s, _ = self._tree.read()
+        self._times: CpuTimes | None = host.cpu_times()
+
+    def stop(self) -> HostShare | None:
+        """The share since the start; None when the host has no system counters or no time
+        passed."""
+        now = self.host.cpu_times()
+        tree_s, _ = self._tree.read()
+        if now is None or self._times is None:
+            return None
+        cpu = share(self._times, now)
+        if cpu is None:
+            return None
+        seconds = (now.total - self._times.total) / USER_HZ / now.cpus
+        tree_cpus = max(0.0, tree_s - self._tree_s) / seconds
+        return HostShare(seconds, cpu.steal_pct, max(0.0, cpu.busy - tree_cpus))
