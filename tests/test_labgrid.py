@@ -315,12 +315,16 @@ def test_the_place_tag_baseline_gates_the_run(lab_runs: LabRuns) -> None:
 
 
 def test_lab_numbers_match_a_local_run(lab_runs: LabRuns) -> None:
-    """The sshd "board" is this machine: openssl's sha256 over labgrid equals the local run's
-    within noise (openssl speed divides by its own CPU time, so load barely moves it)."""
-    lab_median = lab_runs.saved.digest["summary"]["median"]
-    local_median = lab_runs.local.digest["summary"]["median"]
+    """The sshd "board" is this machine: openssl's sha256 over labgrid is the same measurement
+    as the local run's (the same identity: tool, version, algorithm, block size, threads) and
+    of the same size.  The size check is a factor of 3 either way: it catches a unit or scale
+    mistake (kB/s read as B/s is 1000x), while the two runs, minutes apart, move with the
+    machine's load (45% apart was seen with three test suites on this 2-core VM, although
+    openssl speed divides by its own CPU time)."""
+    lab, local = lab_runs.saved.digest, lab_runs.local.digest
     assert lab_runs.local.doc["environment"].get("lab") is None
-    assert abs(lab_median / local_median - 1) < 0.25
+    assert lab["identity"] == local["identity"] and lab["unit"] == local["unit"] == "B/s"
+    assert 1 / 3 < lab["summary"]["median"] / local["summary"]["median"] < 3
 
 
 def test_fleet_merge_of_the_lab_run(lab_runs: LabRuns, tmp_path: Path) -> None:
