@@ -18,8 +18,9 @@ import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -281,14 +282,26 @@ def clean_stale_temps(directory: Path) -> list[Path]:
     return removed
 
 
+def say_waiting(lock_path: Path) -> None:
+    """What a run held up by another's lock says before it waits (on stderr, at once): a
+    second run saving the same baseline looks hung otherwise."""
+    print(f"sbcbench: waiting for {lock_path}: another run holds it (saving the same "
+          "baseline)", file=sys.stderr, flush=True)
+
+
 @contextmanager
-def locked(lock_path: Path) -> Iterator[None]:
+def locked(lock_path: Path, waiting: Callable[[Path], None] = say_waiting) -> Iterator[None]:
     """An exclusive ``flock`` on ``lock_path`` (created if missing, never deleted: deleting a
-    lock file lets two processes lock two different files)."""
+    lock file lets two processes lock two different files); when another process holds it,
+    ``waiting`` is told before the wait."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            waiting(lock_path)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)

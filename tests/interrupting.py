@@ -12,8 +12,8 @@ Every wait is on an event, bounded by a generous deadline that fails with the ru
 - concurrent runs meet at a barrier of two pipes: each writes one byte, then blocks reading
   until the caller, having read every run's byte, closes the other pipe.
 
-The one exception is a save waiting for a lock: the kernel offers no event for "blocked in
-flock", so ``/proc/locks`` is read until it lists the waiter (bounded, every 20 ms)."""
+- a save held up by a lock says so before it blocks (``sbcbench: waiting for LOCK``), and the
+  caller reads the run's output pipe until that line comes."""
 
 from __future__ import annotations
 
@@ -37,10 +37,12 @@ BLOCKING_TOOL = """
 # Blocks like a long benchmark.  With UNLESS named and absent it prints READING and exits (a
 # check before the run).  Otherwise: its pid and its child's, then more output than a pipe
 # holds (so the announcement comes only once the caller reads: its Popen has returned and its
-# clean-up is armed), then "started" into the FIFO, then it waits.
+# clean-up is armed), then "started" into the FIFO, then it waits.  Its child blocks opening a
+# FIFO nobody writes to: it waits for no time, only for its kill.
 [ -n "{unless}" ] && [ ! -e "{unless}" ] && {{ echo "{reading}"; exit 0; }}
 echo $$ > "{dir}/tool.pid"
-sleep 600 &
+[ -p "{dir}/hold" ] || mkfifo "{dir}/hold"
+cat "{dir}/hold" > /dev/null &
 echo $! > "{dir}/grandchild.pid"
 yes sbcbench | head -c 200000
 echo started > "{dir}/started"
@@ -191,42 +193,59 @@ def interrupted_when_started(cwd: Path, argv: Sequence[str], env: dict[str, str]
     return Interrupted(code, log.read_text(), survivors(watched))
 
 
-def wait_blocked_on_lock(proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Until ``proc`` waits for an flock: the kernel lists a blocked request as ``->`` with
-    the waiter's pid in /proc/locks.  No event exists for this: read every 20 ms, bounded."""
+WAITING = b"sbcbench: waiting for "  # what a save held up by another's lock says first
+
+
+def read_until(proc: subprocess.Popen[bytes], out: bytearray, marker: bytes) -> None:
+    """Read ``proc``'s output pipe into ``out`` until it holds ``marker``; an
+    ``AssertionError`` with the output if the pipe ends first or nothing comes within
+    :data:`WAIT_S`."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
     deadline = time.monotonic() + WAIT_S
-    while not any("->" in line and f" {proc.pid} " in line
-                  for line in Path("/proc/locks").read_text().splitlines()):
-        if proc.poll() is not None:
-            raise AssertionError(f"pytest ended (rc {proc.returncode}) before its save waited "
-                                 "for the lock:\n" + log.read_text())
-        if time.monotonic() > deadline:
+    while marker not in out:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
             proc.kill()
-            raise AssertionError(f"the save did not wait for the baseline lock within "
-                                 f"{WAIT_S:g} s:\n" + log.read_text())
-        time.sleep(0.02)
+            raise AssertionError(f"no {marker!r} within {WAIT_S:g} s:\n{out.decode()}")
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            raise AssertionError(f"pytest ended (rc {proc.wait()}) before {marker!r}:\n"
+                                 + out.decode())
+        out += chunk
 
 
 def interrupted_during_save(cwd: Path, argv: Sequence[str], env: dict[str, str], lock: Path,
                             signum: int) -> Interrupted:
     """Hold ``lock`` (the baseline's) before pytest starts, so its save must wait; once it
-    waits, send ``signum``, then release the lock and wait for the exit."""
-    log = cwd / "run.log"
+    says it waits (:data:`WAITING`, just before blocking in ``flock``), send ``signum``, then
+    release the lock and wait for the exit.  The signal lands while the save waits or a
+    moment before it blocks: both are inside the save, which must end the same way."""
     held = os.open(lock, os.O_RDWR | os.O_CREAT)
+    out = bytearray()
     try:
         fcntl.flock(held, fcntl.LOCK_EX)
-        with pytest_process(cwd, argv, env, log) as proc:
-            wait_blocked_on_lock(proc, log)
+        proc = subprocess.Popen([sys.executable, "-c", DEFAULT_SIGNALS, *argv], cwd=cwd,
+                                env={**os.environ, **env}, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        try:
+            read_until(proc, out, WAITING)
             os.kill(proc.pid, signum)
             if signum == signal.SIGKILL:
                 proc.wait(timeout=WAIT_S)
             os.close(held)  # releases the lock: a caught signal lets the save complete
             held = -1
-            code = proc.wait(timeout=WAIT_S)
+            rest, _ = proc.communicate(timeout=WAIT_S)
+            out += rest
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
     finally:
         if held >= 0:
             os.close(held)
-    return Interrupted(code, log.read_text(), [])
+    (cwd / "run.log").write_bytes(out)
+    return Interrupted(proc.returncode, out.decode(), [])
 
 
 def concurrent_runs(runs: Sequence[tuple[Path, Sequence[str], dict[str, str], Path]]

@@ -24,6 +24,7 @@ from pytest_sbcbench.fileio import (
     OutputError,
     check_writable_target,
     clean_stale_temps,
+    locked,
     validate_outputs,
     write_atomic,
     write_json_atomic,
@@ -382,3 +383,22 @@ def test_atomic_write_failure_keeps_old_file(tmp_path: Path) -> None:
         write_json_atomic(target, {"bad": object()})
     assert target.read_text() == '{"old": true}\n'
     assert os.listdir(tmp_path) == ["r.json"]
+
+
+def test_a_held_lock_is_said_before_the_wait(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Another holder (here another open file description of this process): ``waiting`` is
+    told before the blocking flock; it lets go, so the wait ends.  Free, nothing is said."""
+    lock = tmp_path / "star64.json.lock"
+    held = os.open(lock, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    told: list[Path] = []
+
+    def let_go(path: Path) -> None:
+        told.append(path)
+        os.close(held)
+    with locked(lock, let_go):
+        assert told == [lock]
+    with locked(lock):
+        pass
+    assert capsys.readouterr().err == ""
