@@ -164,15 +164,20 @@ def device_node(work: Path) -> Row:
                losses(before, snapshot(work)))
 
 
-@case
-def symlinked_baseline(work: Path) -> Row:
-    shared = work / "shared"
-    shared.mkdir()
-    target = shared / "star64.json"
+def linked_baseline(work: Path) -> tuple[Path, Path]:
+    """``work/shared/star64.json`` with one session, and ``work/star64.json`` linking to it."""
+    (work / "shared").mkdir()
+    target = work / "shared" / "star64.json"
     target.write_bytes(baseline_bytes((100e6, 101e6)))
-    target.chmod(0o664)
     link = work / "star64.json"
     link.symlink_to(target)
+    return target, link
+
+
+@case
+def symlinked_baseline(work: Path) -> Row:
+    target, link = linked_baseline(work)
+    target.chmod(0o664)
     before = snapshot(work)
     outcome, message = call(lambda: append_session_locked(
         link, "star64", [result((99e6, 100e6))], "2026-11-09", {}))
@@ -488,12 +493,7 @@ LINK_ROUNDS = 5
 @case
 def b_link_and_direct_saves(work: Path) -> Row:
     """Issue 23, 5: one saver through a symlink, one directly, released at once, 5 rounds."""
-    shared = work / "shared"
-    shared.mkdir()
-    target = shared / "star64.json"
-    target.write_bytes(baseline_bytes((100e6, 101e6)))
-    link = work / "star64.json"
-    link.symlink_to(target)
+    target, link = linked_baseline(work)
     before = snapshot(work)
     here = str(Path(__file__).resolve().parent)
     lost = 0

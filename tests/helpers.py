@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_sbcbench.judge.stats import summarize
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
 CPUINFO = DATA / "proc_cpuinfo"
@@ -109,3 +112,15 @@ def replaying_openssl(folder: Path, speed: str, version: str) -> str:
                     f"else cat '{folder}/openssl.out'; fi\n")
     path.chmod(0o755)
     return str(path)
+
+
+# One saved crypto result, as the baseline tests save it (identity: openssl 3.0.19 aes-128-gcm)
+AES_TEST = "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]"
+AES_IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm",
+                           block_bytes=16384, threads=1, seconds=1)
+
+
+def aes_result(samples: tuple[float, ...], identity: Identity = AES_IDENTITY) -> Result:
+    """``AES_TEST``'s aes-128-gcm result of ``samples`` (B/s), not judged yet."""
+    m = Measurement("aes-128-gcm", "B/s", "higher", identity, samples)
+    return Result(AES_TEST, m, summarize(samples), Verdict("no-baseline", ""))

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import AES_IDENTITY as IDENTITY
+from helpers import AES_TEST as TEST
+from helpers import aes_result as result
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError, SignatureError
 from pytest_sbcbench.fileio import locked
@@ -24,18 +27,8 @@ from pytest_sbcbench.judge.baseline import (
     with_session,
 )
 from pytest_sbcbench.judge.saving import savable, save_session, save_summary
-from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import judge
-from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
-
-TEST = "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]"
-IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm",
-                       block_bytes=16384, threads=1, seconds=1)
-
-
-def result(samples: tuple[float, ...], identity: Identity = IDENTITY) -> Result:
-    m = Measurement("aes-128-gcm", "B/s", "higher", identity, samples)
-    return Result(TEST, m, summarize(samples), Verdict("no-baseline", ""))
+from pytest_sbcbench.model import Identity, Result, Verdict
 
 
 def saved(tmp_path: Path, *sessions: tuple[float, ...], env: dict[str, object] | None = None

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import aes_result as result
 from pytest_sbcbench.fileio import locked
 from pytest_sbcbench.judge.baseline import (
     append_session_locked,
@@ -19,17 +20,6 @@ from pytest_sbcbench.judge.baseline import (
     lock_path,
     with_session,
 )
-from pytest_sbcbench.judge.stats import summarize
-from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
-
-TEST = "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]"
-IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm",
-                       block_bytes=16384, threads=1, seconds=1)
-
-
-def result(samples: tuple[float, ...]) -> Result:
-    m = Measurement("aes-128-gcm", "B/s", "higher", IDENTITY, samples)
-    return Result(TEST, m, summarize(samples), Verdict("pass", ""))
 
 
 def linked(tmp_path: Path) -> tuple[Path, Path]:
