@@ -43,6 +43,7 @@ from ..report.fleet import FleetEntry, load_fleet
 from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
 from ..report.results import INTERRUPTED_NOTE, ResultsFile, load_results
+from ..words import counted
 
 
 def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
@@ -279,13 +280,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"ok           {result.test}: {result.measurement.display_name}")
     limits = ", ".join(f"{lim.metric} <= {lim.value:.4g} {lim.unit}"
                        for lim in physics.limits(board))
-    print(f"{_count(len(results), 'result')}, {bad} implausible on {board.name} "
+    print(f"{counted(len(results), 'result')}, {bad} implausible on {board.name} "
           f"({limits or 'no limits'})")
     return 1 if bad else 0
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ..words import counted
 from ..workload import Workload
 from ..workloads import Registry
 
@@ -40,8 +41,8 @@ def skip_lines(names: Sequence[str], reasons: Sequence[str | None], selected: in
     if not by_reason:
         return []
     skipped = sum(len(v) for v in by_reason.values())
-    lines = [f"will be skipped here: {skipped} of {selected} selected "
-             f"test{'' if selected == 1 else 's'}, before anything runs:"]
+    lines = [f"will be skipped here: {skipped} of {counted(selected, 'selected test')}, "
+             "before anything runs:"]
     for reason, tests in by_reason.items():
         lines.append(f"  {_grouped(tests)}: {reason}")
     return lines

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Identity
+from ..words import counted
 from . import fleet
 from .trace import pyplot as _plt
 from .trace import save_figure
@@ -76,7 +77,7 @@ def measured(identity: Identity) -> str:
         parts.append(f"{values.pop('block_bytes')}-byte blocks")
     if "threads" in values:
         threads = values.pop("threads")
-        parts.append(f"{threads} thread{'' if threads == 1 else 's'}")
+        parts.append(f"{threads} thread{'' if threads == 1 else 's'}")  # any identity value
     values.pop("algorithm", None)
     parts += [f"{k}={v}" for k, v in sorted(values.items()) if v is not None]
     return textwrap.fill(", ".join(parts), 90)
@@ -88,7 +89,7 @@ def no_charts_reason(entries: Sequence[fleet.FleetEntry]) -> str:
         return MATPLOTLIB_MISSING
     boards = len({e.board for e in entries})
     return (f"fleet charts need the same measurement from at least two boards (compile "
-            f"rankings three); these files hold {boards} board{'' if boards == 1 else 's'}")
+            f"rankings three); these files hold {counted(boards, 'board')}")
 
 
 def _compile_charts(plt: Any, entries: Sequence[fleet.FleetEntry], out: Path,

@@ -8,16 +8,12 @@ from typing import Any
 
 from ..model import Identity, display
 from ..platform.board import BoardProfile
+from ..words import counted
 from . import fleet
 
 
 def describe(identity: Identity) -> str:
     return ", ".join(f"{k}={v}" for k, v in identity.items if k != "tool" and v is not None)
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 machine``, ``2 machines``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _value(value: float, unit: str) -> str:
@@ -94,8 +90,8 @@ def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile
     ranked = {k: g for k, g in all_groups.items() if len(g) > 1}
     single = {k: g for k, g in all_groups.items() if len(g) == 1}
     lines = ["# Fleet report", "",
-             f"{_count(len(entries), 'result')} from "
-             f"{_count(len({e.board for e in entries}), 'machine')}; values are means of "
+             f"{counted(len(entries), 'result')} from "
+             f"{counted(len({e.board for e in entries}), 'machine')}; values are means of "
              "each result's runs, as the published tables rank (the terminal shows medians; a "
              "published figure is often one run); ranked only among the same "
              "measurement (workload, algorithm, block size, threads; "

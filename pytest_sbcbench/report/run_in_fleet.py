@@ -10,6 +10,7 @@ from typing import Any
 
 from ..fileio import write_atomic
 from ..platform.board import BoardProfile
+from ..words import counted
 from .charts import no_charts_reason, write_charts
 from .fleet import load_fleet
 from .markdown import render
@@ -36,5 +37,5 @@ def write(out: Path, doc: dict[str, Any], baselines: Path,
     write_atomic(out / "report.md", render(entries, dict(profiles)).encode("utf-8"))
     charts = write_charts(entries, out)
     drawn = f"{len(charts)} chart files" if charts else f"no charts: {no_charts_reason(entries)}"
-    machines = f"{len(published)} published machine{'' if len(published) == 1 else 's'}"
+    machines = counted(len(published), "published machine")
     return f"fleet report: {out / 'report.md'} ({machines}, {drawn})"

@@ -14,6 +14,7 @@ from typing import Any
 from ..fileio import write_atomic
 from ..judge.telemetry import under_load
 from ..model import Reading, Sensor, Trace
+from ..words import counted
 
 
 def safe_name(nodeid: str) -> str:
@@ -126,6 +127,6 @@ def summary_line(folder: Path | None, written: Sequence[Path]) -> list[str]:
         return []
     csvs = sum(p.suffix == ".csv" for p in written)
     pngs = sum(p.suffix == ".png" for p in written)
-    charts = f", {pngs} PNG chart{'' if pngs == 1 else 's'}" if pngs else \
+    charts = f", {counted(pngs, 'PNG chart')}" if pngs else \
         ", no PNG charts (matplotlib is not installed: pip install 'pytest-sbcbench[plot]')"
     return [f"traces: {folder} ({csvs} CSV{charts})"]
