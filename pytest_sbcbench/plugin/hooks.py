@@ -7,7 +7,6 @@ because of a marker name."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -110,9 +109,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def _lab(config: pytest.Config) -> LabRun | None:
     """labgrid's --lg-env: the run goes to that board (nothing imported without labgrid, or
     with labgrid's plugin loaded but no environment named: --lg-env, else LG_ENV)."""
-    named = getattr(config.option, "lg_env", None) or os.environ.get("LG_ENV")
+    from ..platform.labgrid_env import named_env_file
+
     if config.getoption("sbc_lab_kernel") is None and (
-            config.pluginmanager.get_plugin("labgrid") is None or not named):
+            config.pluginmanager.get_plugin("labgrid") is None
+            or not named_env_file(config.option)):
         return None
     from ..run import lab
 

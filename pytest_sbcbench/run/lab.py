@@ -21,7 +21,6 @@ Nothing here imports labgrid unless its plugin is loaded and has an environment.
 from __future__ import annotations
 
 import dataclasses
-import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardError, SbcBenchError
+from ..platform.labgrid_env import named_env_file
 
 if TYPE_CHECKING:
     import pytest
@@ -71,7 +71,7 @@ def labgrid_environment(config: pytest.Config) -> Any:
     env = config.stash.get(LABGRID_ENV_KEY, None)
     if env is not None:
         return env
-    path = getattr(config.option, "lg_env", None) or os.environ.get("LG_ENV")
+    path = named_env_file(config.option)
     if not path:
         return None
     from labgrid import Environment
