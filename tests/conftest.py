@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +21,13 @@ from helpers import (  # re-exported for test modules that still import them fro
     star64_tree,
     write_files,
 )
+
+# Under pytest-xdist (the README's test command runs ``-n auto``) every worker has these in its
+# environment, and the suite's inner pytest runs (pytester, subprocesses) would inherit them:
+# pytest-benchmark then disables itself in every inner run, as on a real xdist worker.  The
+# workers themselves keep what they need in their config (``workerinput``), not here.
+for _name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+    os.environ.pop(_name, None)
 
 __all__ = ["CPUINFO", "DATA", "REPO", "RK3588_CPUINFO", "RPI5_CPUINFO", "STAR64_CPUINFO",
            "build_tree", "burn", "star64_tree", "write_files"]
@@ -56,3 +64,35 @@ def widget(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
         return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"),
                                   "--sbc-idle-wait", "0", *args)
     return run
+
+
+E2E_FILES = ("test_hostile_replay.py", "test_labgrid_compile.py", "test_gate_boots.py",
+             "test_labgrid.py", "test_labgrid_workloads.py", "test_labgrid_shell.py")
+"""The long end-to-end files (a lab over sshd or a serial console, the offline crate built on a
+board, the hostile replay, the hand-recorded gate): the ``e2e`` stage, run with ``--e2e``."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--e2e", action="store_true",
+                     help="run only the long end-to-end tests (marked e2e; .ci/run's second "
+                          "stage); without it they are deselected")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the end-to-end files and keep one stage a run: without ``--e2e`` those tests are
+    deselected (said in the header), with it only they run."""
+    for item in items:
+        if item.path.name in E2E_FILES:
+            item.add_marker(pytest.mark.e2e)
+    want = bool(config.getoption("--e2e"))
+    keep = [item for item in items if bool(item.get_closest_marker("e2e")) == want]
+    gone = [item for item in items if bool(item.get_closest_marker("e2e")) != want]
+    if gone:
+        config.hook.pytest_deselected(items=gone)
+        items[:] = keep
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--e2e"):
+        return "stage: end-to-end tests only (--e2e)"
+    return "stage: unit and integration tests; the end-to-end tests run with --e2e (.ci/run does)"

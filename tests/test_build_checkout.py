@@ -316,6 +316,29 @@ def test_compile_bench_runs_go_through_pytest_benchmark(
     assert entry["extra_info"]["commit"] == first and entry["extra_info"]["tool"] == "cargo"
 
 
+@needs_cargo
+def test_a_disabled_pytest_benchmark_runs_the_plain_loop_without_a_warning(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        crate: tuple[Path, str, str]) -> None:
+    """``--benchmark-disable`` (and every pytest-xdist worker, which pytest-benchmark disables
+    itself on) runs the planned runs through the plain loop; the fixture asked for is marked
+    used, so pytest-benchmark's "fixture was not used at all" warning cannot fail the test
+    under ``-W error`` (it did: an error at teardown of every compile test)."""
+    keep_rust_toolchain(monkeypatch)
+    repo, first, _ = crate
+    pytester.makepyfile(test_tiny=f"""
+        def test_tiny(pinned_checkout, compile_bench):
+            tree = pinned_checkout("file://{repo}", "{first[:7]}")
+            handle = compile_bench(tree, build=["cargo", "build", "--release", "--offline"],
+                                   clean=["cargo", "clean"], runs=2, warmup=0)
+            assert handle.summary.n == 2 and not handle.final
+    """)
+    result = pytester.runpytest("--sbc-cache", str(pytester.path / "cache"),
+                                "--sbc-idle-wait", "0", "--benchmark-disable", "-W", "error")
+    result.assert_outcomes(passed=1)
+    assert "not used at all" not in result.stdout.str()
+
+
 def test_local_paths_and_file_urls_are_local() -> None:
     assert local_path("file:///srv/git/my%20repo.git") == Path("/srv/git/my repo.git")
     assert local_path("/srv/git/repo") == Path("/srv/git/repo")

@@ -17,7 +17,18 @@ def benchmark_fixture(request: pytest.FixtureRequest) -> Any:
     if not request.config.pluginmanager.hasplugin("benchmark"):
         return None
     fixture: Any = request.getfixturevalue("benchmark")
-    return None if getattr(fixture, "disabled", False) else fixture
+    if getattr(fixture, "disabled", False):
+        # Disabled (--benchmark-disable, or any pytest-xdist worker, which pytest-benchmark
+        # detects from PYTEST_XDIST_WORKER): its pedantic runs the function once, untimed.
+        # Using it once for nothing keeps it from warning that the fixture asked for here
+        # went unused, a warning that fails a run under -W error.
+        fixture.pedantic(_nothing, rounds=1, iterations=1)
+        return None
+    return fixture
+
+
+def _nothing() -> None:
+    """The one untimed call that marks a disabled pytest-benchmark fixture as used."""
 
 
 def benchmark_driver(request: pytest.FixtureRequest) -> LazyPedantic | None:
