@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import ParseError
 from ..words import counted
+from . import openssl_pq
 from .openssl_checks import check_terminated, no_conflicts
 from .openssl_multi import (
     MR_RATE_TAGS,
@@ -73,6 +74,7 @@ class Rate:
     algorithm: str
     op: str
     per_second: float
+    kind: str = ""  # "" the classic tables; "kem" or "signature" 3.2+'s (see .openssl_pq)
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,13 @@ class SpeedReport:
             paths.setdefault(cell.algorithm, set()).add(cell.api)
         return {name for name, found in paths.items() if {"evp", "legacy"} <= found}
 
-    def per_second(self, algorithm: str, op: str) -> float | None:
+    def per_second(self, algorithm: str, op: str, kind: str = "") -> float | None:
+        """The first rate of ``algorithm``'s ``op`` in the tables of ``kind``: ``""`` the
+        classic RSA/DSA/ECDSA/ECDH/EdDSA tables, ``"kem"`` or ``"signature"`` OpenSSL 3.2+'s
+        generic ones (3.5's ``openssl speed rsa2048`` prints an rsa2048 row in all three: three
+        results)."""
         for rate in self.rates:
-            if rate.algorithm == canonical(algorithm) and rate.op == op:
+            if rate.algorithm == canonical(algorithm) and rate.op == op and rate.kind == kind:
                 return rate.per_second
         return None
 
@@ -148,7 +154,7 @@ def parse_speed(text: str, version: str | None = None) -> SpeedReport:
 
     The ``-mr`` records of this process (or of a ``-multi`` parent) are the result when there
     are any; otherwise the human table is, whatever ``+`` progress lines surround it."""
-    check_terminated(text, SYM_ROW, RSA_ROW, CURVE_ROW)
+    check_terminated(text, SYM_ROW, RSA_ROW, CURVE_ROW, openssl_pq.ROW)
     version = version or detect_version(text)
     lines = split_lines(text)
     if any(record.startswith("+F") for record in lines.records):
@@ -215,11 +221,14 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
     check_parent_totals(lines)
     check_parent_sums(lines, unit)
+    pq, pq_notes = openssl_pq.mr_rates(lines.records, multi=bool(lines.children))
+    rates += [Rate(canonical(name), op, value, kind) for kind, (name, op, value) in pq]
     no_conflicts([*(((c.algorithm, c.block_bytes, c.api), c.bytes_per_second,
                      f"{c.algorithm} at {c.block_bytes} bytes") for c in throughput),
-                  *(((r.algorithm, r.op), r.per_second, f"{r.algorithm} {r.op}") for r in rates)])
+                  *(((r.algorithm, r.op, r.kind), r.per_second, f"{r.algorithm} {r.op}")
+                    for r in rates)])
     return SpeedReport(version, with_paths(throughput), tuple(rates),
-                       _mr_notes(unitless, assumed))
+                       (*_mr_notes(unitless, assumed), *pq_notes))
 
 
 def _mr_cells(fields: list[str], sizes: tuple[int, ...]) -> list[Throughput]:
@@ -311,7 +320,15 @@ def _parse_human(text: str, version: str | None, lines: MrLines) -> SpeedReport:
         if "/s" in line and not re.search(r"\d", line):
             header = line.split()
             continue
-        if header and "keygens/s" not in header:
+        table = openssl_pq.table_of(header)
+        if table is not None:
+            found_pq = openssl_pq.parse_row(line, table[1])
+            if found_pq is not None:
+                rates += [Rate(canonical(name), op, value, table[0])
+                          for name, op, value in found_pq]
+                continue
+            header = []  # the table ended
+        elif header:
             found = _asym_row(line, header)
             if found:
                 rates += found
