@@ -4,11 +4,16 @@ engine (a public blog post) and Debian trixie's 3.5.9 on the QEMU rv64imafdc lab
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from helpers import DATA
+from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import ParseError
 from pytest_sbcbench.measure.openssl_parse import parse_speed
+from pytest_sbcbench.measure.openssl_pq import listed_names
 
 SPEED = DATA / "openssl_speed"
 OQS_FULL = "openssl-3.4.0_x86-64_docker-oqsprovider_full-speed-seconds2.txt"
@@ -120,3 +125,50 @@ def test_output_cut_inside_a_kem_row_is_refused() -> None:
     text = read(TRIXIE_KEM).rstrip("\n")
     with pytest.raises(ParseError, match="cut off mid-write"):
         parse_speed(text)
+
+
+def test_cli_names_the_table_of_each_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", "openssl", str(SPEED / QAT), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    keygens = {(r.get("table"), r["per_second"]) for r in rows if r["op"] == "keygen"}
+    assert keygens == {("kem", 28.8), ("signature", 28.4)}
+    assert {"algorithm": "rsa2048", "op": "sign", "per_second": 59355.3} in rows
+    assert main(["parse", "openssl", str(SPEED / TRIXIE_KEM)]) == 0
+    assert "x25519mlkem768 (kem)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("name", "listed", "absent"), [
+    ("openssl-3.5.9_qemu-rv64imafdc_debian13_list-kem-algorithms.txt",
+     {"ML-KEM-768", "X25519MLKEM768", "SecP256r1MLKEM768", "X25519", "RSA"}, set()),
+    ("openssl-3.5.9_qemu-rv64imafdc_debian13_list-signature-algorithms.txt",
+     {"ML-DSA-44", "ML-DSA-65", "ED25519", "ED448ph"}, set()),
+    ("openssl-3.0.22_list-kem-algorithms.txt", {"RSA", "rsaEncryption"}, {"ML-KEM-768"}),
+    ("openssl-3.0.22_list-signature-algorithms.txt", {"ECDSA", "CMAC", "DSA-SHA1"},
+     {"ML-DSA-65"}),
+])
+def test_openssl_list_names_what_the_provider_has(name: str, listed: set[str],
+                                                  absent: set[str]) -> None:
+    names = listed_names((DATA / "this_machine" / name).read_text())
+    assert listed <= names and not absent & names
+
+
+def test_an_unknown_listing_is_an_error_not_an_absence() -> None:
+    with pytest.raises(ParseError, match=re.escape("not '{ names } @ provider'")):
+        listed_names("Provided KEMs:\n  ML-KEM-768 @ default\n")
+
+
+def test_the_suite_skips_ml_kem_on_openssl_3_0_saying_why() -> None:
+    """This machine's openssl is 3.0: the post-quantum workloads are unavailable, and the
+    reason names the version, the listing it read and where ML-KEM arrives."""
+    from pytest_sbcbench.measure.openssl import find_openssl, openssl_tool, post_quantum_problem
+
+    path = find_openssl()
+    if path is None:
+        pytest.skip("no openssl on PATH")
+    tool = openssl_tool(path)
+    if not tool.version.startswith("3.0."):
+        pytest.skip(f"this check is about OpenSSL 3.0; found {tool.version}")
+    reason = post_quantum_problem(tool, "ml-kem-768")
+    assert reason is not None and f"openssl {tool.version} at {path} has no ML-KEM-768" in reason
+    assert "list -kem-algorithms lists RSA, rsaEncryption" in reason
+    assert reason.endswith("OpenSSL's default provider has ML-KEM and ML-DSA from 3.5")

@@ -71,11 +71,13 @@ def test_run_says_up_front_what_it_will_skip(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("will be skipped here"))
-    assert lines[head] == "will be skipped here: 13 of 15 selected tests, before anything runs:"
+    assert lines[head] == "will be skipped here: 18 of 20 selected tests, before anything runs:"
     assert lines[head + 1] == (
         "  test_cipher[aes-128-gcm, aes-256-gcm, aes-128-cbc, chacha20-poly1305], "
         "test_digest[sha256, sha512], test_asymmetric[rsa2048-sign, rsa2048-verify, "
-        "ecdsa-p256-sign, ecdsa-p256-verify], test_openssl_scaling: openssl not found on "
+        "ecdsa-p256-sign, ecdsa-p256-verify], test_kem[ml-kem-768-keygen, ml-kem-768-encaps, "
+        "ml-kem-768-decaps], test_pq_signature[ml-dsa-65-sign, ml-dsa-65-verify], "
+        "test_openssl_scaling: openssl not found on "
         "PATH: install it (Debian/Ubuntu: apt-get install openssl) or point SBCBENCH_OPENSSL "
         "at an openssl binary")
     assert lines[head + 2] == ("  test_sysbench_scaling: sysbench not installed "

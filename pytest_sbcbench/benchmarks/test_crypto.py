@@ -1,5 +1,7 @@
 """The seeds' crypto matrix: single-threaded OpenSSL at 16 KiB, RSA-2048 and ECDSA P-256 sign
-and verify, and the same AEADs through Python's ``cryptography`` for comparison (the workloads:
+and verify, ML-KEM-768 keygen/encaps/decaps and ML-DSA-65 sign/verify where the openssl has them
+(3.5's default provider; skipped saying so elsewhere), and the same AEADs through Python's
+``cryptography`` for comparison (the workloads:
 :mod:`pytest_sbcbench.workloads.crypto` and :mod:`~pytest_sbcbench.workloads.inprocess`)."""
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ __all__ = [  # noqa: RUF022 - the collection order
     "test_cipher",
     "test_digest",
     "test_asymmetric",
+    "test_kem",
+    "test_pq_signature",
     "test_inprocess",
 ]
 
@@ -33,6 +37,14 @@ def test_digest(sbc_workload: WorkloadRun) -> None:
 
 
 def test_asymmetric(sbc_workload: WorkloadRun) -> None:
+    positive(sbc_workload)
+
+
+def test_kem(sbc_workload: WorkloadRun) -> None:
+    positive(sbc_workload)
+
+
+def test_pq_signature(sbc_workload: WorkloadRun) -> None:
     positive(sbc_workload)
 
 

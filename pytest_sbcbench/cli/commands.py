@@ -225,6 +225,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
             name = row["algorithm"]
             if name in both_paths:
                 name = f"{name} ({row['api']})"
+            if "table" in row:  # OpenSSL 3.2+'s KEM and signature tables
+                name = f"{name} ({row['table']})"
             print(f"{name!s:28} {where!s:>8} {value:>18.6g}")
     return 0
 
@@ -242,7 +244,8 @@ def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, objec
           **({"api": c.api} if c.api else {})})
         for c in report.throughput]
     cells += [(r.algorithm, r.op, r.per_second, "op/s",
-               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second})
+               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second,
+                **({"table": r.kind} if r.kind else {})})
               for r in report.rates]
     for algorithm, where, value, unit, row in cells:
         if value == 0:

@@ -170,3 +170,23 @@ def _named(fields: list[str], run: Run, ops: tuple[str, str, str]) -> list[PqRat
             raise ParseError("openssl speed -mr output", f"{':'.join(fields)} is not "
                              f"{run.name}'s run ({count} {ops[index]} in {secs} s)")
     return [(run.name, op, rate) for op, rate in zip(ops, rates, strict=True)]
+
+
+LISTED = re.compile(r"^\s*(?:\{ (?P<names>.+) \}|(?P<name>\S+)) @ \S+\s*$")
+
+
+def listed_names(text: str) -> set[str]:
+    """The algorithm names ``openssl list -kem-algorithms`` / ``-signature-algorithms`` prints
+    (OpenSSL 3.x: ``{ 2.16.840.1.101.3.4.4.2, id-alg-ml-kem-768, ML-KEM-768, MLKEM768 } @
+    default``, or ``ECDSA @ default``): every name and OID of every line; a line of any other
+    shape is a :class:`ParseError` (a listing we do not know proves nothing absent)."""
+    names: set[str] = set()
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        match = LISTED.match(line)
+        if match is None:
+            raise ParseError("openssl list output", f"line {line.strip()!r} is not "
+                             "'{ names } @ provider' nor 'NAME @ provider'", text[:600])
+        names.update(n.strip() for n in (match.group("names") or match.group("name")).split(","))
+    return names
