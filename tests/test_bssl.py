@@ -1,0 +1,100 @@
+"""``bssl speed`` (BoringSSL, AWS-LC) read from real outputs: AWS-LC on a Graviton 2
+(hanno-becker/aws-lc), FIPS BoringSSL (envoyproxy/envoy#19037), BoringSSL on the OQS profiling
+platform (open-quantum-safe/profiling#28)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import DATA
+from pytest_sbcbench.errors import ParseError
+from pytest_sbcbench.measure.bssl import parse_bssl_speed, parse_version_output
+
+BSSL = DATA / "bssl_speed"
+AWSLC = "aws-lc-5ede432_graviton2_evp-aes-gcm-128-192-256.txt"
+FIPS = "boringssl-fips_envoy-19037_ecdsa-ed25519-hrss.txt"
+FIPS_AEAD = "boringssl-fips_envoy-19037_aead-seal-sizes.txt"
+OQS = "boringssl_oqs-profiling-28_rsa-ed25519.txt"
+# a line of the same AWS-LC file's SLOTHY block, which its author annotated by hand
+ANNOTATED = ("Did 8048750 EVP-AES-128-GCM encrypt (16 bytes) operations in 1000013us "
+             "(8048645.4 ops/sec):   128.8 MB/s    + 8.4%")
+
+
+def read(name: str) -> str:
+    return (BSSL / name).read_text()
+
+
+# (file, name, chunk bytes, ops/sec, MB/s or None)
+CELLS = [
+    (AWSLC, "EVP-AES-128-GCM encrypt", 16384, 137162.3, 2247.3),
+    (AWSLC, "EVP-AES-256-GCM encrypt", 1350, 1167498.0, 1576.1),
+    (AWSLC, "EVP-AES-192-GCM encrypt init", None, 4637758.8, None),
+    (FIPS_AEAD, "AES-128-GCM seal", 16384, 273588.8, 4482.5),  # 'AES-128-GCM (16384 bytes) seal'
+    (FIPS_AEAD, "ChaCha20-Poly1305 seal", 16, 3760300.6, 60.2),
+    (FIPS, "ECDSA P-256 signing", None, 38935.0, None),
+    (FIPS, "scrypt (N = 16384, r = 8, p = 1)", None, 3.4, None),
+    (OQS, "RSA 2048 verify (fresh key)", None, 29552.8, None),
+]
+
+
+@pytest.mark.parametrize(("name", "what", "block", "rate", "mbps"), CELLS)
+def test_known_results(name: str, what: str, block: int | None, rate: float,
+                       mbps: float | None) -> None:
+    result = parse_bssl_speed(read(name)).find(what, block)
+    assert result is not None and result.ops_per_second == pytest.approx(rate)
+    if mbps is None:
+        assert result.bytes_per_second is None
+    else:
+        assert result.bytes_per_second == pytest.approx(mbps * 1e6)  # 10^6 bytes, not MiB
+
+
+def test_every_line_is_a_result_with_its_counts() -> None:
+    report = parse_bssl_speed(read(AWSLC))
+    assert len(report.results) == 18
+    first = report.results[1]
+    assert (first.calls, first.microseconds, first.block_bytes) == (7403000, 1000006, 16)
+    assert {r.block_bytes for r in report.results} == {None, 16, 256, 1350, 8192, 16384}
+
+
+def test_a_rate_its_counts_do_not_give_is_an_error() -> None:
+    text = read(OQS).replace("(1406.7 ops/sec)", "(1506.7 ops/sec)")
+    with pytest.raises(ParseError, match=r"1506\.7 ops/sec is not 1428 calls in 1015147 us"):
+        parse_bssl_speed(text)
+
+
+def test_a_throughput_its_counts_do_not_give_is_an_error() -> None:
+    text = read(FIPS_AEAD).replace("4482.5 MB/s", "4428.5 MB/s")
+    with pytest.raises(ParseError, match=r"4428\.5 MB/s is not 274000 calls of 16384 bytes"):
+        parse_bssl_speed(text)
+
+
+def test_a_did_line_of_another_shape_is_refused() -> None:
+    with pytest.raises(ParseError, match="is not 'Did N <description> operations in Tus"):
+        parse_bssl_speed(ANNOTATED + "\n")
+
+
+def test_one_description_with_two_results_is_refused() -> None:
+    other = ("Did 1400 RSA 2048 signing operations in 1015147us (1379.1 ops/sec)\n")
+    with pytest.raises(ParseError, match="printed twice with different results"):
+        parse_bssl_speed(read(OQS) + other)
+
+
+def test_no_result_is_an_error() -> None:
+    with pytest.raises(ParseError, match="no 'Did N"):
+        parse_bssl_speed("Usage: bssl speed [speed test selector, i.e. 'RNG']\n")
+
+
+def test_a_debug_build_is_said() -> None:
+    report = parse_bssl_speed("Benchmarking in debug mode.\n" + read(OQS))
+    assert report.notes and "debug build" in report.notes[0]
+
+
+def test_the_library_and_its_version() -> None:
+    """AWS-LC's ``bssl version`` prints its version number; BoringSSL's bssl has no version
+    command: it prints its usage (``Usage: bssl COMMAND`` and the command list) and exits 1."""
+    assert parse_version_output("1.49.0\n", 0) == ("AWS-LC", "1.49.0")
+    usage = "Usage: bssl COMMAND\n\nAvailable commands:\n    ciphers\n    speed\n"
+    assert parse_version_output(usage, 1) == ("BoringSSL",
+                                             "unknown (bssl has no version command)")
+    with pytest.raises(ParseError):
+        parse_version_output("OpenSSL 3.0.22\n", 0)
