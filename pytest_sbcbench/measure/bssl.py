@@ -119,7 +119,8 @@ def _printed_as(value: float, exact: float, printed: str) -> bool:
     if not math.isfinite(value):
         return False
     decimals = len(printed.split(".")[1]) if "." in printed else 0
-    return abs(value - exact) <= 0.5 * 10 ** -decimals * (1 + 1e-9) + 1e-12 * abs(exact)
+    half_unit = 0.5 / 10.0 ** decimals
+    return abs(value - exact) <= half_unit * (1 + 1e-9) + 1e-12 * abs(exact)
 
 
 def parse_version_output(stdout: str, returncode: int) -> tuple[str, str]:
