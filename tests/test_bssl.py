@@ -4,11 +4,23 @@ platform (open-quantum-safe/profiling#28)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpers import DATA
-from pytest_sbcbench.errors import ParseError
-from pytest_sbcbench.measure.bssl import parse_bssl_speed, parse_version_output
+from pytest_sbcbench.errors import ParseError, ToolError
+from pytest_sbcbench.measure.bssl import (
+    bssl_tool,
+    measure_aead_seal,
+    parse_bssl_speed,
+    parse_version_output,
+)
+from pytest_sbcbench.platform.executor import default_executor
+from pytest_sbcbench.platform.host import LocalHost
+from pytest_sbcbench.platform.sysroot import Sysroot
+from pytest_sbcbench.settings import Settings
+from pytest_sbcbench.workload import Context
 
 BSSL = DATA / "bssl_speed"
 AWSLC = "aws-lc-5ede432_graviton2_evp-aes-gcm-128-192-256.txt"
@@ -98,3 +110,55 @@ def test_the_library_and_its_version() -> None:
                                              "unknown (bssl has no version command)")
     with pytest.raises(ParseError):
         parse_version_output("OpenSSL 3.0.22\n", 0)
+
+
+AEAD_CAPTURE = BSSL / "aws-lc-652f7a9_ec2-c6a-zen3_aead-aes-128-gcm-seal-open.txt"
+
+
+def stand_in(tmp_path: Path, version: str, capture: Path) -> Path:
+    """A stand-in ``bssl`` (no BoringSSL or AWS-LC on this machine): ``version`` prints
+    ``version``'s text, ``speed`` records its arguments and replays a real capture."""
+    tool = tmp_path / "bssl"
+    tool.write_text("#!/bin/sh\n"
+                    f"if [ \"$1\" = version ]; then printf '%s' '{version}'; exit 0; fi\n"
+                    f"echo \"$@\" > {tmp_path / 'argv'}\n"
+                    f"cat {capture}\n")
+    tool.chmod(0o755)
+    return tool
+
+
+def test_the_workload_reads_the_seal_row_of_its_chunk(tmp_path: Path) -> None:
+    """``bssl speed -filter AES-128-GCM -timeout 1 -chunks 16384``: the AEAD seal row at
+    16384 bytes of AWS-LC's output (4658.7 MB/s in aws/aws-lc#2283), in bytes per second,
+    with the library and version ``bssl version`` gave."""
+    path = stand_in(tmp_path, "1.49.0\n", AEAD_CAPTURE)
+    tool = bssl_tool(str(path), executor=default_executor())
+    assert (tool.library, tool.version) == ("AWS-LC", "1.49.0")
+    reading = measure_aead_seal(tool, "aes-128-gcm", block_bytes=16384, seconds=1, runs=2)
+    assert (tmp_path / "argv").read_text().split() == [
+        "speed", "-filter", "AES-128-GCM", "-timeout", "1", "-chunks", "16384"]
+    assert reading.samples == (4658.7e6, 4658.7e6) and reading.unit == "B/s"
+    assert reading.identity.as_dict()["library"] == "AWS-LC"
+
+
+def test_the_workload_refuses_an_output_without_its_row(tmp_path: Path) -> None:
+    path = stand_in(tmp_path, "1.49.0\n", BSSL / OQS)
+    tool = bssl_tool(str(path), executor=default_executor())
+    with pytest.raises(ToolError, match="printed no AES-128-GCM seal at 16384 bytes"):
+        measure_aead_seal(tool, "aes-128-gcm", block_bytes=16384, seconds=1, runs=1)
+
+
+def test_the_suite_skips_without_bssl_saying_how_to_get_one(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from pytest_sbcbench.workloads.bssl import find_tool
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("SBCBENCH_BSSL", raising=False)
+    settings = Settings(board=None, baselines=tmp_path / "baselines", save_baseline=False,
+                        results=None, sysroot=Sysroot(Path("/")), sysroot_given=False,
+                        quick=True, runs=None, interval=1.0, strict=False, performance=False,
+                        trace_dir=None, cache=tmp_path / "cache", drop_caches=False,
+                        allow_incomparable=False, verify_key=None, report_dir=None)
+    ctx = Context(settings, default_executor(), LocalHost())
+    assert find_tool(ctx) == ("bssl not found on PATH: build BoringSSL or AWS-LC (their "
+                              "tool/bssl) or point SBCBENCH_BSSL at a bssl binary")

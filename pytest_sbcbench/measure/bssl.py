@@ -21,11 +21,16 @@ BoringSSL's ``bssl`` has no such command (see :func:`parse_version_output`)."""
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 
-from ..errors import ParseError
+from ..errors import ParseError, ToolError
+from ..model import Identity, Measurement
+from ..platform.executor import Executor
+from .sanity import checked
 from .sysbench import NUMBER
+from .tools import run_tool, which
 
 DID = re.compile(r"^Did (?P<calls>\d+) (?P<desc>.+?) operations in (?P<us>\d+)us "
                  r"\((?P<rate>" + NUMBER[1:-1] + r") ops/sec\)"
@@ -134,3 +139,57 @@ def parse_version_output(stdout: str, returncode: int) -> tuple[str, str]:
         return "BoringSSL", "unknown (bssl has no version command)"
     raise ParseError("bssl version output", "neither an AWS-LC version number nor BoringSSL's "
                      "usage", stdout[:300])
+
+
+BSSL_ENV = "SBCBENCH_BSSL"
+# canonical AEAD -> (the -filter, the result names in AWS-LC's and BoringSSL's releases)
+AEADS = {"aes-128-gcm": ("AES-128-GCM", ("AEAD-AES-128-GCM", "AES-128-GCM"))}
+
+
+@dataclass(frozen=True)
+class BsslTool:
+    path: str
+    library: str  # "AWS-LC" or "BoringSSL"
+    version: str
+    executor: Executor
+
+
+def find_bssl(*, executor: Executor) -> str | None:
+    """``$SBCBENCH_BSSL`` if set, else ``bssl`` on the PATH where ``executor`` runs."""
+    return os.environ.get(BSSL_ENV) or which("bssl", executor=executor)
+
+
+def bssl_tool(path: str, *, executor: Executor) -> BsslTool:
+    """The bssl at ``path`` and the library it belongs to (``bssl version``)."""
+    done = executor.run([path, "version"], 30)
+    if done.timed_out:
+        raise ToolError([path, "version"], None, done.stderr, "bssl version: timed out")
+    library, version = parse_version_output(done.stdout, done.returncode)
+    return BsslTool(path, library, version, executor)
+
+
+def measure_aead_seal(tool: BsslTool, aead: str, *, block_bytes: int, seconds: int,
+                      runs: int) -> Measurement:
+    """``bssl speed -filter NAME -timeout N -chunks BYTES`` ``runs`` times: the AEAD's seal
+    throughput at ``block_bytes``, in bytes per second (the tool's MB/s are 10^6 bytes)."""
+    filt, names = AEADS[aead]
+    argv = [tool.path, "speed", "-filter", filt, "-timeout", str(seconds), "-chunks",
+            str(block_bytes)]
+    samples = []
+    for _ in range(runs):
+        out = run_tool(argv, 120.0 + 20 * seconds, "bssl speed", executor=tool.executor)
+        try:
+            report = parse_bssl_speed(out)
+        except ParseError as exc:
+            raise ToolError(argv, 0, out[-2000:], f"bssl speed output unusable: {exc.reason}"
+                            ) from exc
+        found = next((r for n in names if (r := report.find(f"{n} seal", block_bytes))), None)
+        if found is None or found.bytes_per_second is None:
+            raise ToolError(argv, 0, out[-2000:], f"bssl speed printed no {filt} seal at "
+                            f"{block_bytes} bytes (looked for {', '.join(names)})")
+        samples.append(checked(found.bytes_per_second, "B/s", argv, f"bssl speed {filt} seal"))
+    identity = Identity.of(tool="bssl", library=tool.library, version=tool.version,
+                           algorithm=aead, op="seal", block_bytes=block_bytes, threads=1,
+                           seconds=seconds)
+    return Measurement(f"{aead}-seal", "B/s", "higher", identity, tuple(samples),
+                       label=f"{aead} seal ({tool.library})")
