@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from ..errors import ParseError
 from ..words import counted
 from . import openssl_pq
+from .openssl_blocks import headerless_sizes, lost_header_blocks
 from .openssl_checks import check_terminated, no_conflicts
 from .openssl_multi import (
     MR_RATE_TAGS,
@@ -52,10 +53,6 @@ from .openssl_multi import (
     split_lines,
 )
 
-STANDARD_BLOCKS: dict[int, tuple[int, ...]] = {
-    6: (16, 64, 256, 1024, 8192, 16384),
-    5: (16, 64, 256, 1024, 8192),
-}
 NIST_CURVE = re.compile(r"^nistp(\d+)$", re.IGNORECASE)
 VERSION_UNITS = ("1.1.1 and later give op/s; 1.1.0, 1.0.x and LibreSSL give s/op")
 
@@ -211,7 +208,7 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
             if fields[0] == "+H":
                 blocks = tuple(int(f) for f in fields[1:] if f)
             elif fields[0] == "+F" and len(fields) >= 4:
-                sizes = blocks or _lost_header_blocks(fields, lines, assumed)
+                sizes = blocks or lost_header_blocks(fields, lines, assumed)
                 throughput += _mr_cells(fields, sizes)
             elif fields[0] in MR_RATE_TAGS and unit is None:
                 unitless.append(record_name(fields) or fields[0])
@@ -252,18 +249,6 @@ def _mr_notes(unitless: list[str], assumed: list[str]) -> tuple[str, ...]:
         notes.append(f"standard block sizes assumed for {', '.join(assumed)}: every child's "
                      "'+H' echo was damaged")
     return tuple(notes)
-
-
-def _lost_header_blocks(fields: list[str], lines: MrLines, assumed: list[str]
-                        ) -> tuple[int, ...]:
-    """Block sizes for a ``+F`` total with no ``+H`` before it.  Only in a damaged ``-multi``
-    log (the children's ``+H`` echoes all cut) are the standard sizes assumed, as for a
-    headerless human table, and said in a note; otherwise the output is not one we know."""
-    sizes = STANDARD_BLOCKS.get(len(fields) - 3) if lines.damaged else None
-    if sizes is None:
-        raise ValueError("no +H block sizes before it")
-    assumed.append(canonical(fields[2]))
-    return sizes
 
 
 def _per_second(seconds: str) -> float:
@@ -358,28 +343,12 @@ def _sym_row(line: str, blocks: tuple[int, ...] | None, lines: MrLines, notes: l
     elif blocks is not None:
         sizes = blocks
     else:
-        sizes = _headerless_sizes(name, values, notes)
+        sizes = headerless_sizes(name, values, notes)
     if len(sizes) != len(values):
         return []
     label, api = match.group("label") or "", printed_api(match.group("name"))
     return [Throughput(name, size, value, label, api) for size, value in zip(sizes, values,
                                                                            strict=True)]
-
-
-def _headerless_sizes(name: str, values: list[float], notes: list[str]) -> tuple[int, ...]:
-    """A row printed without its ``type`` header (``| tail -5``): the standard sizes, if
-    its cells could be a standard run's.  A standard run measures every size it prints, so
-    trailing 0.00 cells after measured ones say the row is something else (a ``-multi
-    -mb`` parent's columns no child ran): its sizes cannot be known, an error."""
-    measured = [value != 0 for value in values]
-    if any(measured) and not measured[-1]:
-        raise ValueError(f"{name}: no 'type' header, and the trailing 0.00 cell(s) after "
-                         "measured ones are no standard run's: block sizes unknown")
-    sizes = STANDARD_BLOCKS.get(len(values), ())
-    if sizes:
-        notes.append(f"standard block sizes {list(sizes)} assumed for {name}: the output "
-                     "has no 'type' header")
-    return sizes
 
 
 def _asym_name(match: re.Match[str]) -> str:
