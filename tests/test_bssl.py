@@ -4,6 +4,7 @@ platform (open-quantum-safe/profiling#28)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,17 @@ def test_the_suite_skips_without_bssl_saying_how_to_get_one(
     ctx = Context(settings, default_executor(), LocalHost())
     assert find_tool(ctx) == ("bssl not found on PATH: build BoringSSL or AWS-LC (their "
                               "tool/bssl) or point SBCBENCH_BSSL at a bssl binary")
+
+
+def test_cli_reads_a_bssl_log(capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_sbcbench.cli import main
+
+    assert main(["parse", "bssl", str(BSSL / FIPS_AEAD), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    last = next(r for r in rows if r["name"] == "AES-128-GCM seal" and r["block_bytes"] == 16384)
+    assert (last["calls"], last["microseconds"]) == (274000, 1001503)
+    assert last["bytes_per_second"] == pytest.approx(4482.5e6)
+    # an openssl log is no bssl log: exit 2, saying what is missing
+    assert main(["parse", "bssl", str(DATA / "openssl_speed" / "openssl-3.5.9_qemu-rv64imafdc_"
+                                      "debian13_sig-ml-dsa-44-65_stdout.txt")]) == 2
+    assert "no 'Did N ... operations in Tus' line" in capsys.readouterr().err
