@@ -82,8 +82,18 @@ def test_one_algorithm_in_three_tables_is_three_results() -> None:
     assert report.per_second("rsa2048", "sign") == pytest.approx(59355.3)
     assert report.per_second("rsa2048", "keygen", "signature") == pytest.approx(28.4)
     assert report.per_second("rsa2048", "keygen", "kem") == pytest.approx(28.8)
-    assert report.per_second("rsa2048", "keygen") is None
     assert report.per_second("x25519", "keygen", "kem") is None
+    with pytest.raises(ParseError, match="rsa2048 keygen is in the kem and the signature "
+                                         "tables: name the table"):
+        report.per_second("rsa2048", "keygen")
+
+
+def test_an_algorithm_of_one_table_needs_no_kind() -> None:
+    """ML-KEM-768 is only in the KEM table, ML-DSA-65 only in the signature table: asked
+    without a table, each is found where it is."""
+    assert parse_speed(read(TRIXIE_KEM)).per_second("ML-KEM-768", "encaps") == 3786.2
+    assert parse_speed(read(TRIXIE_SIG)).per_second("ML-DSA-65", "sign") == 98.9
+    assert parse_speed(read(TRIXIE_KEM)).per_second("ML-KEM-768", "sign") is None
 
 
 def test_mr_records_are_named_by_the_progress_lines() -> None:

@@ -205,7 +205,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
     it is left out and said in a note."""
     if args.tool == "bssl":
-        return _parse_bssl(args)
+        from .parse_bssl import parse_bssl
+
+        return parse_bssl(args)
     text = read_bytes(args.file, "openssl speed log").decode(errors="replace")
     report = parse_speed(text, args.openssl_version)
     rows, not_run = _checked_rows(report, args.file)
@@ -230,29 +232,6 @@ def cmd_parse(args: argparse.Namespace) -> int:
             if "table" in row:  # OpenSSL 3.2+'s KEM and signature tables
                 name = f"{name} ({row['table']})"
             print(f"{name!s:28} {where!s:>8} {value:>18.6g}")
-    return 0
-
-
-def _parse_bssl(args: argparse.Namespace) -> int:
-    """``sbcbench parse bssl LOG``: every result line of a ``bssl speed`` log (each checked
-    against its own counts, :mod:`.measure.bssl`), ops/s and, with a chunk size, bytes/s."""
-    from ..measure.bssl import parse_bssl_speed
-
-    text = read_bytes(args.file, "bssl speed log").decode(errors="replace")
-    report = parse_bssl_speed(text)
-    for note in report.notes:
-        print(f"sbcbench parse: note: {note}", file=sys.stderr)
-    rows = [{"name": r.name, "block_bytes": r.block_bytes, "calls": r.calls,
-             "microseconds": r.microseconds, "ops_per_second": r.ops_per_second,
-             "bytes_per_second": r.bytes_per_second} for r in report.results]
-    if args.json:
-        print(json.dumps({"tool": "bssl speed", "results": rows, "notes": list(report.notes)},
-                         indent=2))
-        return 0
-    for r in report.results:
-        size = f"{r.block_bytes} B" if r.block_bytes is not None else "-"
-        rate = f"{r.bytes_per_second:>14.6g} B/s" if r.bytes_per_second is not None else ""
-        print(f"{r.name!s:44} {size:>8} {r.ops_per_second:>14.6g} op/s {rate}")
     return 0
 
 

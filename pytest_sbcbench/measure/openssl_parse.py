@@ -103,15 +103,24 @@ class SpeedReport:
             paths.setdefault(cell.algorithm, set()).add(cell.api)
         return {name for name, found in paths.items() if {"evp", "legacy"} <= found}
 
-    def per_second(self, algorithm: str, op: str, kind: str = "") -> float | None:
+    def per_second(self, algorithm: str, op: str, kind: str | None = None) -> float | None:
         """The first rate of ``algorithm``'s ``op`` in the tables of ``kind``: ``""`` the
         classic RSA/DSA/ECDSA/ECDH/EdDSA tables, ``"kem"`` or ``"signature"`` OpenSSL 3.2+'s
         generic ones (3.5's ``openssl speed rsa2048`` prints an rsa2048 row in all three: three
-        results)."""
+        results).  Without ``kind``: the classic tables' rate, else the one other table's;
+        an op two of the generic tables give (rsa2048 keygen as a KEM and as a signature key)
+        is a :class:`ParseError`: name the table."""
+        name = canonical(algorithm)
+        found: dict[str, float] = {}
         for rate in self.rates:
-            if rate.algorithm == canonical(algorithm) and rate.op == op and rate.kind == kind:
-                return rate.per_second
-        return None
+            if rate.algorithm == name and rate.op == op and (kind is None or rate.kind == kind):
+                found.setdefault(rate.kind, rate.per_second)
+        if "" in found:
+            return found[""]
+        if len(found) > 1:
+            raise ParseError("openssl speed output", f"{name} {op} is in the "
+                             f"{' and the '.join(found)} tables: name the table")
+        return next(iter(found.values()), None)
 
 
 def detect_version(text: str) -> str | None:
