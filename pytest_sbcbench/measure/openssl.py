@@ -140,7 +140,7 @@ def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
     for _ in range(runs):
         report = speed_once(tool, argv, 2, seconds)
         for op, values in series.items():
-            value = report.per_second(algorithm, op)
+            value = report.per_second(algorithm, op, "")  # the RSA/ECDSA tables
             if value is None:
                 raise no_result(argv, f"{algorithm} {op} rate", report)
             values.append(checked(value, "op/s", argv, f"openssl speed {algorithm} {op} rate"))
