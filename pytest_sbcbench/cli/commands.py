@@ -294,7 +294,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     from ..judge import history
 
-    print(history.render(history.summary(history.history_path(args.baselines))))
+    path = history.history_path(args.baselines)
+    print(history.render(history.summary(path, getattr(args, "order", "first"))))
     return 0
 
 

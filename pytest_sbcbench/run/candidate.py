@@ -8,7 +8,7 @@ judged alone, as one candidate boot."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..judge.candidates import Candidate
@@ -34,6 +34,16 @@ def this_boot(target: RunTarget) -> tuple[str | None, str | None]:
     boot_id, kernel = found.get("boot_id"), found.get("kernel_release")
     return (boot_id if isinstance(boot_id, str) and boot_id else None,
             kernel if isinstance(kernel, str) and kernel else None)
+
+
+def booted_now(target: RunTarget) -> dict[str, Any]:
+    """What this boot booted (:mod:`..platform.booted`): read through the run's sysroot (on a
+    lab board, its captured tree), the image from a labgrid target's QEMUDriver, the commit
+    from ``--sbc-kernel-commit`` or the release."""
+    from ..platform.booted import booted, lab_image
+
+    image, digest = lab_image(getattr(target.remote, "target", None))
+    return booted(target.settings.sysroot, target.settings.kernel_commit, image, digest)
 
 
 def candidate_for(target: RunTarget, board: str) -> Candidate:
