@@ -63,7 +63,7 @@ def candidate_for(target: RunTarget, board: str, notes: list[str] | None = None)
     try:
         earlier = history.earlier_boots(history.history_path(settings.baselines), board, label)
     except history.HistoryError as exc:
-        _refuse_or_note(settings, notes, f"{exc}; this boot is judged alone")
+        _refuse_or_note(settings, notes, str(exc), "; this boot is judged alone")
         return Candidate(label, boot_id)
     problem = check_booted(label, earlier.booted, boot_id, booted_now(target))
     if problem is not None:
@@ -104,10 +104,11 @@ def check_booted(label: str, earlier: Mapping[str | None, Mapping[str, Any]],
             "this boot its own --sbc-candidate label (it is not pooled with the others)")
 
 
-def _refuse_or_note(settings: Settings, notes: list[str] | None, problem: str) -> None:
+def _refuse_or_note(settings: Settings, notes: list[str] | None, problem: str,
+                    outside_gate: str = "") -> None:
     if settings.gate:
         import pytest
 
         raise pytest.UsageError(f"{problem} (--sbc-gate: nothing measured)")
     if notes is not None:
-        notes.append(f"warning: {problem}")
+        notes.append(f"warning: {problem}{outside_gate}")
