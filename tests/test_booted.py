@@ -39,3 +39,19 @@ def test_commits_come_only_from_a_git_suffix(tmp_path: Path) -> None:
     image.write_bytes(b"kernel")
     assert file_sha256(image) == hashlib.sha256(b"kernel").hexdigest()
     assert file_sha256(tmp_path / "none") is None
+
+
+def test_a_label_s_boots_must_boot_one_image() -> None:
+    from pytest_sbcbench.run.candidate import check_booted, same_as_first
+
+    first = {"kernel_release": "6.12", "kernel_image": "kernel-6.12", "image_sha256": "aa"}
+    other = dict(first, image_sha256="bb")
+    earlier = {"b1": first, "b2": dict(first, cmdline=None)}
+    assert check_booted("L", earlier, "b3", dict(first, cmdline="quiet")) is None
+    problem = check_booted("L", earlier, "b3", other)
+    assert problem is not None and problem.startswith(
+        "candidate 'L': this boot (b3) booted kernel_release=6.12 kernel_image=kernel-6.12 "
+        "image_sha256=bb, but the label's first boot (b1) booted kernel_release=6.12 "
+        "kernel_image=kernel-6.12 image_sha256=aa (image_sha256 aa -> bb)")
+    assert check_booted("L", {"b3": first}, "b3", other) is None  # its own earlier session
+    assert same_as_first({"b1": first, "b2": other, "b3": first}) == {"b1", "b3"}
