@@ -24,7 +24,9 @@ board, per label in order, per metric identity, the samples grouped by boot: the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,16 @@ from ..platform.booted import FIELDS, commit_of
 from ..words import counted
 from .boot_test import BootSession
 from .candidates import MetricKey
-from .history_db import BOOTED_COLUMNS, HistoryError, check, reading, writing
+from .history_db import (
+    BOOTED_COLUMNS,
+    BUSY_TIMEOUT_S,
+    READABLE,
+    HistoryError,
+    check,
+    reading,
+    version_of,
+    writing,
+)
 from .history_labels import (
     ORDERS,
     UNUSABLE,
@@ -60,6 +71,29 @@ ROLES = ("baseline", "candidate")
 
 def history_path(baselines: Path) -> Path:
     return baselines / FILE_NAME
+
+
+@contextmanager
+def _connect(path: Path) -> Iterator[sqlite3.Connection]:
+    """Version 1's private connection helper, kept for modules written against it (read with
+    :func:`.history_db.reading` or :func:`label_history`, write with :func:`append` /
+    :func:`append_triage` instead): the file checked as :func:`.history_db.writing` checks it,
+    then opened read-write; a database error is a :class:`HistoryError` naming the path."""
+    check(path)
+    try:
+        with closing(sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)) as db:
+            yield db
+    except sqlite3.DatabaseError as exc:
+        raise HistoryError(f"history {path}: {exc}") from exc
+
+
+def _check_readable(db: sqlite3.Connection, path: Path) -> None:
+    """Version 1's private check, kept with :func:`_connect`: a version this sbcbench reads."""
+    version = version_of(db, path)
+    if version not in READABLE:
+        raise HistoryError(f"history {path}: schema version "
+                           f"{'none' if version is None else version}, this sbcbench reads "
+                           f"{', '.join(map(str, READABLE))}")
 
 
 def _text(value: Any) -> str | None:
