@@ -11,6 +11,7 @@ reader never needs write access."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import stat
@@ -175,11 +176,34 @@ def _migrate(db: sqlite3.Connection, version: int | None) -> None:
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
 
 
+def _create(path: Path) -> None:
+    """A new history, whole: written beside as a hidden file, then linked into place (a
+    concurrent first writer never meets a half-made or empty file; the one linked first wins)."""
+    new = path.with_name(f".{path.name}.{os.getpid()}.new")
+    try:
+        with closing(sqlite3.connect(new, isolation_level=None)) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("BEGIN IMMEDIATE")
+            _migrate(db, None)
+            db.execute("COMMIT")
+        with contextlib.suppress(FileExistsError):
+            os.link(new, path)
+    except (OSError, sqlite3.DatabaseError) as exc:
+        raise HistoryError(f"history {path}: not created ({exc})") from exc
+    finally:
+        for leftover in (new, new.with_name(new.name + "-wal"), new.with_name(new.name + "-shm")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
 @contextmanager
 def writing(path: Path) -> Iterator[sqlite3.Connection]:
     """The file opened to append, inside ``BEGIN IMMEDIATE`` (one writer at a time; the others
     wait up to :data:`BUSY_TIMEOUT_S`), at schema version 2; committed on leaving, rolled back
-    on an error.  Checked read-only first (see the module's docstring)."""
+    on an error.  Checked read-only first (see the module's docstring); a new file is made
+    whole before anyone can open it (:func:`_create`)."""
+    if not path.exists() and not path.is_symlink():
+        _create(path)
     check(path)
     try:
         with closing(sqlite3.connect(path, timeout=BUSY_TIMEOUT_S,
