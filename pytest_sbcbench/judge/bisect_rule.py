@@ -168,7 +168,7 @@ class StepVerdict:
                "bad": "worse than the good end beyond noise, not better than the bad end",
                "undecided": ("between the ends" if self._both() else
                              "neither end ruled out")}[self.status]
-        return (f"{self.status}: {self.change_pct:+.2f}% against the good end "
+        return (f"{self.change_pct:+.2f}% against the good end "
                 f"[{lo:+.2f}, {hi:+.2f}], {self.position:.2f} of the way to the bad end, "
                 f"{self.from_good.k_b} boots, alpha {self.alpha:.2g}: {why}")
 
