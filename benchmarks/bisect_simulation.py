@@ -39,10 +39,10 @@ from dataclasses import dataclass
 
 from pytest_sbcbench.judge.boot_test import BootSession
 from pytest_sbcbench.run.bisect.procedure import (
+    BisectPlan,
     Boot,
     Finished,
     Mark,
-    Plan,
     Procedure,
     Unmeasurable,
 )
@@ -157,7 +157,7 @@ def judge(world: World, culprit: str | None) -> str:
 def ours(world: World, budget: int = 12) -> Result:
     bench = DrawBench(world)
     outcome = Procedure(LineBisector(world.commits), bench, name(0), name(world.commits),
-                        Plan(budget=budget)).run()
+                        BisectPlan(budget=budget)).run()
     return Result(judge(world, outcome.culprit), sum(bench.taken.values()))
 
 

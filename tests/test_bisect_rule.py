@@ -18,7 +18,7 @@ from pytest_sbcbench.judge.bisect_rule import (
     looks,
 )
 from pytest_sbcbench.judge.boot_test import BootSession
-from pytest_sbcbench.run.bisect.procedure import Finished, Plan, Procedure
+from pytest_sbcbench.run.bisect.procedure import BisectPlan, Finished, Procedure
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 import bisect_simulation as sim
@@ -76,7 +76,7 @@ def world(culprit: int, drop: float = 5.0, drift: float = 0.5) -> sim.World:
 def test_the_procedure_names_the_culprit_on_drawn_boots(culprit: int) -> None:
     w = world(culprit)
     outcome = Procedure(sim.LineBisector(w.commits), sim.DrawBench(w), sim.name(0),
-                        sim.name(w.commits), Plan()).run()
+                        sim.name(w.commits), BisectPlan()).run()
     if not w.builds(culprit) or not w.builds(culprit - 1):
         assert outcome.culprit is None  # git cannot isolate a commit next to a skip
     else:
@@ -88,7 +88,7 @@ def test_the_procedure_names_the_culprit_on_drawn_boots(culprit: int) -> None:
 def test_ends_that_do_not_differ_name_no_culprit() -> None:
     w = world(10, drop=0.0)
     outcome = Procedure(sim.LineBisector(w.commits), sim.DrawBench(w), sim.name(0),
-                        sim.name(w.commits), Plan(budget=5)).run()
+                        sim.name(w.commits), BisectPlan(budget=5)).run()
     assert outcome.status == "undecided" and outcome.culprit is None
     assert "not worse than the good end" in outcome.reason
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...errors import SbcBenchError
 from .git import Git, GitBisector
-from .procedure import BisectStopped, Outcome, Plan, Procedure, Say
+from .procedure import BisectOutcome, BisectPlan, BisectStopped, Procedure, Say
 from .state import State, load
 from .suite import SuiteBench
 
@@ -85,7 +85,7 @@ def execute(state: State, say: Say, clock: Callable[[], float] = time.monotonic
     git = Git(Path(args["repo"]))
     bisector = GitBisector(git, args["good_sha"], args["bad_sha"])
     bench = SuiteBench(state, git, say)
-    plan = Plan(budget=int(args["boots_budget"]), metric=args.get("metric"))
+    plan = BisectPlan(budget=int(args["boots_budget"]), metric=args.get("metric"))
     began = clock()
     state.status = "running"
     state.save()
@@ -116,7 +116,7 @@ def execute(state: State, say: Say, clock: Callable[[], float] = time.monotonic
     return (FOUND if outcome.status == "found" else UNDECIDED), doc
 
 
-def result_doc(outcome: Outcome, state: State, git: Git, log: str) -> dict[str, Any]:
+def result_doc(outcome: BisectOutcome, state: State, git: Git, log: str) -> dict[str, Any]:
     effect = None
     if outcome.effect_pct is not None and outcome.interval_pct is not None:
         effect = {"change_pct": round(outcome.effect_pct, 4),

@@ -1,5 +1,5 @@
 """The bisect's procedure (issue 30), independent of git and of the board: the ends, the steps,
-the confirmation, on a :class:`Bisector` (git bisect, or the simulation's) and a :class:`Bench`
+the confirmation, on a :class:`Bisector` (git bisect, or the simulation's) and a :class:`BootBench`
 (build, boot and run the suite; or the simulation's draws).
 
 1. **Ends**: the good and the bad end, ``ENDS_START`` boots each, interleaved, one more each
@@ -75,7 +75,7 @@ class Bisector(Protocol):
     def parent(self, commit: str) -> str | None: ...
 
 
-class Bench(Protocol):
+class BootBench(Protocol):
     def boots(self, commit: str, n: int) -> list[Boot] | Unmeasurable: ...
 
 
@@ -104,7 +104,7 @@ def _finite(x: float | None) -> float | None:
 
 
 @dataclass
-class Outcome:
+class BisectOutcome:
     status: Literal["found", "undecided"]
     reason: str
     culprit: str | None = None
@@ -120,7 +120,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Plan:
+class BisectPlan:
     budget: int = DEFAULT_BUDGET  # boots at most per commit per test (ends: per end)
     total_alpha: float = TOTAL_ALPHA
     metric: str | None = None  # narrows the metric choice (a substring of its key)
@@ -132,7 +132,7 @@ Say = Callable[[str], None]
 class Procedure:
     """One bisect from ``good`` to ``bad`` (see the module docstring)."""
 
-    def __init__(self, bisector: Bisector, bench: Bench, good: str, bad: str, plan: Plan,
+    def __init__(self, bisector: Bisector, bench: BootBench, good: str, bad: str, plan: BisectPlan,
                  say: Say = lambda line: None, clock: Callable[[], float] = time.monotonic):
         self.bisector, self.bench, self.plan, self.say = bisector, bench, plan, say
         self.good, self.bad = good, bad
@@ -160,7 +160,7 @@ class Procedure:
         return got[0]
 
     # -- 1. the ends -----------------------------------------------------------------------
-    def ends(self) -> tuple[str, EndsVerdict, list[Boot], list[Boot]] | Outcome:
+    def ends(self) -> tuple[str, EndsVerdict, list[Boot], list[Boot]] | BisectOutcome:
         good: list[Boot] = []
         bad: list[Boot] = []
         n_looks, target = looks(ENDS_START, self.plan.budget, 1), ENDS_START
@@ -172,7 +172,7 @@ class Procedure:
             if isinstance(chosen, tuple):
                 return (*chosen, good, bad)
             if target >= self.plan.budget:
-                return Outcome("undecided", chosen, boots=self.spent)
+                return BisectOutcome("undecided", chosen, boots=self.spent)
             target += 1
             self.say(f"bisect: the ends, {len(good)} boots each: undecided, one more each")
 
@@ -196,10 +196,10 @@ class Procedure:
                 f"({', '.join(f'{k} {v.effect_pct:+.2f}%' for k, v in verdicts.items())})")
 
     # -- 2. the steps ----------------------------------------------------------------------
-    def run(self) -> Outcome:
+    def run(self) -> BisectOutcome:
         started = self.bisector.start()  # before the ends: git records where HEAD was
         ends = self.ends()
-        if isinstance(ends, Outcome):
+        if isinstance(ends, BisectOutcome):
             return ends
         key, verdict, good, bad = ends
         better = good[0].better[key]
@@ -249,14 +249,14 @@ class Procedure:
 
     # -- 3. the confirmation ---------------------------------------------------------------
     def confirm(self, finished: Finished, key: str, better: Better, ends: EndsVerdict,
-                start: int) -> Outcome:
+                start: int) -> BisectOutcome:
         culprit = finished.first_bad
         if culprit is None:
-            return Outcome("undecided", "the skipped commits leave more than one candidate",
+            return BisectOutcome("undecided", "the skipped commits leave more than one candidate",
                            candidates=finished.candidates)
         parent = self.bisector.parent(culprit)
         if parent is None:
-            return Outcome("undecided", f"{culprit} has no parent to confirm it against",
+            return BisectOutcome("undecided", f"{culprit} has no parent to confirm it against",
                            candidates=(culprit,))
         alpha = self.alpha.confirm / looks(start, self.plan.budget, 1)
         before: list[Boot] = []
@@ -266,7 +266,7 @@ class Procedure:
             while len(before) < target:
                 one, two = self._boots(parent, 1, "parent"), self._boots(culprit, 1, "culprit")
                 if not one or not two:
-                    return Outcome("undecided", f"{parent[:12]} or {culprit[:12]} cannot be "
+                    return BisectOutcome("undecided", f"{parent[:12]} or {culprit[:12]} cannot be "
                                    "built for the confirmation", candidates=(culprit,))
                 before += one
                 after += two
@@ -284,11 +284,11 @@ class Procedure:
         if pair.status != "confirmed":
             why = ("does not hold the drop" if pair.status == "refuted" else
                    "is not worse than its parent beyond noise within the budget")
-            return Outcome("undecided", f"git bisect ended at {culprit}, but it {why} "
+            return BisectOutcome("undecided", f"git bisect ended at {culprit}, but it {why} "
                            f"({pair.effect_pct:+.2f}% [{lo:+.2f}, {hi:+.2f}])",
                            candidates=(culprit,), effect_pct=pair.effect_pct,
                            interval_pct=(lo, hi), confidence_pct=confidence)
-        return Outcome("found", f"confirmed against its parent {parent}", culprit=culprit,
+        return BisectOutcome("found", f"confirmed against its parent {parent}", culprit=culprit,
                        effect_pct=pair.effect_pct, interval_pct=(lo, hi),
                        confidence_pct=confidence)
 

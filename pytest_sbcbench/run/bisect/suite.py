@@ -77,7 +77,7 @@ def boot_from(doc: Any) -> Boot | None:
 
 
 class SuiteBench:
-    """:class:`~.procedure.Bench` over the state's recorded boots, then real ones."""
+    """:class:`~.procedure.BootBench` over the state's recorded boots, then real ones."""
 
     def __init__(self, state: State, git: Git, say: Say):
         self.state, self.git, self.say = state, git, say
