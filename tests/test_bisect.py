@@ -157,3 +157,38 @@ def test_resume_after_ctrl_c_mid_step_names_the_same_commit(lab: Callable[[int],
     runs = json.loads((world.repo / ".git" / "sbcbench-bisect" / "state.json").read_text())
     assert runs["runs"] == doc["boots"]  # one pytest run per boot, none repeated
     assert doc["boots"] > recorded
+
+
+def test_a_failed_build_stops_naming_the_commit_and_its_last_lines(
+        lab: Callable[[int], Lab]) -> None:
+    """Exit 3, the commit and the build's last lines named, no pytest run; the state says
+    stopped, so --resume would build it again."""
+    world = lab(32)
+    done = world.bisect(build="echo 'cc1: out of memory' >&2; exit 1")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert world.shas[0] in done.stdout and "cc1: out of memory" in done.stdout
+    assert "exited 1" in done.stdout
+    state = json.loads((world.repo / ".git" / "sbcbench-bisect" / "state.json").read_text())
+    assert state["status"] == "stopped" and state["runs"] == 0
+    again = world.bisect()
+    assert again.returncode == 2 and "--resume" in again.stderr  # no second bisect over it
+
+
+def test_unusable_arguments_exit_2(lab: Callable[[int], Lab]) -> None:
+    world = lab(33)
+    base = [sys.executable, "-m", "pytest_sbcbench.cli", "bisect"]
+    missing = subprocess.run([*base, "--repo", str(world.repo)], capture_output=True,
+                             text=True, check=False)
+    assert missing.returncode == 2 and "--good, --bad, --build, -- PYTEST_ARGS" in \
+        missing.stderr
+    nothing = subprocess.run([*base, "--resume", "--repo", str(world.repo)],
+                             capture_output=True, text=True, check=False)
+    assert nothing.returncode == 2 and "no bisect to resume" in nothing.stderr
+    backwards = subprocess.run([*base, "--repo", str(world.repo), "--good", world.shas[-1],
+                                "--bad", world.shas[0], "--build", "true", "--", "-k", "x"],
+                               capture_output=True, text=True, check=False)
+    assert backwards.returncode == 2 and "is not an ancestor" in backwards.stderr
+    unknown = subprocess.run([*base, "--repo", str(world.repo), "--good", "v0.0-nope",
+                              "--bad", world.shas[0], "--build", "true", "--", "-k", "x"],
+                             capture_output=True, text=True, check=False)
+    assert unknown.returncode == 2 and "--good v0.0-nope: no such commit" in unknown.stderr
