@@ -72,6 +72,11 @@ class World:
     drop_pct: float
     drift_pct: float
 
+    @property
+    def isolable(self) -> bool:
+        """The culprit and its parent both build (else no bisect can single it out)."""
+        return self.builds(self.culprit) and self.builds(self.culprit - 1)
+
     def builds(self, i: int) -> bool:
         if i in (0, self.commits):
             return True
@@ -230,9 +235,11 @@ def cell_rows(drop: float, drift: float, trials: int, seed: int, commits: int) -
         results = [rule(w) for w in worlds]
         count = {v: sum(r.verdict == v for r in results) for v in ("right", "wrong", "could not")}
         ok = count["right"] + count["could not"]
+        unbuilt = sum(r.verdict == "could not" and not w.isolable for r, w in
+                      zip(results, worlds, strict=True))
         rows.append(f"| {drop:g}% drop, drift {drift:g}% | {label} | "
                     f"{share(count['right'], trials)} | {share(count['wrong'], trials)} | "
-                    f"{share(count['could not'], trials)} | "
+                    f"{share(count['could not'], trials)} | {unbuilt} | "
                     f"{share(ok, trials)} | {statistics.median(r.boots for r in results):g} |")
     return rows
 
@@ -242,8 +249,9 @@ def tables(trials: int, seed: int, commits: int,
     lines = [f"{trials} bisects per cell over {commits} commits, one culprit, CV {CV_PCT:g}%, "
              f"{RUNS} runs a boot, {100 * BUILD_FAILURES:g}% of commits fail to build, "
              f"seed {seed}", "",
-             "| cell | rule | right culprit | wrong culprit | could not decide | right or could "
-             "not | median boots |", "|---|---|---|---|---|---|---|"]
+             "| cell | rule | right culprit | wrong culprit | could not decide | of which the "
+             "culprit or its parent does not build | right or could not | median boots |",
+             "|---|---|---|---|---|---|---|---|"]
     for drop, drift in cells:
         lines += cell_rows(drop, drift, trials, seed, commits)
     return lines

@@ -77,7 +77,7 @@ def test_the_procedure_names_the_culprit_on_drawn_boots(culprit: int) -> None:
     w = world(culprit)
     outcome = Procedure(sim.LineBisector(w.commits), sim.DrawBench(w), sim.name(0),
                         sim.name(w.commits), BisectPlan()).run()
-    if not w.builds(culprit) or not w.builds(culprit - 1):
+    if not w.isolable:
         assert outcome.culprit is None  # git cannot isolate a commit next to a skip
     else:
         assert outcome.status == "found" and outcome.culprit == sim.name(culprit)
@@ -108,4 +108,25 @@ def test_the_simulation_table_meets_the_target_on_a_small_seeded_run() -> None:
     assert [r[1] for r in rows] == ["sbcbench bisect", "one sample a step", "Pinpoint 10 + 10"]
     ours = rows[0]
     assert ours[3].startswith("0.0%")  # no wrong culprit
-    assert float(ours[5].split("%")[0]) >= 95.0
+    assert float(ours[6].split("%")[0]) >= 95.0
+
+
+def test_a_results_document_becomes_one_boot_per_metric() -> None:
+    from pytest_sbcbench.run.bisect.suite import boot_from
+
+    def result(metric: str, status: str, threads: int = 1) -> dict[str, object]:
+        return {"test": "benchmarks/test_scaling.py::test_openssl_scaling", "metric": metric,
+                "better": "higher", "samples": [10.0, 11.0], "verdict": {"status": status},
+                "identity": {"threads": threads}}
+
+    doc = {"environment": {"boot_id": "host", "lab": {"boot_id": "board-boot"}},
+           "results": [result("scaling-openssl-sha256", "no-baseline", 1),
+                       result("scaling-openssl-sha256", "pass", 2),
+                       result("sha512", "implausible")]}
+    boot = boot_from(doc)
+    assert boot is not None
+    key = "scaling-openssl-sha256 threads=2 (benchmarks/test_scaling.py::test_openssl_scaling)"
+    assert sorted(boot.sessions) == [key.replace("threads=2", "threads=1"), key]
+    assert boot.sessions[key].boot_id == "board-boot" and boot.better[key] == "higher"
+    assert boot_from({"results": [result("sha512", "invalid")]}) is None
+    assert boot_from([]) is None
