@@ -38,6 +38,7 @@ from ...judge.bisect_rule import (
     step_add,
 )
 from ...judge.boot_test import BootSession
+from ...words import counted
 
 Mark = Literal["good", "bad", "skip"]
 ENDS_START = 3
@@ -191,9 +192,11 @@ class Procedure:
             key = max(differ, key=lambda k: verdicts[k].effect.worse
                       / max(verdicts[k].effect.tolerance(verdicts[k].alpha), 1e-12))
             return key, verdicts[key]
-        return ("the bad end is not worse than the good end beyond noise on any of "
-                f"{len(keys)} metrics after {len(good)} boots each "
-                f"({', '.join(f'{k} {v.effect_pct:+.2f}%' for k, v in verdicts.items())})")
+        moves = ", ".join(f"{k} {v.effect_pct:+.2f}% [{v.interval_pct[0]:+.2f}, "
+                          f"{v.interval_pct[1]:+.2f}]" for k, v in verdicts.items())
+        return (f"the bad end is not worse than the good end beyond noise on "
+                f"{'any of ' if len(keys) > 1 else ''}{counted(len(keys), 'metric')} after "
+                f"{len(good)} boots each ({moves})")
 
     # -- 2. the steps ----------------------------------------------------------------------
     def run(self) -> BisectOutcome:
