@@ -4,9 +4,10 @@ commits finds the one that boots the A72 board with ``maxcpus=1``.
 
 The install script is checked here on an env file written from fake paths (no emulator).  The
 bisect itself needs the a72 board of ``scripts/qemu_lab.py build`` (``SBCBENCH_QEMU_ENV``) and
-``SBCBENCH_QEMU_BISECT=1``: each boot is a fresh emulator run of openssl's thread scaling, about
-40 s on an idle 2-core host and 2 minutes on a loaded one, and the bisect takes 20 to 40 of
-them, so ``.ci/lab`` runs it only when asked (see docs/bisect.md for the time it took)."""
+``SBCBENCH_QEMU_BISECT=1``: each boot is a fresh emulator run of openssl's thread scaling (63 s
+a boot on the 2-core development machine at a load of 15-18) and the bisect takes 20 to 40 of
+them, so ``.ci/lab`` runs it only when asked.  It needs two idle host cores: on that loaded
+machine the ends could not be told apart after 12 boots each (25 minutes; docs/bisect.md)."""
 
 from __future__ import annotations
 
