@@ -100,7 +100,7 @@ def execute(state: State, say: Say, clock: Callable[[], float] = time.monotonic
                              "state_dir": str(state.directory), "boots": state.boots_spent,
                              "reason": "interrupted (Ctrl-C): sbcbench bisect --resume "
                                        f"--state-dir {state.directory} continues"}
-    except BisectStopped as exc:
+    except (BisectStopped, SbcBenchError) as exc:  # a named stop, or git refusing (dirty tree)
         state.wall_s += clock() - began
         state.status = "stopped"
         state.save()
