@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
 from ..values import board_name, duration_seconds, interval_seconds, min_effect_pct
-from . import commands
+from . import bisect_cmd, commands
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
 
@@ -198,6 +198,7 @@ def parser() -> argparse.ArgumentParser:
                    help="labels of a board by their first session (default) or by the kernel "
                         "version they booted")
     h.set_defaults(run=commands.cmd_history)
+    bisect_cmd.add(sub)
     return top
 
 

@@ -1,0 +1,300 @@
+"""The bisect's procedure (issue 30), independent of git and of the board: the ends, the steps,
+the confirmation, on a :class:`Bisector` (git bisect, or the simulation's) and a :class:`BootBench`
+(build, boot and run the suite; or the simulation's draws).
+
+1. **Ends**: the good and the bad end, ``ENDS_START`` boots each, interleaved, one more each
+   while undecided (up to the budget); the metric is the one whose drop between the ends is
+   clearest (``--metric`` narrows the choice).  Their difference and noise size every step.
+2. **Steps**: the commit git bisect picks gets the boots the ends say a step needs, judged
+   against both ends (:func:`~pytest_sbcbench.judge.bisect_rule.judge_step`); boots are added
+   while undecided, up to the budget; still undecided is ``git bisect skip``.  A build that
+   exits 125 is a skip; any other build failure, and a run that gives no result, stop the
+   bisect naming the commit (``--resume`` continues).
+3. **Confirmation**: the first bad commit and its parent, afresh and interleaved, against each
+   other; only a confirmed culprit is named, with its effect and interval.
+
+Deterministic given the boots: :mod:`.state` replays recorded boots on ``--resume``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from ...judge.bisect_rule import (
+    TOTAL_ALPHA,
+    AlphaPlan,
+    Better,
+    EndsVerdict,
+    boots_for_step,
+    expected_steps,
+    judge_ends,
+    judge_pair,
+    judge_step,
+    looks,
+    step_add,
+)
+from ...judge.boot_test import BootSession
+from ...words import counted
+
+Mark = Literal["good", "bad", "skip"]
+ENDS_START = 3
+DEFAULT_BUDGET = 12
+
+
+@dataclass(frozen=True)
+class Boot:
+    """One boot of a commit: per metric key its session and which way is better."""
+
+    sessions: Mapping[str, BootSession]
+    better: Mapping[str, Better]
+
+
+@dataclass(frozen=True)
+class Unmeasurable:
+    """A commit that gave no boot: ``skip`` (build exit 125) or ``stop`` (named reason)."""
+
+    kind: Literal["skip", "stop"]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Where git bisect ended: the first bad commit, or the commits it could be."""
+
+    first_bad: str | None
+    candidates: tuple[str, ...] = ()
+
+
+class Bisector(Protocol):
+    def count(self) -> int: ...  # commits in good..bad
+    def start(self) -> str | Finished: ...  # the first commit to test
+    def mark(self, commit: str, mark: Mark) -> str | Finished: ...  # the next one
+    def parent(self, commit: str) -> str | None: ...
+
+
+class BootBench(Protocol):
+    def boots(self, commit: str, n: int) -> list[Boot] | Unmeasurable: ...
+
+
+class BisectStopped(Exception):
+    """A commit that could not be built or measured: the bisect stops, resumable."""
+
+
+@dataclass
+class Step:
+    commit: str
+    mark: Mark
+    boots: int
+    detail: str
+    change_pct: float | None = None
+    position: float | None = None
+    alpha: float | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {"commit": self.commit, "verdict": self.mark, "boots": self.boots,
+                "change_pct": _finite(self.change_pct), "position": _finite(self.position),
+                "alpha": self.alpha, "detail": self.detail}
+
+
+def _finite(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, 4)
+
+
+@dataclass
+class BisectOutcome:
+    status: Literal["found", "undecided"]
+    reason: str
+    culprit: str | None = None
+    candidates: tuple[str, ...] = ()
+    metric: str | None = None
+    effect_pct: float | None = None
+    interval_pct: tuple[float, float] | None = None
+    confidence_pct: float | None = None
+    ends: dict[str, object] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    boots: int = 0
+    boots_per_step: int = 0
+
+
+@dataclass(frozen=True)
+class BisectPlan:
+    budget: int = DEFAULT_BUDGET  # boots at most per commit per test (ends: per end)
+    total_alpha: float = TOTAL_ALPHA
+    metric: str | None = None  # narrows the metric choice (a substring of its key)
+
+
+Say = Callable[[str], None]
+
+
+class Procedure:
+    """One bisect from ``good`` to ``bad`` (see the module docstring)."""
+
+    def __init__(self, bisector: Bisector, bench: BootBench, good: str, bad: str, plan: BisectPlan,
+                 say: Say = lambda line: None, clock: Callable[[], float] = time.monotonic):
+        self.bisector, self.bench, self.plan, self.say = bisector, bench, plan, say
+        self.good, self.bad = good, bad
+        self.alpha = AlphaPlan(plan.total_alpha, expected_steps(bisector.count()))
+        self.spent = 0
+        self.steps: list[Step] = []
+        self.clock = clock
+
+    # -- measuring -------------------------------------------------------------------------
+    def _boots(self, commit: str, n: int, what: str) -> list[Boot] | None:
+        got = self.bench.boots(commit, n)
+        if isinstance(got, Unmeasurable):
+            if got.kind == "stop":
+                raise BisectStopped(f"{what} {commit}: {got.reason}")
+            self.say(f"bisect: {what} {commit[:12]} skipped: {got.reason}")
+            return None
+        self.spent += len(got)
+        return got
+
+    def _ends_boots(self, commit: str, what: str) -> Boot:
+        got = self._boots(commit, 1, what)
+        if not got:
+            raise BisectStopped(f"the {what} {commit} cannot be built (exit 125): "
+                                f"choose another {what}")
+        return got[0]
+
+    # -- 1. the ends -----------------------------------------------------------------------
+    def ends(self) -> tuple[str, EndsVerdict, list[Boot], list[Boot]] | BisectOutcome:
+        good: list[Boot] = []
+        bad: list[Boot] = []
+        n_looks, target = looks(ENDS_START, self.plan.budget, 1), ENDS_START
+        while True:
+            while len(good) < target:  # interleaved: good, bad, good, bad...
+                good.append(self._ends_boots(self.good, "good end"))
+                bad.append(self._ends_boots(self.bad, "bad end"))
+            chosen = self._choose(good, bad, self.alpha.ends / n_looks)
+            if isinstance(chosen, tuple):
+                return (*chosen, good, bad)
+            if target >= self.plan.budget:
+                return BisectOutcome("undecided", chosen, boots=self.spent)
+            target += 1
+            self.say(f"bisect: the ends, {len(good)} boots each: undecided, one more each")
+
+    def _choose(self, good: Sequence[Boot], bad: Sequence[Boot], alpha: float
+                ) -> tuple[str, EndsVerdict] | str:
+        keys = [k for k in good[0].sessions if all(k in b.sessions for b in [*good, *bad])]
+        if self.plan.metric is not None:
+            keys = [k for k in keys if self.plan.metric in k]
+        if not keys:
+            return ("no metric measured on every boot of both ends" +
+                    (f" matches --metric {self.plan.metric}" if self.plan.metric else ""))
+        verdicts = {k: judge_ends(sessions(good, k), sessions(bad, k), good[0].better[k],
+                                  alpha / len(keys)) for k in keys}
+        differ = [k for k, v in verdicts.items() if v.status == "differ"]
+        if differ:
+            key = max(differ, key=lambda k: verdicts[k].effect.worse
+                      / max(verdicts[k].effect.tolerance(verdicts[k].alpha), 1e-12))
+            return key, verdicts[key]
+        moves = ", ".join(f"{k} {v.effect_pct:+.2f}% [{v.interval_pct[0]:+.2f}, "
+                          f"{v.interval_pct[1]:+.2f}]" for k, v in verdicts.items())
+        return (f"the bad end is not worse than the good end beyond noise on "
+                f"{'any of ' if len(keys) > 1 else ''}{counted(len(keys), 'metric')} after "
+                f"{len(good)} boots each ({moves})")
+
+    # -- 2. the steps ----------------------------------------------------------------------
+    def run(self) -> BisectOutcome:
+        started = self.bisector.start()  # before the ends: git records where HEAD was
+        ends = self.ends()
+        if isinstance(ends, BisectOutcome):
+            return ends
+        key, verdict, good, bad = ends
+        better = good[0].better[key]
+        g, b = sessions(good, key), sessions(bad, key)
+        runs = max(1, round(sum(len(s.samples) for s in g) / len(g)))
+        per_step = boots_for_step(verdict, len(g), len(b), runs, self.alpha.unit,
+                                  self.plan.budget)
+        lo, hi = verdict.interval_pct
+        ends_info: dict[str, object] = {
+            "metric": key, "change_pct": round(verdict.effect_pct, 4),
+            "ci_pct": [round(lo, 4), round(hi, 4)], "boots": len(g), "alpha": verdict.alpha}
+        self.say(f"bisect: the ends differ on {key}: {verdict.effect_pct:+.2f}% [{lo:+.2f}, "
+                 f"{hi:+.2f}] over {len(g)} boots each; a step needs {per_step} boot(s); "
+                 f"about {self.alpha.steps} steps, alpha {self.alpha.unit:.2g} each")
+        commit, index = started, 0
+        while isinstance(commit, str):
+            index += 1
+            step = self.step(commit, index, key, better, g, b, per_step)
+            self.steps.append(step)
+            self.say(f"bisect: step {index}: {commit[:12]} {step.mark} ({step.detail})")
+            commit = self.bisector.mark(commit, step.mark)
+        outcome = self.confirm(commit, key, better, verdict, per_step)
+        outcome.metric, outcome.ends, outcome.steps = key, ends_info, self.steps
+        outcome.boots, outcome.boots_per_step = self.spent, per_step
+        return outcome
+
+    def step(self, commit: str, index: int, key: str, better: Better,
+             good: Sequence[BootSession], bad: Sequence[BootSession], start: int) -> Step:
+        add = step_add(start)
+        alpha = self.alpha.step(index) / looks(start, self.plan.budget, add)
+        got = self._boots(commit, start, f"step {index}")
+        if got is None:
+            return Step(commit, "skip", 0, "build skipped (exit 125)")
+        while True:
+            verdict = judge_step(good, bad, sessions(got, key), better, alpha)
+            if verdict.status != "undecided" or len(got) >= self.plan.budget:
+                break
+            self.say(f"bisect: step {index}: {commit[:12]} undecided after {len(got)} boots, "
+                     f"{add} more")
+            more = self._boots(commit, min(add, self.plan.budget - len(got)), f"step {index}")
+            if more is None:
+                break
+            got += more
+        mark: Mark = "skip" if verdict.status == "undecided" else verdict.status
+        return Step(commit, mark, len(got), verdict.detail(), verdict.change_pct,
+                    verdict.position, alpha)
+
+    # -- 3. the confirmation ---------------------------------------------------------------
+    def confirm(self, finished: Finished, key: str, better: Better, ends: EndsVerdict,
+                start: int) -> BisectOutcome:
+        culprit = finished.first_bad
+        if culprit is None:
+            return BisectOutcome("undecided", "the skipped commits leave more than one candidate",
+                           candidates=finished.candidates)
+        parent = self.bisector.parent(culprit)
+        if parent is None:
+            return BisectOutcome("undecided", f"{culprit} has no parent to confirm it against",
+                           candidates=(culprit,))
+        alpha = self.alpha.confirm / looks(start, self.plan.budget, 1)
+        before: list[Boot] = []
+        after: list[Boot] = []
+        target = start
+        while True:
+            while len(before) < target:
+                one, two = self._boots(parent, 1, "parent"), self._boots(culprit, 1, "culprit")
+                if not one or not two:
+                    return BisectOutcome("undecided", f"{parent[:12]} or {culprit[:12]} cannot be "
+                                   "built for the confirmation", candidates=(culprit,))
+                before += one
+                after += two
+            pair = judge_pair(sessions(before, key), sessions(after, key), better,
+                              ends.effect.worse, alpha)
+            if pair.status != "undecided" or target >= self.plan.budget:
+                break
+            target += 1
+            self.say(f"bisect: confirming {culprit[:12]}: undecided after {len(before)} boots "
+                     "each, one more each")
+        lo, hi = pair.interval_pct
+        self.say(f"bisect: {culprit[:12]} against its parent: {pair.effect_pct:+.2f}% "
+                 f"[{lo:+.2f}, {hi:+.2f}], {len(before)} boots each: {pair.status}")
+        confidence = round(100 * (1 - 2 * alpha), 4)
+        if pair.status != "confirmed":
+            why = ("does not hold the drop" if pair.status == "refuted" else
+                   "is not worse than its parent beyond noise within the budget")
+            return BisectOutcome("undecided", f"git bisect ended at {culprit}, but it {why} "
+                           f"({pair.effect_pct:+.2f}% [{lo:+.2f}, {hi:+.2f}])",
+                           candidates=(culprit,), effect_pct=pair.effect_pct,
+                           interval_pct=(lo, hi), confidence_pct=confidence)
+        return BisectOutcome("found", f"confirmed against its parent {parent}", culprit=culprit,
+                       effect_pct=pair.effect_pct, interval_pct=(lo, hi),
+                       confidence_pct=confidence)
+
+
+def sessions(boots: Sequence[Boot], key: str) -> list[BootSession]:
+    return [b.sessions[key] for b in boots]
