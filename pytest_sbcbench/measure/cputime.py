@@ -30,6 +30,11 @@ class ProcessTree:
         self._last = seen
         return sum(seen.values()), tuple(sorted(busy))
 
+    @property
+    def pids(self) -> frozenset[int]:
+        """The tree's processes at the last read."""
+        return frozenset(self._last) | {self.pid}
+
 
 @dataclass(frozen=True)
 class CpuShare:

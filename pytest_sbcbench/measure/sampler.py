@@ -22,6 +22,7 @@ from ..model import Reading, Trace
 from ..platform import cpufreq, thermal
 from ..platform.host import Host, default_host, read_meminfo
 from ..platform.sysroot import Sysroot
+from .background import Background, Sleep, Window, window
 from .cputime import ProcessTree, SystemCpu
 
 OnReading = Callable[[Reading], None]
@@ -83,6 +84,8 @@ class Sampler:
         self._thread: threading.Thread | None = None
         self._start = 0.0
         self.thread_cpu_s = 0.0
+        self.background = Background(host, self.now)
+        self._lock = threading.Lock()  # the thread's readings and a window's closing one
 
     def available(self) -> str | None:
         """Preflight: None when every probe can run, else the reasons of those that cannot."""
@@ -90,8 +93,27 @@ class Sampler:
             return None
         return "; ".join(f"{name}: {reason}" for name, reason in self.unavailable.items())
 
+    def now(self) -> float:
+        """Seconds since :meth:`start`, on the sampler's clock."""
+        return self.clock() - self._start
+
     def read(self) -> Reading:
-        """Take one reading now."""
+        """Take one reading now (then, when the interval was loaded, attribute it)."""
+        with self._lock:
+            return self._read()
+
+    def window(self, since: float, sleep: Sleep) -> Window:
+        """What ran beside the benchmark from ``since`` (sampler seconds) until now: a reading
+        closes the window; a loaded window the thread did not attribute is attributed now
+        (two scans ``sleep`` apart)."""
+        self.read()
+        found = window(self._readings, self.background.attributions, since)
+        if found.loaded and found.attribution is None:
+            self.background.attribute_now(self._tree.pids, sleep)
+            found = window(self._readings, self.background.attributions, since)
+        return found
+
+    def _read(self) -> Reading:
         mem_used, swap_used = _meminfo(self.sysroot)
         tree_cpu, busy = self._tree.read()
         system = self._system.read()
@@ -102,7 +124,9 @@ class Sampler:
             mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
             system_busy_cpus=system.busy if system else None, busy_cpus=busy,
             steal_pct=system.steal_pct if system else None)
+        prev = self._readings[-1] if self._readings else None
         self._readings.append(reading)
+        self.background.after(prev, reading, self._tree.pids)
         if self.on_reading is not None:
             self.on_reading(reading)
         return reading
@@ -134,7 +158,8 @@ class Sampler:
                       for start, end in zip(self._tis_start, tis_end, strict=True))
         return Trace(self.interval, self.cpus, self.max_mhz, self.governors, self.sensors,
                      tuple(self._readings), dict(self.unavailable), delta, self.load_source,
-                     self.thread_cpu_s if self._thread is not None else None)
+                     self.thread_cpu_s if self._thread is not None else None,
+                     tuple(self.background.attributions))
 
 
 def _mhz(khz: int | None) -> float | None:

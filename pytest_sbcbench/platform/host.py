@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ..errors import ParseError, SysrootError
 from .cpufreq import parse_cpu_list
 from .parse import parse_meminfo
+from .proctree import PidStat, TreeTracker, parse_pid_stat
 from .sysroot import PROC, Sysroot
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ class CpuTimes:
     idle: float   # idle and iowait
     steal: float  # given by a hypervisor to other guests
     cpus: int     # CPUs counted (the per-CPU lines)
+    interrupts: float = 0.0  # hardirq and softirq: the kernel's, charged to no process
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,17 @@ class ProcessCpu:
     pid: int
     seconds: float
     cpu: int | None
+
+
+@dataclass(frozen=True)
+class ProcessUse:
+    """One process of the machine: its name, CPU ticks so far (its own and its reaped
+    children's) and whether it is a kernel thread (no user space: a child of kthreadd)."""
+
+    pid: int
+    name: str
+    ticks: int
+    kernel: bool
 
 
 @dataclass(frozen=True)
@@ -84,6 +98,11 @@ class Host(Protocol):
         """``pid`` and its live descendants; empty when ``pid`` is gone."""
         ...
 
+    def processes(self) -> tuple[ProcessUse, ...]:
+        """Every process of the machine with its CPU ticks so far (a scan of all of them:
+        read only when background load must be attributed)."""
+        ...
+
     def descendants_rss(self, pid: int) -> int | None:
         """Summed resident memory of ``pid``'s descendants (not ``pid``); None when unknown."""
         ...
@@ -114,7 +133,7 @@ def parse_proc_stat(text: str) -> CpuTimes | None:
     fields += [0.0] * (8 - len(fields))
     user, nice, system, idle, iowait, irq, softirq, steal = fields[:8]
     return CpuTimes(total=user + nice + system + idle + iowait + irq + softirq + steal,
-                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1))
+                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1), interrupts=irq + softirq)
 
 
 def read_cpu_times(sysroot: Sysroot) -> CpuTimes | None:
@@ -180,35 +199,14 @@ def parse_allowed_cpus(status: str) -> tuple[int, ...]:
     return ()
 
 
-@dataclass(frozen=True)
-class PidStat:
-    """The fields of a process ``stat`` line the tree readings use."""
-
-    pid: int
-    ppid: int
-    ticks: int  # utime + stime + cutime + cstime
-    rss_pages: int
-    cpu: int | None
-
-
-def parse_pid_stat(text: str) -> PidStat | None:
-    """A process ``stat`` line; the command name may hold spaces and parentheses."""
-    head, sep, tail = text.rpartition(")")
-    fields = tail.split()
-    if not sep or len(fields) < 22:
-        return None
-    pid = int(head.partition("(")[0])
-    ticks = sum(int(v) for v in fields[11:15])
-    cpu = int(fields[36]) if len(fields) > 36 else None
-    return PidStat(pid, int(fields[1]), ticks, int(fields[21]), cpu)
-
-
 class SysrootHost:
     """Every reading through a Sysroot: a captured tree (or, at ``/``, this machine)."""
 
     def __init__(self, sysroot: Sysroot, pid: int | None = None) -> None:
         self.sysroot = sysroot
         self._pid = pid
+        self._trees: dict[int, TreeTracker] = {}
+        self._lock = threading.Lock()
 
     def cpu_times(self) -> CpuTimes | None:
         return read_cpu_times(self.sysroot)
@@ -239,11 +237,15 @@ class SysrootHost:
         return out
 
     def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        stats = self._stats()
-        if pid not in stats:
-            return ()
-        tree = [stats[pid], *self._descendants(pid, stats)]
+        """Read the way :class:`~.proctree.TreeTracker` does: only the tree's own stat files
+        and those of processes new since the last call, whatever else runs."""
+        with self._lock:  # the sampler's thread and the test's both ask
+            tracker = self._trees.setdefault(pid, TreeTracker(self.sysroot, pid))
+            tree = tracker.read()
         return tuple(ProcessCpu(s.pid, s.ticks / USER_HZ, s.cpu) for s in tree)
+
+    def processes(self) -> tuple[ProcessUse, ...]:
+        return tuple(ProcessUse(s.pid, s.name, s.ticks, s.kernel) for s in self._stats().values())
 
     def descendants_rss(self, pid: int) -> int | None:
         stats = self._stats()
@@ -257,8 +259,8 @@ class SysrootHost:
 
 
 class LocalHost(SysrootHost):
-    """This machine: system-wide readings through the Sysroot at ``/``, the live process
-    tree through psutil (``cpu_num``, ``children`` and their races handled there)."""
+    """This machine: every reading through the Sysroot at ``/`` (the process tree as
+    :class:`~.proctree.TreeTracker` reads it), descendants' memory through psutil."""
 
     def __init__(self) -> None:
         super().__init__(Sysroot())
@@ -277,22 +279,6 @@ class LocalHost(SysrootHost):
             return [root, *root.children(recursive=True)]
         except psutil.Error:
             return [root]
-
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        import psutil
-
-        out = []
-        for proc in self._tree(pid):
-            try:
-                times = proc.cpu_times()
-                used = times.user + times.system + times.children_user + times.children_system
-                cpu: int | None = proc.cpu_num()
-            except AttributeError:  # no cpu_num on this platform
-                cpu = None
-            except psutil.Error:  # ended between listing and reading
-                continue
-            out.append(ProcessCpu(proc.pid, used, cpu))
-        return tuple(out)
 
     def descendants_rss(self, pid: int) -> int | None:
         import psutil
