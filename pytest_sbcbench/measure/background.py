@@ -4,7 +4,8 @@ Each sampler reading already gives the background cheaply (system-wide busy CPUs
 kernel's stat file minus the benchmark's process tree) and the share the hypervisor stole.
 Only when the background is above :data:`OTHER_CPUS` is it attributed: two scans of every
 process's CPU ticks (:meth:`~pytest_sbcbench.platform.host.Host.processes`), one at a reading and
-one at the next, at most one pair every :data:`SCAN_EVERY_S` seconds, or on demand
+one at the next, at most one pair every :data:`SCAN_EVERY_S` seconds (and one in each
+measurement window: :meth:`Background.rearm`), or on demand
 (:meth:`Background.attribute_now`) when a measurement window ended without one.  A process is a
 kernel thread when it has no user space (the kernel's flag, or a child of kthreadd: kworker,
 ksoftirqd, irq/...); hardirq and softirq time, charged to no process, is the kernel's too."""
@@ -197,6 +198,11 @@ class Background:
         self._pending: Scan | None = None
         self._last_start: float | None = None
         self._lock = threading.Lock()
+
+    def rearm(self) -> None:
+        """Let the next loaded interval start an attribution (a new measurement window)."""
+        with self._lock:
+            self._last_start = None
 
     def after(self, prev: Reading | None, cur: Reading, tree: frozenset[int]) -> None:
         """Finish a pending attribution at this reading; else start one when the interval

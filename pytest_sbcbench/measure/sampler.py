@@ -97,6 +97,12 @@ class Sampler:
         """Seconds since :meth:`start`, on the sampler's clock."""
         return self.clock() - self._start
 
+    def begin(self) -> float:
+        """A measurement window starts now: its first loaded interval is attributed whenever
+        the last attribution was (returns the window's start, for :meth:`window`)."""
+        self.background.rearm()
+        return self.now()
+
     def read(self) -> Reading:
         """Take one reading now (then, when the interval was loaded, attribute it)."""
         with self._lock:

@@ -143,7 +143,7 @@ class Recorder:
         watching, settings = self.watching, target.settings
         if watching is None or not self.quiet.enabled(settings):
             return sampled()
-        since = watching.now()
+        since = watching.begin()
         measurements = sampled()
         seen = watching.window(since, self.quiet.sleep)
         why = seen.outside()
@@ -155,7 +155,7 @@ class Recorder:
                     if known_busy else f"; the host did not settle within "
                     f"{settings.idle_wait:g} s, so nothing was re-measured")
             else:
-                since = watching.now()
+                since = watching.begin()
                 measurements = sampled()
                 seen = watching.window(since, self.quiet.sleep)
                 again = seen.outside()
