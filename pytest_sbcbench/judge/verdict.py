@@ -342,7 +342,7 @@ def failure_message(verdict: Verdict, found: Sequence[Finding],
             return None
         return f"invalid run{' (--sbc-strict)' if strict else ''}: {verdict.detail}"
     if verdict.status == "regression":
-        noisy = [f.kind for f in found if f.kind in HOST_NOISE]
+        noisy = list(dict.fromkeys(f.kind for f in found if f.kind in HOST_NOISE))
         hint = (f" (this run had {', '.join(noisy)}: rerun on a quiet machine before "
                 "believing it)") if noisy else ""
         kernel = "".join(f" ({f.detail})" for f in found if f.kind == KERNEL_THREADS)

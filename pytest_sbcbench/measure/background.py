@@ -111,9 +111,17 @@ def background_cpus(prev: Reading, cur: Reading) -> float | None:
 
 
 def named(users: Sequence[CpuUser]) -> str:
-    shown = ", ".join(u.shown() for u in users[:NAMED])
-    more = len(users) - NAMED
-    return shown + (f" and {more} more" if more > 0 else "")
+    """The users by command name, busiest first: ``name (pid N) X CPUs`` for one process,
+    ``name (K processes) X CPUs`` for several of one name (a ``make -j8``'s compilers)."""
+    groups: dict[str, list[CpuUser]] = {}
+    for user in users:
+        groups.setdefault(user.name, []).append(user)
+    ranked = sorted(groups.values(), key=lambda g: (-sum(u.cpus for u in g), g[0].name))
+    shown = [g[0].shown() if len(g) == 1 else
+             f"{g[0].name} ({len(g)} processes) {sum(u.cpus for u in g):.2f} CPUs"
+             for g in ranked[:NAMED]]
+    more = len(ranked) - NAMED
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,8 @@ class Quiet:
         self.waited_s += waited
         if finding is not None:
             self.busy = finding
-            self.notes.append(f"the host never went idle: {finding.detail}; later tests of "
-                              "this run start without waiting for it (--sbc-idle-wait)")
+            self.notes.append(f"the host never went idle: the idle wait expired after "
+                              f"{waited:.1f} s (its background-load finding says who ran); later "
+                              "tests of this run start without waiting for it "
+                              "(--sbc-idle-wait)")
         return finding
