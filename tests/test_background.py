@@ -19,7 +19,7 @@ from pytest_sbcbench.judge import validity
 from pytest_sbcbench.measure import background
 from pytest_sbcbench.measure.sampler import Sampler
 from pytest_sbcbench.platform.host import USER_HZ, ProcessUse, SysrootHost
-from pytest_sbcbench.platform.proctree import PF_KTHREAD, TreeTracker
+from pytest_sbcbench.platform.proctree import PF_KTHREAD, STARTED, TreeTracker
 from pytest_sbcbench.platform.sysroot import Sysroot
 
 STAT_LINE = (DATA / "this_machine/proc-pid-stat_bash.txt").read_text().strip()
@@ -54,6 +54,7 @@ class Box:
     idle: int = 0
     steal: int = 0
     irq: int = 0
+    forks: int = 0
     procs: dict[int, Proc] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -73,7 +74,7 @@ class Box:
         """``seconds`` pass; each named process (``bench``, ``kworker``, ``loop``) uses its
         CPUs; the hypervisor steals ``steal`` CPUs and interrupts take ``irq``."""
         self.now += seconds
-        pids = {"bench": BENCH, "kworker": KWORKER, "loop": LOOP}
+        pids = {"bench": BENCH, "kworker": KWORKER, "loop": LOOP, "child": 20_001}
         used = 0
         for name, share in cpus.items():
             ticks = round(share * seconds * USER_HZ)
@@ -95,7 +96,7 @@ class Box:
         per_cpu = "".join(f"cpu{n} 0 0 0 0 0 0 0 0 0 0\n" for n in range(self.cpus))
         (self.tree / "proc/stat").write_text(
             f"cpu  {self.busy - self.irq} 0 0 {self.idle} 0 {self.irq} 0 {self.steal} 0 0\n"
-            + per_cpu)
+            + per_cpu + f"processes {self.forks}\n")
 
     def sampler(self) -> Sampler:
         return Sampler(Sysroot(self.tree), INTERVAL, pid=BENCH, host=self.host(),
@@ -224,3 +225,51 @@ def test_the_tree_costs_its_own_size(tmp_path: Path) -> None:
     root.reads.clear()
     tracker.read()
     assert sorted(root.reads) == [BENCH, 20_000, 20_001]
+
+
+def test_a_plain_read_lists_nothing(tmp_path: Path) -> None:
+    """After one listing, a plain read reads the tree's members and the commands the executor
+    started since, and no other stat file, however many processes the machine has; a child
+    of a started command waits for a discovering read."""
+    box = Box(tmp_path)
+    for pid in range(10_000, 11_000):
+        box.procs[pid] = Proc("sleep", 1)
+    box.write()
+    root = CountingSysroot(box.tree)
+    tracker = TreeTracker(root, BENCH)
+    tracker.read()
+    box.procs[20_000] = Proc("openssl", BENCH)
+    box.procs[20_001] = Proc("openssl", 20_000)  # a -multi child
+    box.write()
+    STARTED.add(20_000)
+    try:
+        root.reads.clear()
+        assert [s.pid for s in tracker.read(discover=False)] == [BENCH, 20_000]
+        assert sorted(root.reads) == [BENCH, 20_000]
+        assert [s.pid for s in tracker.read()] == [BENCH, 20_000, 20_001]
+        root.reads.clear()
+        tracker.read(discover=False)
+        assert sorted(root.reads) == [BENCH, 20_000, 20_001]
+        del box.procs[20_001]
+        (box.tree / "proc/20001").joinpath("stat").unlink()
+        (box.tree / "proc/20001").rmdir()
+        assert [s.pid for s in tracker.read(discover=False)] == [BENCH, 20_000]
+    finally:
+        STARTED.discard(20_000)
+
+
+def test_a_tools_child_is_found_in_the_reading_it_shows_up(tmp_path: Path) -> None:
+    """The benchmark forks a worker (as ``openssl speed -multi`` does) that nobody registered:
+    the first reading it uses CPU in finds CPU the tree does not explain and a new process,
+    lists every process once, and counts the worker as the benchmark's, so the interval is
+    not background and nothing is scanned."""
+    box = Box(tmp_path)
+    sampler = box.sampler()
+    sampler.start(background=False)
+    box.procs[20_001] = Proc("openssl", BENCH)
+    box.forks += 1
+    box.step(bench=0.1, child=1.0)
+    reading = sampler.read()
+    assert reading.tree_cpu_s == pytest.approx(sampler.stop().readings[0].tree_cpu_s + 1.1)
+    assert background.background_cpus(sampler.stop().readings[0], reading) == pytest.approx(0.0)
+    assert sampler.background.scans == 0

@@ -28,7 +28,7 @@ class Scripted(LocalHost):
     def cpu_times(self) -> CpuTimes | None:
         return next(self.times)
 
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
+    def tree_cpu(self, pid: int, discover: bool = True) -> tuple[ProcessCpu, ...]:
         return (ProcessCpu(pid, next(self.tree), 0),)
 
 

@@ -13,6 +13,7 @@ ksoftirqd, irq/...); hardirq and softirq time, charged to no process, is the ker
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -206,6 +207,15 @@ class Background:
         self._pending: Scan | None = None
         self._last_start: float | None = None
         self._lock = threading.Lock()
+        self.scans = 0  # scans of every process taken
+        self.scan_cpu_s = 0.0  # the CPU time they took (of the thread that took them)
+
+    def _scan(self, t: float, tree: frozenset[int]) -> Scan:
+        began = time.thread_time()
+        taken = scan(self.host, t, tree)
+        self.scans += 1
+        self.scan_cpu_s += time.thread_time() - began
+        return taken
 
     def rearm(self) -> None:
         """Let the next loaded interval start an attribution (a new measurement window)."""
@@ -217,7 +227,7 @@ class Background:
         that ended here was loaded (at most one per :data:`SCAN_EVERY_S`)."""
         with self._lock:
             if self._pending is not None:
-                self._finish(scan(self.host, cur.t, tree))
+                self._finish(self._scan(cur.t, tree))
                 return
             load = background_cpus(prev, cur) if prev is not None else None
             if load is None or load < OTHER_CPUS:
@@ -225,14 +235,14 @@ class Background:
             if self._last_start is not None and cur.t - self._last_start < SCAN_EVERY_S:
                 return
             self._last_start = cur.t
-            self._pending = scan(self.host, cur.t, tree)
+            self._pending = self._scan(cur.t, tree)
 
     def attribute_now(self, tree: frozenset[int], sleep: Sleep) -> Attribution | None:
         """Two scans :data:`SCAN_STEP_S` apart, now (a window that ended unattributed)."""
         with self._lock:
-            first = scan(self.host, self.clock(), tree)
+            first = self._scan(self.clock(), tree)
             sleep(SCAN_STEP_S)
-            return self._finish(scan(self.host, self.clock(), tree), first)
+            return self._finish(self._scan(self.clock(), tree), first)
 
     def _finish(self, last: Scan, first: Scan | None = None) -> Attribution | None:
         start = first if first is not None else self._pending

@@ -22,8 +22,10 @@ from ..model import Reading, Trace
 from ..platform import cpufreq, thermal
 from ..platform.host import Host, default_host, read_meminfo
 from ..platform.sysroot import Sysroot
-from .background import Background, Sleep, Window, window
-from .cputime import ProcessTree, SystemCpu
+from .background import OTHER_CPUS, Background, Sleep, Window, window
+from .cputime import CpuShare, ProcessTree, SystemCpu
+
+DISCOVER_EVERY_S = 5.0  # at most one listing of every process per this many seconds
 
 OnReading = Callable[[Reading], None]
 Clock = Callable[[], float]
@@ -85,6 +87,8 @@ class Sampler:
         self._start = 0.0
         self.thread_cpu_s = 0.0
         self.background = Background(host, self.now)
+        self._forks = -1  # the fork count at the last listing of every process
+        self._listed_at = float("-inf")
         self._lock = threading.Lock()  # the thread's readings and a window's closing one
 
     def available(self) -> str | None:
@@ -121,10 +125,13 @@ class Sampler:
 
     def _read(self) -> Reading:
         mem_used, swap_used = _meminfo(self.sysroot)
-        tree_cpu, busy = self._tree.read()
+        tree_cpu, busy = self._tree.read(discover=False)
         system = self._system.read()
+        t = self.clock() - self._start
+        if self._unexplained(t, tree_cpu, system):
+            tree_cpu, busy = self._tree.reread()
         reading = Reading(
-            t=self.clock() - self._start,
+            t=t,
             mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
             temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
             mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
@@ -136,6 +143,22 @@ class Sampler:
         if self.on_reading is not None:
             self.on_reading(reading)
         return reading
+
+    def _unexplained(self, t: float, tree_cpu: float, system: CpuShare | None) -> bool:
+        """Time to list every process for the tree's new members: CPU time the known tree
+        does not explain, processes created since the last listing, and at least
+        :data:`DISCOVER_EVERY_S` since it (so the cost stays bounded on a loaded host)."""
+        times = self._system.last
+        if not self._readings or system is None or times is None:
+            return False
+        prev = self._readings[-1]
+        dt = t - prev.t
+        if dt <= 0 or times.forks == self._forks or t - self._listed_at < DISCOVER_EVERY_S:
+            return False
+        if system.busy - (tree_cpu - prev.tree_cpu_s) / dt < OTHER_CPUS:
+            return False
+        self._forks, self._listed_at = times.forks, t
+        return True
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):

@@ -37,6 +37,7 @@ class CpuTimes:
     steal: float  # given by a hypervisor to other guests
     cpus: int     # CPUs counted (the per-CPU lines)
     interrupts: float = 0.0  # hardirq and softirq: the kernel's, charged to no process
+    forks: int = 0  # processes created since boot (the ``processes`` line)
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,10 @@ class Host(Protocol):
     def self_pid(self) -> int:
         ...
 
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        """``pid`` and its live descendants; empty when ``pid`` is gone."""
+    def tree_cpu(self, pid: int, discover: bool = True) -> tuple[ProcessCpu, ...]:
+        """``pid`` and its live descendants; empty when ``pid`` is gone.  Without
+        ``discover``, only the processes already known to be in the tree and those the
+        executor started since (a cheap read whatever the machine's process count)."""
         ...
 
     def processes(self) -> tuple[ProcessUse, ...]:
@@ -117,10 +120,12 @@ def parse_proc_stat(text: str) -> CpuTimes | None:
     whole number of ticks (a u64: at most 20 digits) is a :class:`ParseError`: the file is
     broken, not "no data"."""
     fields: list[float] | None = None
-    cpus = 0
+    cpus = forks = 0
     for line in text.splitlines():
         name, _, rest = line.partition(" ")
-        if name == "cpu":
+        if name == "processes" and rest.strip().isdigit():
+            forks = int(rest)
+        elif name == "cpu":
             bad = [v for v in rest.split() if not (v.isascii() and v.isdigit() and len(v) <= 20)]
             if bad:
                 raise ParseError("the kernel stat file", f"cpu counter {bad[0][:40]!r} is not "
@@ -133,7 +138,8 @@ def parse_proc_stat(text: str) -> CpuTimes | None:
     fields += [0.0] * (8 - len(fields))
     user, nice, system, idle, iowait, irq, softirq, steal = fields[:8]
     return CpuTimes(total=user + nice + system + idle + iowait + irq + softirq + steal,
-                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1), interrupts=irq + softirq)
+                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1), interrupts=irq + softirq,
+                    forks=forks)
 
 
 def read_cpu_times(sysroot: Sysroot) -> CpuTimes | None:
@@ -236,12 +242,12 @@ class SysrootHost:
             seen |= frontier
         return out
 
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        """Read the way :class:`~.proctree.TreeTracker` does: only the tree's own stat files
-        and those of processes new since the last call, whatever else runs."""
+    def tree_cpu(self, pid: int, discover: bool = True) -> tuple[ProcessCpu, ...]:
+        """Read the way :class:`~.proctree.TreeTracker` does: the tree's own stat files and
+        (``discover``) those of processes new since the last listing."""
         with self._lock:  # the sampler's thread and the test's both ask
             tracker = self._trees.setdefault(pid, TreeTracker(self.sysroot, pid))
-            tree = tracker.read()
+            tree = tracker.read(discover)
         return tuple(ProcessCpu(s.pid, s.ticks / USER_HZ, s.cpu) for s in tree)
 
     def processes(self) -> tuple[ProcessUse, ...]:

@@ -1,19 +1,26 @@
 """A process and its live descendants, read at a cost that does not grow with the machine's
 process count.
 
-Each read lists the proc tree (one directory read) and reads the ``stat`` file of each member
-of the tree and of each process new since the last read; every other process was read once,
-when it first appeared, and found outside the tree.  A process's parent never changes except to
-a reaper when its parent ends, which takes it out of the tree, so a process outside stays
-outside (a pid reused between two reads is taken for the process it replaced: a child started
-and given such a pid within one interval would be missed until its parent reaps it)."""
+A discovering read lists the proc tree (one directory read, whose cost does grow with the
+process count) and reads the ``stat`` file of each member of the tree and of each process new
+since the last listing; every other process was read once, when it first appeared, and found
+outside the tree.  A plain read lists nothing: it reads the members' stat files and those of
+the commands the executor started since (:data:`STARTED`), so a new tool is in the tree at
+once; a tool's own children are found by the next discovering read (the sampler asks for one
+only when CPU time the tree does not explain appears and processes were created).
+
+A process's parent never changes except to a reaper when its parent ends, which takes it out
+of the tree, so a process outside stays outside (a pid reused between two listings is taken
+for the process it replaced: a child given such a pid would be missed until its parent reaps
+it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .sysroot import Sysroot
+from .sysroot import PROC, Sysroot
 
+STARTED: set[int] = set()  # pids the executor started (direct children of this process)
 KTHREADD = 2  # the pid of the kernel thread that starts every other one
 PF_KTHREAD = 0x00200000  # the per-process flag of a kernel thread (include/linux/sched.h)
 
@@ -55,22 +62,31 @@ class TreeTracker:
     def __init__(self, sysroot: Sysroot, root: int) -> None:
         self.sysroot = sysroot
         self.root = root
-        self._outside: set[int] = set()  # listed before and not in the tree
+        self._outside: set[str] = set()  # entries listed before and not in the tree
+        self._members: set[str] = set()  # the tree at the last read
 
-    def read(self) -> list[PidStat]:
-        """The root first, then its descendants breadth first; empty when the root is gone."""
-        listed = set(self.sysroot.process_ids())
-        self._outside &= listed
-        if self.root not in listed:
-            return []
+    def read(self, discover: bool = True) -> list[PidStat]:
+        """The root first, then its descendants breadth first; empty when the root is gone.
+        Entries are compared by name (no number is parsed for a process met before)."""
+        if discover or not self._members:
+            listed = set(self.sysroot.listdir(PROC))
+            self._outside &= listed
+            if str(self.root) not in listed:
+                return []
+            candidates = listed - self._outside
+        else:
+            candidates = self._members | ({str(p) for p in STARTED} - self._outside)
         stats: dict[int, PidStat] = {}
-        candidates = listed - self._outside
-        for pid in candidates:
-            found = parse_pid_stat(self.sysroot.process_stat(pid))
+        for name in candidates:
+            found = parse_pid_stat(self.sysroot.process_stat(int(name))) if name.isdigit() \
+                else None
             if found is not None:
-                stats[pid] = found
+                stats[found.pid] = found
+            elif name.isdigit():
+                STARTED.discard(int(name))  # ended: never asked about again
         members = _closure(self.root, stats)
-        self._outside |= candidates - {s.pid for s in members}
+        self._members = {str(s.pid) for s in members}
+        self._outside |= candidates - self._members
         return members
 
 
