@@ -22,14 +22,14 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 GOAL_PCT = 10.0
 
 
-def run(expression: str, idle_wait: str | None, folder: Path) -> tuple[dict[str, float],
-                                                                       list[dict[str, object]],
-                                                                       str]:
+def run(expression: str, idle_wait: str | None, folder: Path
+        ) -> tuple[dict[str, float], list[dict[str, Any]], str]:
     junit, results = folder / "j.xml", folder / "r.json"
     argv = [sys.executable, "-m", "pytest", str(REPO / "benchmarks" / "test_crypto.py"),
             "-k", expression, "--sbc-quick", "--sbc-baselines", str(folder / "bl"),
