@@ -75,7 +75,8 @@ def _steal(telemetry: dict[str, Any]) -> list[Finding]:
                                   "number is the host's, not the board's")]
 
 
-def emulator_host(steal_pct: float, other_cpus: float, seconds: float) -> list[Finding]:
+def emulator_host(steal_pct: float, other_cpus: float, seconds: float,
+                  who: str = "") -> list[Finding]:
     """Findings of the controller an emulated board ran on during one test (labgrid's
     QEMUDriver: the board's speed is this machine's): steal time and other work beside the
     emulator, which nothing on the board can see."""
@@ -90,7 +91,8 @@ def emulator_host(steal_pct: float, other_cpus: float, seconds: float) -> list[F
         found.append(Finding(
             "background-load", f"other work on the emulator's host (this controller) kept "
                                f"{other_cpus:.2f} CPUs busy beside the emulator during the test "
-                               f"({seconds:.0f} s): an emulated board shares its host's CPUs"))
+                               f"({seconds:.0f} s): an emulated board shares its host's CPUs"
+                               + (f" ({who})" if who else "")))
     return found
 
 

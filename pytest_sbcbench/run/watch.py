@@ -49,7 +49,7 @@ class Watch:
         if host is not None:
             from ..judge.validity import emulator_host
 
-            found += emulator_host(host.steal_pct, host.other_cpus, host.seconds)
+            found += emulator_host(host.steal_pct, host.other_cpus, host.seconds, host.who)
         return found
 
 
