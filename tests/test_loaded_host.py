@@ -30,11 +30,12 @@ DIGEST = ["benchmarks", "-m", "crypto", "-k", "test_digest and sha512", "--sbc-q
 
 @contextlib.contextmanager
 def busy_loops(folder: Path) -> Iterator[None]:
-    """Two busy loops named ``busy-neighbour`` (two, so the name outweighs whatever else
-    runs on this machine), ended by pid when the block ends."""
+    """Four busy loops named ``busy-neighbour`` (four, so that group of one name outweighs
+    whatever else runs on this machine, even on a host loaded by other jobs), ended by pid
+    when the block ends."""
     link = folder / NAME
     link.symlink_to("/bin/sh")
-    loops = [subprocess.Popen([str(link), "-c", "while :; do :; done"]) for _ in range(2)]
+    loops = [subprocess.Popen([str(link), "-c", "while :; do :; done"]) for _ in range(4)]
     try:
         yield
     finally:
@@ -54,7 +55,7 @@ def test_another_process_makes_the_run_invalid_naming_it(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
         copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
     """A 30% slower sha512 (what the load did on the host of issue 28) measured beside the
-    busy loop: the run waits (0.5 s), the loop stays, and the verdict is invalid naming it;
+    busy loops: the run waits (0.5 s), the loop stays, and the verdict is invalid naming it;
     the run says once that the host never went idle."""
     copy_benchmarks()
     fake_openssl(pytester, monkeypatch)
