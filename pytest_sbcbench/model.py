@@ -242,6 +242,44 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class CpuUser:
+    """A process that used CPU time beside the benchmark during an attribution window: its
+    CPUs on average (1.0 = one CPU all the window) and whether it is a kernel thread."""
+
+    pid: int
+    name: str
+    cpus: float
+    kernel: bool
+
+    def shown(self) -> str:
+        return f"{self.name} (pid {self.pid}) {self.cpus:.2f} CPUs"
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Who used the CPU time the benchmark did not, between two scans of every process
+    ``start`` and ``end`` seconds after its sampler started: the background (system busy
+    minus the benchmark's process tree), hardirq and softirq time (the kernel's), the share
+    stolen by the hypervisor and each other process above a floor, most CPU first."""
+
+    start: float
+    end: float
+    background_cpus: float
+    interrupts_cpus: float
+    steal_pct: float
+    users: tuple[CpuUser, ...] = ()
+
+    @property
+    def kernel_cpus(self) -> float:
+        return self.interrupts_cpus + sum(u.cpus for u in self.users if u.kernel)
+
+    @property
+    def other_cpus(self) -> float:
+        """CPUs used by user processes outside the benchmark's tree."""
+        return sum(u.cpus for u in self.users if not u.kernel)
+
+
+@dataclass(frozen=True)
 class Trace:
     """Every reading of one sampler run, with what was read (CPUs, their max clock and governor,
     the sensors), the probes that could not run, cpufreq residency over the run and the
@@ -257,3 +295,4 @@ class Trace:
     time_in_state: tuple[dict[int, int], ...] = ()
     load_source: str = "tree"
     sampler_cpu_s: float | None = None  # the sampler's own CPU time (thread, or board-side sh)
+    attributions: tuple[Attribution, ...] = ()  # who used the CPU the benchmark did not

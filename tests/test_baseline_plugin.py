@@ -17,7 +17,7 @@ from widget import WIDGET, baseline_file, sessions
 
 from helpers import REPO
 from pytest_sbcbench.judge import signing
-from pytest_sbcbench.platform.host import CpuTimes, LocalHost
+from pytest_sbcbench.platform.host import CpuTimes, LocalHost, ProcessUse
 from pytest_sbcbench.plugin.state import session_of
 
 FAKE_OPENSSL = REPO / "scripts" / "fake-openssl" / "openssl"
@@ -48,8 +48,10 @@ def test_save_rerun_regress(pytester: pytest.Pytester,
 
 class BusyNeighbour(LocalHost):
     """This machine, except that its system-wide counters always show two CPUs busy with
-    something else (a neighbour that never settles), whatever really runs here.  Handed to the
-    run's session, so the idle gate reads it."""
+    something else (a neighbour that never settles), whatever really runs here, and that no
+    process scan finds who (an unattributed load: it leaves the verdict standing with its
+    hint; a named process makes it invalid, tests/test_loaded_host.py).  Handed to the run's
+    session, so the idle gate and the sampler read it."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -58,6 +60,9 @@ class BusyNeighbour(LocalHost):
     def cpu_times(self) -> CpuTimes:
         self.ticks += 200.0  # two CPUs' worth of ticks, none idle, since the last reading
         return CpuTimes(total=self.ticks, idle=0.0, steal=0.0, cpus=2)
+
+    def processes(self) -> tuple[ProcessUse, ...]:
+        return ()
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         run = session_of(session.config)

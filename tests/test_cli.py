@@ -67,8 +67,10 @@ def test_list_names_every_workload_with_availability(
     assert rows["cryptography-aes-128-gcm"]["available"]
     times = rows["openssl-rsa2048-sign"]["expected_s"]
     assert times == {"quick": 4.0, "full": 18.0}  # sign and verify phases, 2 or 3 runs
-    # at most: the idle gate's whole wait (2 s quick, 10 s) and re-measuring up to 2x the runs
-    assert rows["openssl-rsa2048-sign"]["at_most_s"] == {"quick": 2 + 8.0, "full": 10 + 36.0}
+    # at most: the idle gate's whole wait (2 s quick, 10 s) and re-measuring up to 2x the runs,
+    # twice (a measurement disturbed by other work is waited out and taken again)
+    assert rows["openssl-rsa2048-sign"]["at_most_s"] == {"quick": 2 * (2 + 8.0),
+                                                         "full": 2 * (10 + 36.0)}
 
 
 def test_list_text_columns_fit_their_widest_cell(capsys: pytest.CaptureFixture[str]) -> None:

@@ -137,7 +137,7 @@ def test_sbcbench_list_shows_what_sbcbench_run_runs(
     assert listed["7zip"] == {"name": "7zip", "test": "test_workload[7zip]",
                               "markers": ["compression"], "available": True, "reason": None,
                               "expected_s": {"quick": 0.0, "full": 0.0},
-                              "at_most_s": {"quick": 2.0, "full": 10.0}}  # the idle wait
+                              "at_most_s": {"quick": 4.0, "full": 20.0}}  # two idle waits
 
 
 def test_a_duplicate_workload_name_is_a_usage_error(

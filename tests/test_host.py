@@ -24,9 +24,9 @@ from pytest_sbcbench.platform.host import (
     SysrootHost,
     parse_allowed_cpus,
     parse_mounts,
-    parse_pid_stat,
     parse_proc_stat,
 )
+from pytest_sbcbench.platform.proctree import parse_pid_stat
 from pytest_sbcbench.platform.sysroot import Sysroot
 
 CAPTURED = DATA / "this_machine"

@@ -22,8 +22,8 @@ from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.plugin.options import OPTIONS
 from pytest_sbcbench.plugin.skip_notice import skip_lines
 from pytest_sbcbench.run.preflight import REPLAY_NOTE
+from pytest_sbcbench.run.quiet import Quiet
 from pytest_sbcbench.run.suite import listing_settings
-from pytest_sbcbench.run.watch import idle_gate
 
 RESULTS = DATA / "this_machine" / "results_crypto-quick_generic-x86_64.json"
 QEMU = DATA / "this_machine" / "results_qemu-a72_kernel-6.1.json"
@@ -134,7 +134,9 @@ def test_a_captured_tree_has_no_idle_gate(tmp_path: Path) -> None:
     assert settings.idle_wait == 2.0 and not settings.sysroot.is_host
     from pytest_sbcbench.platform.host import SysrootHost
 
-    assert idle_gate(settings, SysrootHost(settings.sysroot)) is None
+    quiet = Quiet([], sleep=lambda s: pytest.fail("waited on a captured tree"))
+    assert quiet.before_test(settings, SysrootHost(settings.sysroot)) is None
+    assert not quiet.settle(settings, SysrootHost(settings.sysroot))
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")

@@ -10,8 +10,10 @@ names: ``samples`` and ``under_load_samples`` count readings.)
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from typing import Any
 
+from ..measure.background import Window
 from ..model import Reading, Trace
 
 UNDER_LOAD_CPUS = 0.5
@@ -134,3 +136,19 @@ def _spread(values: list[float | None]) -> dict[str, float] | None:
     if not known:
         return None
     return {"median": round(statistics.median(known), 3), "max": round(max(known), 3)}
+
+
+def background(windows: Sequence[Window]) -> dict[str, Any] | None:
+    """The ``background`` block of a result: what ran beside its final measurement (the
+    busiest window when the test measured several), who by name; None when nothing was
+    read."""
+    known = [w for w in windows if w.background_cpus is not None]
+    if not known:
+        return None
+    window = max(known, key=lambda w: w.background_cpus or 0.0)
+    found = window.attribution
+    return {"cpus": window.background_cpus, "steal_pct": window.steal_pct,
+            "kernel_cpus": round(found.kernel_cpus, 3) if found else None,
+            "other_cpus": round(found.other_cpus, 3) if found else None,
+            "processes": [{"pid": u.pid, "name": u.name, "cpus": u.cpus, "kernel": u.kernel}
+                          for u in found.users] if found else []}

@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..measure.background import STEAL_PCT, Window
 from ..model import Finding, Trace
 
 AT_MAX_MIN_PCT = 95.0
 TIME_BELOW_MAX_PCT = 2.0
 SWAP_GROWTH_BYTES = 16 * 1024 * 1024
-STEAL_PCT = 2.0
 THROTTLING = ("clock-below-max", "thermal-trip", "time-below-max")
 HOST_NOISE = ("background-load", "steal-time")  # other work on this machine or its VM host
+KERNEL_THREADS = "kernel-threads"  # the kernel's own work beside the benchmark: verdicts stand
 # other work on the controller of an emulated board, in CPUs averaged over the test: the idle
 # gate's own threshold (measure/idle.py IDLE_BUSY_CPUS) is for a machine at rest; this one is
 # for a machine running the emulator beside it
@@ -74,7 +75,8 @@ def _steal(telemetry: dict[str, Any]) -> list[Finding]:
                                   "number is the host's, not the board's")]
 
 
-def emulator_host(steal_pct: float, other_cpus: float, seconds: float) -> list[Finding]:
+def emulator_host(steal_pct: float, other_cpus: float, seconds: float,
+                  who: str = "") -> list[Finding]:
     """Findings of the controller an emulated board ran on during one test (labgrid's
     QEMUDriver: the board's speed is this machine's): steal time and other work beside the
     emulator, which nothing on the board can see."""
@@ -89,8 +91,24 @@ def emulator_host(steal_pct: float, other_cpus: float, seconds: float) -> list[F
         found.append(Finding(
             "background-load", f"other work on the emulator's host (this controller) kept "
                                f"{other_cpus:.2f} CPUs busy beside the emulator during the test "
-                               f"({seconds:.0f} s): an emulated board shares its host's CPUs"))
+                               f"({seconds:.0f} s): an emulated board shares its host's CPUs"
+                               + (f" ({who})" if who else "")))
     return found
+
+
+def beside(windows: Sequence[Window]) -> list[Finding]:
+    """What ran beside the test's final measurements: ``background-load`` naming other
+    processes (or saying nothing accounts for the load), ``kernel-threads`` naming kernel
+    threads (kworker, ksoftirqd, irq/...) and interrupts.  Steal is ``steal-time`` (from the
+    trace's telemetry)."""
+    found: list[Finding] = []
+    for window in windows:
+        others, kernel, unknown = window.others(), window.kernel(), window.unattributed()
+        found += [Finding("background-load", d) for d in (others, unknown) if d]
+        if kernel:
+            found.append(Finding(KERNEL_THREADS,
+                                 f"{kernel}: the kernel's own work, so the verdict stands"))
+    return list(dict.fromkeys(found))
 
 
 def _governor(trace: Trace) -> list[Finding]:

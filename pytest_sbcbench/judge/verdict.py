@@ -32,7 +32,7 @@ from .boots import BaselineSession
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
 from .looks import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
-from .validity import HOST_NOISE
+from .validity import HOST_NOISE, KERNEL_THREADS
 
 MACHINE_KEYS = ("cpu_model", "cpus")  # recorded and compared; only the model makes a run
 # incomparable: the CPUs online are the kernel's or BSP's doing (maxcpus=1, a lost cluster),
@@ -316,19 +316,37 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
                  context.candidate, context.n_metrics, context.min_effect_pct)
 
 
+UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed
+
+
+def disturbed_verdict(verdict: Verdict, why: str) -> Verdict:
+    """A judged verdict of a measurement other work disturbed (``why`` names the processes or
+    the steal) becomes ``invalid``: a number measured beside other work judges nothing, so a
+    loaded host is never a regression.  No baseline, incomparable and implausible stand."""
+    if verdict.status in UNDISTURBED:
+        return verdict
+    return Verdict("invalid", f"disturbed by other work: {why} (judged on these numbers it "
+                              f"would have been {verdict.status}); rerun on a quiet machine")
+
+
 def failure_message(verdict: Verdict, found: Sequence[Finding],
-                    allow_incomparable: bool, strict: bool = False) -> str | None:
+                    allow_incomparable: bool, strict: bool = False,
+                    gate: bool = False) -> str | None:
     """The line a failing verdict fails its test with (``None``: the test passes);
-    ``inconclusive`` fails only under ``strict`` (``--sbc-strict``)."""
+    ``inconclusive`` fails only under ``strict`` (``--sbc-strict``); ``invalid`` never fails a
+    test in gate mode (``gate``: it is undecided, exit 6, not a regression)."""
     if verdict.status == "implausible":
         return f"implausible: {verdict.detail}"
     if verdict.status == "invalid":
-        return f"invalid run (--sbc-strict): {verdict.detail}"
+        if gate:
+            return None
+        return f"invalid run{' (--sbc-strict)' if strict else ''}: {verdict.detail}"
     if verdict.status == "regression":
-        noisy = [f.kind for f in found if f.kind in HOST_NOISE]
+        noisy = list(dict.fromkeys(f.kind for f in found if f.kind in HOST_NOISE))
         hint = (f" (this run had {', '.join(noisy)}: rerun on a quiet machine before "
                 "believing it)") if noisy else ""
-        return f"regression: {verdict.detail}{hint}"
+        kernel = "".join(f" ({f.detail})" for f in found if f.kind == KERNEL_THREADS)
+        return f"regression: {verdict.detail}{hint}{kernel}"
     if verdict.status == "inconclusive" and strict:
         return f"inconclusive (--sbc-strict): {verdict.detail}"
     if verdict.status == "incomparable" and not allow_incomparable:

@@ -18,17 +18,33 @@ class ProcessTree:
         self.host = host if host is not None else default_host()
         self.pid = pid if pid is not None else self.host.self_pid()
         self._last: dict[int, float] = {}
+        self._before: dict[int, float] = {}
 
-    def read(self) -> tuple[float, tuple[int, ...]]:
-        """(total CPU seconds, CPUs on which processes that used CPU since last read ran)."""
+    def read(self, discover: bool = True) -> tuple[float, tuple[int, ...]]:
+        """(total CPU seconds, CPUs on which processes that used CPU since last read ran);
+        without ``discover``, the tree as known (see :meth:`Host.tree_cpu`)."""
+        self._before = self._last
+        return self._take(discover)
+
+    def reread(self) -> tuple[float, tuple[int, ...]]:
+        """The same reading again, discovering: as if :meth:`read` had discovered."""
+        return self._take(True)
+
+    def _take(self, discover: bool) -> tuple[float, tuple[int, ...]]:
         busy: set[int] = set()
         seen: dict[int, float] = {}
-        for proc in self.host.tree_cpu(self.pid):
-            if proc.seconds - self._last.get(proc.pid, 0.0) > BUSY_CPU_S and proc.cpu is not None:
+        for proc in self.host.tree_cpu(self.pid, discover=discover):
+            if proc.seconds - self._before.get(proc.pid, 0.0) > BUSY_CPU_S \
+                    and proc.cpu is not None:
                 busy.add(proc.cpu)
             seen[proc.pid] = proc.seconds
         self._last = seen
         return sum(seen.values()), tuple(sorted(busy))
+
+    @property
+    def pids(self) -> frozenset[int]:
+        """The tree's processes at the last read."""
+        return frozenset(self._last) | {self.pid}
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,11 @@ class SystemCpu:
     def __init__(self, *, host: Host | None = None) -> None:
         self.host = host if host is not None else default_host()
         self._last = self.host.cpu_times()
+
+    @property
+    def last(self) -> CpuTimes | None:
+        """The counters of the last read."""
+        return self._last
 
     def read(self) -> CpuShare | None:
         now = self.host.cpu_times()

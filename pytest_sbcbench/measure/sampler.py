@@ -22,7 +22,10 @@ from ..model import Reading, Trace
 from ..platform import cpufreq, thermal
 from ..platform.host import Host, default_host, read_meminfo
 from ..platform.sysroot import Sysroot
-from .cputime import ProcessTree, SystemCpu
+from .background import OTHER_CPUS, Background, Sleep, Window, window
+from .cputime import CpuShare, ProcessTree, SystemCpu
+
+DISCOVER_EVERY_S = 5.0  # at most one listing of every process per this many seconds
 
 OnReading = Callable[[Reading], None]
 Clock = Callable[[], float]
@@ -83,6 +86,10 @@ class Sampler:
         self._thread: threading.Thread | None = None
         self._start = 0.0
         self.thread_cpu_s = 0.0
+        self.background = Background(host, self.now)
+        self._forks = -1  # the fork count at the last listing of every process
+        self._listed_at = float("-inf")
+        self._lock = threading.Lock()  # the thread's readings and a window's closing one
 
     def available(self) -> str | None:
         """Preflight: None when every probe can run, else the reasons of those that cannot."""
@@ -90,22 +97,68 @@ class Sampler:
             return None
         return "; ".join(f"{name}: {reason}" for name, reason in self.unavailable.items())
 
+    def now(self) -> float:
+        """Seconds since :meth:`start`, on the sampler's clock."""
+        return self.clock() - self._start
+
+    def begin(self) -> float:
+        """A measurement window starts now: its first loaded interval is attributed whenever
+        the last attribution was (returns the window's start, for :meth:`window`)."""
+        self.background.rearm()
+        return self.now()
+
     def read(self) -> Reading:
-        """Take one reading now."""
+        """Take one reading now (then, when the interval was loaded, attribute it)."""
+        with self._lock:
+            return self._read()
+
+    def window(self, since: float, sleep: Sleep) -> Window:
+        """What ran beside the benchmark from ``since`` (sampler seconds) until now: a reading
+        closes the window; a loaded window the thread did not attribute is attributed now
+        (two scans ``sleep`` apart)."""
+        self.read()
+        found = window(self._readings, self.background.attributions, since)
+        if found.loaded and found.attribution is None:
+            self.background.attribute_now(self._tree.pids, sleep)
+            found = window(self._readings, self.background.attributions, since)
+        return found
+
+    def _read(self) -> Reading:
         mem_used, swap_used = _meminfo(self.sysroot)
-        tree_cpu, busy = self._tree.read()
+        tree_cpu, busy = self._tree.read(discover=False)
         system = self._system.read()
+        t = self.clock() - self._start
+        if self._unexplained(t, tree_cpu, system):
+            tree_cpu, busy = self._tree.reread()
         reading = Reading(
-            t=self.clock() - self._start,
+            t=t,
             mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
             temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
             mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
             system_busy_cpus=system.busy if system else None, busy_cpus=busy,
             steal_pct=system.steal_pct if system else None)
+        prev = self._readings[-1] if self._readings else None
         self._readings.append(reading)
+        self.background.after(prev, reading, self._tree.pids)
         if self.on_reading is not None:
             self.on_reading(reading)
         return reading
+
+    def _unexplained(self, t: float, tree_cpu: float, system: CpuShare | None) -> bool:
+        """Time to list every process for the tree's new members: CPU time the known tree
+        does not explain, processes created since the last listing, and at least
+        :data:`DISCOVER_EVERY_S` since it (so the cost stays bounded on a loaded host)."""
+        times = self._system.last
+        if not self._readings or system is None or times is None:
+            return False
+        prev = self._readings[-1]
+        dt = t - prev.t
+        if dt <= 0 or times.forks == self._forks or t - self._listed_at < DISCOVER_EVERY_S:
+            return False
+        if system.busy - (tree_cpu - prev.tree_cpu_s) / dt < OTHER_CPUS:
+            return False
+        self._forks, self._listed_at = times.forks, t
+        return True
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -134,7 +187,8 @@ class Sampler:
                       for start, end in zip(self._tis_start, tis_end, strict=True))
         return Trace(self.interval, self.cpus, self.max_mhz, self.governors, self.sensors,
                      tuple(self._readings), dict(self.unavailable), delta, self.load_source,
-                     self.thread_cpu_s if self._thread is not None else None)
+                     self.thread_cpu_s if self._thread is not None else None,
+                     tuple(self.background.attributions))
 
 
 def _mhz(khz: int | None) -> float | None:

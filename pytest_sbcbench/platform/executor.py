@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .proctree import STARTED
+
 
 @dataclass(frozen=True)
 class Completed:
@@ -114,6 +116,7 @@ def _start(args: tuple[str, ...], **options: Any) -> subprocess.Popen[str]:
             _kill_group(proc)
         for signum in held.received:
             signal.raise_signal(signum)
+    STARTED.add(proc.pid)  # the sampler's tree finds it without listing every process
     return proc
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ..errors import ParseError, SysrootError
 from .cpufreq import parse_cpu_list
 from .parse import parse_meminfo
+from .proctree import PidStat, TreeTracker, parse_pid_stat
 from .sysroot import PROC, Sysroot
 
 if TYPE_CHECKING:
@@ -34,6 +36,8 @@ class CpuTimes:
     idle: float   # idle and iowait
     steal: float  # given by a hypervisor to other guests
     cpus: int     # CPUs counted (the per-CPU lines)
+    interrupts: float = 0.0  # hardirq and softirq: the kernel's, charged to no process
+    forks: int = 0  # processes created since boot (the ``processes`` line)
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,17 @@ class ProcessCpu:
     pid: int
     seconds: float
     cpu: int | None
+
+
+@dataclass(frozen=True)
+class ProcessUse:
+    """One process of the machine: its name, CPU ticks so far (its own and its reaped
+    children's) and whether it is a kernel thread (no user space: a child of kthreadd)."""
+
+    pid: int
+    name: str
+    ticks: int
+    kernel: bool
 
 
 @dataclass(frozen=True)
@@ -80,8 +95,15 @@ class Host(Protocol):
     def self_pid(self) -> int:
         ...
 
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        """``pid`` and its live descendants; empty when ``pid`` is gone."""
+    def tree_cpu(self, pid: int, discover: bool = True) -> tuple[ProcessCpu, ...]:
+        """``pid`` and its live descendants; empty when ``pid`` is gone.  Without
+        ``discover``, only the processes already known to be in the tree and those the
+        executor started since (a cheap read whatever the machine's process count)."""
+        ...
+
+    def processes(self) -> tuple[ProcessUse, ...]:
+        """Every process of the machine with its CPU ticks so far (a scan of all of them:
+        read only when background load must be attributed)."""
         ...
 
     def descendants_rss(self, pid: int) -> int | None:
@@ -98,10 +120,12 @@ def parse_proc_stat(text: str) -> CpuTimes | None:
     whole number of ticks (a u64: at most 20 digits) is a :class:`ParseError`: the file is
     broken, not "no data"."""
     fields: list[float] | None = None
-    cpus = 0
+    cpus = forks = 0
     for line in text.splitlines():
         name, _, rest = line.partition(" ")
-        if name == "cpu":
+        if name == "processes" and rest.strip().isdigit():
+            forks = int(rest)
+        elif name == "cpu":
             bad = [v for v in rest.split() if not (v.isascii() and v.isdigit() and len(v) <= 20)]
             if bad:
                 raise ParseError("the kernel stat file", f"cpu counter {bad[0][:40]!r} is not "
@@ -114,7 +138,8 @@ def parse_proc_stat(text: str) -> CpuTimes | None:
     fields += [0.0] * (8 - len(fields))
     user, nice, system, idle, iowait, irq, softirq, steal = fields[:8]
     return CpuTimes(total=user + nice + system + idle + iowait + irq + softirq + steal,
-                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1))
+                    idle=idle + iowait, steal=steal, cpus=max(cpus, 1), interrupts=irq + softirq,
+                    forks=forks)
 
 
 def read_cpu_times(sysroot: Sysroot) -> CpuTimes | None:
@@ -180,35 +205,14 @@ def parse_allowed_cpus(status: str) -> tuple[int, ...]:
     return ()
 
 
-@dataclass(frozen=True)
-class PidStat:
-    """The fields of a process ``stat`` line the tree readings use."""
-
-    pid: int
-    ppid: int
-    ticks: int  # utime + stime + cutime + cstime
-    rss_pages: int
-    cpu: int | None
-
-
-def parse_pid_stat(text: str) -> PidStat | None:
-    """A process ``stat`` line; the command name may hold spaces and parentheses."""
-    head, sep, tail = text.rpartition(")")
-    fields = tail.split()
-    if not sep or len(fields) < 22:
-        return None
-    pid = int(head.partition("(")[0])
-    ticks = sum(int(v) for v in fields[11:15])
-    cpu = int(fields[36]) if len(fields) > 36 else None
-    return PidStat(pid, int(fields[1]), ticks, int(fields[21]), cpu)
-
-
 class SysrootHost:
     """Every reading through a Sysroot: a captured tree (or, at ``/``, this machine)."""
 
     def __init__(self, sysroot: Sysroot, pid: int | None = None) -> None:
         self.sysroot = sysroot
         self._pid = pid
+        self._trees: dict[int, TreeTracker] = {}
+        self._lock = threading.Lock()
 
     def cpu_times(self) -> CpuTimes | None:
         return read_cpu_times(self.sysroot)
@@ -238,12 +242,16 @@ class SysrootHost:
             seen |= frontier
         return out
 
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        stats = self._stats()
-        if pid not in stats:
-            return ()
-        tree = [stats[pid], *self._descendants(pid, stats)]
+    def tree_cpu(self, pid: int, discover: bool = True) -> tuple[ProcessCpu, ...]:
+        """Read the way :class:`~.proctree.TreeTracker` does: the tree's own stat files and
+        (``discover``) those of processes new since the last listing."""
+        with self._lock:  # the sampler's thread and the test's both ask
+            tracker = self._trees.setdefault(pid, TreeTracker(self.sysroot, pid))
+            tree = tracker.read(discover)
         return tuple(ProcessCpu(s.pid, s.ticks / USER_HZ, s.cpu) for s in tree)
+
+    def processes(self) -> tuple[ProcessUse, ...]:
+        return tuple(ProcessUse(s.pid, s.name, s.ticks, s.kernel) for s in self._stats().values())
 
     def descendants_rss(self, pid: int) -> int | None:
         stats = self._stats()
@@ -257,8 +265,8 @@ class SysrootHost:
 
 
 class LocalHost(SysrootHost):
-    """This machine: system-wide readings through the Sysroot at ``/``, the live process
-    tree through psutil (``cpu_num``, ``children`` and their races handled there)."""
+    """This machine: every reading through the Sysroot at ``/`` (the process tree as
+    :class:`~.proctree.TreeTracker` reads it), descendants' memory through psutil."""
 
     def __init__(self) -> None:
         super().__init__(Sysroot())
@@ -277,22 +285,6 @@ class LocalHost(SysrootHost):
             return [root, *root.children(recursive=True)]
         except psutil.Error:
             return [root]
-
-    def tree_cpu(self, pid: int) -> tuple[ProcessCpu, ...]:
-        import psutil
-
-        out = []
-        for proc in self._tree(pid):
-            try:
-                times = proc.cpu_times()
-                used = times.user + times.system + times.children_user + times.children_system
-                cpu: int | None = proc.cpu_num()
-            except AttributeError:  # no cpu_num on this platform
-                cpu = None
-            except psutil.Error:  # ended between listing and reading
-                continue
-            out.append(ProcessCpu(proc.pid, used, cpu))
-        return tuple(out)
 
     def descendants_rss(self, pid: int) -> int | None:
         import psutil

@@ -246,8 +246,9 @@ def _start_watch(item: pytest.Item, session: Session) -> Watch:
         terminal = session.terminal
     target = session.target
     running = watch.start(target.settings, item.name, terminal, target.host, session.clock,
-                          target.remote,
+                          session.recorder.quiet, target.remote,
                           session.lab.emulator_host() if session.lab is not None else None)
+    session.recorder.watching = running.local
     for name, reason in running.sampler.unavailable.items():
         session.recorder.unavailable.setdefault(name, reason)
     return running

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..workload import Context, Workload
 
 GATE_UNDECIDED = 6  # exit code: nothing regressed, but some metric was not decided
-UNDECIDED = ("inconclusive", "no-baseline", "incomparable")
+UNDECIDED = ("inconclusive", "no-baseline", "incomparable", "invalid")
 ADVICE = ("record the baseline on the reference kernel with the same userland (same openssl: "
           "pin SBCBENCH_OPENSSL), quick against quick, then gate the candidate against it; "
           "never re-baseline on the candidate")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import SbcBenchError
 from ..workload import Context, Workload
 from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
+from .quiet import Quiet
 
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from ..judge.candidates import Candidate
     from ..judge.closing import Closing
     from ..judge.verdict import JudgeContext
+    from ..measure.background import Window
+    from ..measure.sampler import Sampler
     from ..model import Finding, Measurement, Result, Trace, Verdict
     from ..platform.board import BoardProfile
     from ..settings import Settings
@@ -48,7 +51,7 @@ class Judged:
 class Recorder:
     """Plans, measures and judges the run's metrics; keeps every judged result in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, notes: list[str] | None = None) -> None:
         self.results: list[Result] = []
         self.pending: dict[str, list[Handle]] = {}
         self.findings: list[tuple[str, Finding]] = []
@@ -64,6 +67,10 @@ class Recorder:
         # saving a baseline: a regression against the boots of the same reference is a far
         # boot (recorded and reported by the save), not a failed test
         self.far_boot: Callable[[Result], bool] = lambda result: False
+        self.quiet = Quiet(notes if notes is not None else [])  # says "never idle" in notes
+        self.watching: Sampler | None = None  # the sampler of the test being measured here
+        self.windows: dict[str, list[Window]] = {}  # what ran beside each final measurement
+        self.disturbed: dict[str, str] = {}  # tests whose measurement other work disturbed
 
     def context(self, target: RunTarget, workload: Workload) -> Context:
         return Context(target.settings, target.executor, target.host, self.shared, self.tools,
@@ -122,8 +129,41 @@ class Recorder:
         record one result per metric."""
         plan = self.plan(target, ctx.plan.runs_for(ctx.settings), ctx.plan.min_effect_pct)
         more = self._more(judged, test, plan)
-        measurements = take_samples(workload, ctx, more, plan.max_runs, driver)
+
+        def sampled() -> list[Measurement]:
+            return take_samples(workload, ctx, more, plan.max_runs, driver)
+        measurements = self._undisturbed(target, test, sampled)
         return [self.record(target, test, m, plan) for m in measurements]
+
+    def _undisturbed(self, target: RunTarget, test: str,
+                     sampled: Callable[[], list[Measurement]]) -> list[Measurement]:
+        """Take the samples; when other processes or steal disturbed them (the sampler's
+        window says who), wait for the host to settle and take them again; when the
+        disturbance persists, the test's verdicts will be ``invalid`` (:meth:`finalize`)."""
+        watching, settings = self.watching, target.settings
+        if watching is None or not self.quiet.enabled(settings):
+            return sampled()
+        since = watching.begin()
+        measurements = sampled()
+        seen = watching.window(since, self.quiet.sleep)
+        why = seen.outside()
+        if why is not None:
+            known_busy = self.quiet.busy is not None
+            if not self.quiet.settle(settings, target.host):
+                self.disturbed[test] = why + (
+                    "; the host has not gone idle in this run, so nothing was re-measured"
+                    if known_busy else f"; the host did not settle within "
+                    f"{settings.idle_wait:g} s, so nothing was re-measured")
+            else:
+                since = watching.begin()
+                measurements = sampled()
+                seen = watching.window(since, self.quiet.sleep)
+                again = seen.outside()
+                if again is not None:
+                    self.disturbed[test] = (f"{again}, still after the host settled and the "
+                                            "test re-measured")
+        self.windows.setdefault(test, []).append(seen)
+        return measurements
 
     def _more(self, judged: Callable[[], Judged], test: str, plan: BootPlan) -> MoreNeeded:
         """The loop's question: does any metric's decision still say ``continue``?"""
@@ -148,14 +188,20 @@ class Recorder:
         fails the test."""
         from ..judge import telemetry as telemetry_mod
         from ..judge import validity
-        from ..judge.verdict import failure_message, judge_result
+        from ..judge.verdict import disturbed_verdict, failure_message, judge_result
         from ..model import Result
 
         pending = self.pending.pop(nodeid, [])
         telemetry: dict[str, Any] = {}
         found: list[Finding] = list(extra)
+        disturbed = self.disturbed.pop(nodeid, None)
+        windows = self.windows.pop(nodeid, [])
         if trace is not None:
             telemetry = telemetry_mod.summarize_trace(trace)
+            if pending and self.quiet.enabled(settings):
+                disturbed, windows = self._beside(windows, disturbed)
+                extra = [*extra, *validity.beside(windows)]
+                telemetry["background"] = telemetry_mod.background(windows)
             found = validity.findings(trace, telemetry, extra)
             telemetry.update(validity.throttling(found))
             self.write_trace(settings.trace_dir, nodeid, trace)
@@ -169,8 +215,10 @@ class Recorder:
             result = Result(handle.test, handle.measurement, handle.summary, _placeholder(),
                             merged)
             verdict = judge_result(result, context)
+            if disturbed is not None and not settings.save_baseline:
+                verdict = disturbed_verdict(verdict, disturbed)
             message = failure_message(verdict, found, settings.allow_incomparable,
-                                      settings.strict)
+                                      settings.strict, settings.gate)
             final = dataclasses.replace(result, verdict=verdict)
             if message and verdict.status == "regression" and self.far_boot(final):
                 message = None  # a far boot of the reference being recorded: saved, reported
@@ -182,7 +230,20 @@ class Recorder:
         if pending:  # a skipped or errored test measured nothing: its findings judge nothing
             # one summary line each (report/terminal.py), not also a warning with a source line
             self.findings += [(nodeid, f) for f in found]
+        self.watching = None
         return "\n".join(failures) or None
+
+    def _beside(self, windows: list[Window], disturbed: str | None
+                ) -> tuple[str | None, list[Window]]:
+        """The windows of the test's measurements; a measurement recorded by the test itself
+        (never through :meth:`measure`) has the whole call phase as its window, and cannot be
+        re-measured: disturbed by other work, it is disturbed."""
+        if windows or self.watching is None:
+            return disturbed, windows
+        whole = self.watching.window(0.0, self.quiet.sleep)
+        why = whole.outside()
+        return (f"{why}; a recorded measurement cannot be re-measured" if why else disturbed,
+                [whole])
 
     def judged_as(self) -> Candidate:
         from ..judge.candidates import ALONE

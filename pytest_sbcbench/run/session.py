@@ -46,7 +46,7 @@ class Session:
         self.lab = lab  # a labgrid board (--lg-env): attached on activation
         self.lookup = BoardLookup(lambda: self.settings, hook_profiles)
         self.preflight = Preflight()
-        self.recorder = Recorder()
+        self.recorder = Recorder(self.preflight.notes)
         self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
         self.baseline: Baseline | None = None
         self.terminal: TextIO | None = None

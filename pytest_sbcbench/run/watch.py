@@ -10,13 +10,13 @@ from typing import TextIO
 
 from ..measure.board_sampler import BoardSampler
 from ..measure.emulator_host import EmulatorHost
-from ..measure.idle import wait_for_idle
 from ..measure.sampler import Sampler
 from ..model import Finding, Trace
 from ..platform.executor import Executor
 from ..platform.host import Host
 from ..report.progress import StatusLine
 from ..settings import Settings
+from .quiet import Quiet
 
 
 @dataclass
@@ -27,6 +27,11 @@ class Watch:
     status: StatusLine | None
     gate: Finding | None
     emulator: EmulatorHost | None = None  # this controller, when the board is its emulator
+
+    @property
+    def local(self) -> Sampler | None:
+        """The sampler on this machine (not a board's): the one that attributes load."""
+        return self.sampler if isinstance(self.sampler, Sampler) else None
 
     def stop(self, line_end: int | None) -> Trace | None:
         """Stop sampling and erase the status line (the cursor goes back to ``line_end``);
@@ -44,24 +49,16 @@ class Watch:
         if host is not None:
             from ..judge.validity import emulator_host
 
-            found += emulator_host(host.steal_pct, host.other_cpus, host.seconds)
+            found += emulator_host(host.steal_pct, host.other_cpus, host.seconds, host.who)
         return found
 
 
-def idle_gate(settings: Settings, host: Host) -> Finding | None:
-    """Wait (at most ``--sbc-idle-wait`` seconds) for background load on ``host`` to settle;
-    never on a captured tree (``--sbc-sysroot``): its CPU counters never move, so its load is
-    unknown, not unsettled (the run says so once: :data:`..preflight.REPLAY_NOTE`)."""
-    if settings.idle_wait <= 0 or not settings.sysroot.is_host:
-        return None
-    _, finding = wait_for_idle(settings.idle_wait, host=host)
-    return finding
-
-
 def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
-          clock: Callable[[], float], remote: Executor | None = None,
-          emulator_host: Host | None = None) -> Watch:
-    """The idle gate, then a sampler reading ``host`` (the session's) timed by ``clock``;
+          clock: Callable[[], float], quiet: Quiet | None = None,
+          remote: Executor | None = None, emulator_host: Host | None = None) -> Watch:
+    """The idle gate (``quiet``'s: at most ``--sbc-idle-wait`` seconds, never on a captured
+    tree, whose counters never move: the run says so once, :data:`..preflight.REPLAY_NOTE`),
+    then a sampler reading ``host`` (the session's) timed by ``clock``;
     on a ``remote`` board the sh sampler runs there instead (no idle gate yet), and when the
     board is an emulator on this controller, ``emulator_host`` (this machine) is read at the
     start and the end of the test."""
@@ -71,7 +68,7 @@ def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
         board.start()
         meter = EmulatorHost(emulator_host) if emulator_host is not None else None
         return Watch(board, status, None, meter)
-    gate = idle_gate(settings, host)
+    gate = (quiet or Quiet([])).before_test(settings, host)
     sampler = Sampler(settings.sysroot, settings.interval,
                       on_reading=status.update if status else None, host=host, clock=clock)
     sampler.start()

@@ -1,0 +1,172 @@
+"""A measurement disturbed by other work: waited out, re-measured, else ``invalid`` (issue 28
+item 6); and the run's idle waits, which stop after one expires (issue 31 item 13).
+
+The machine, the clock and the sleep are scripted (:class:`test_background.Box`): what the
+"other process" does during each wait and each measurement is exact."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_background import Box
+
+from pytest_sbcbench.judge.verdict import disturbed_verdict, failure_message
+from pytest_sbcbench.model import Finding, Identity, Measurement, Status, Verdict
+from pytest_sbcbench.run.gate import undecided
+from pytest_sbcbench.run.quiet import Quiet
+from pytest_sbcbench.run.recorder import Recorder
+from pytest_sbcbench.run.suite import listing_settings
+from pytest_sbcbench.run.target import RunTarget, local
+
+
+def target(box: Box, idle_wait: float = 2.0) -> RunTarget:
+    """This machine's settings (so the host checks run) over the scripted box."""
+    import dataclasses
+
+    settings = dataclasses.replace(listing_settings(Path("/"), quick=True),
+                                   idle_wait_given=idle_wait)
+    return local(settings).replace(host=box.host())
+
+
+def recorder(box: Box, during_wait: dict[str, float]) -> tuple[Recorder, list[str]]:
+    """A recorder watching the box's sampler; each scripted sleep lets ``during_wait`` run."""
+    notes: list[str] = []
+    rec = Recorder(notes)
+    rec.quiet.clock = box.clock
+    rec.quiet.sleep = lambda s: box.step(seconds=s, **during_wait)
+    sampler = box.sampler()
+    sampler.start(background=False)
+    rec.watching = sampler
+    return rec, notes
+
+
+def measuring(box: Box, rec: Recorder, *loads: dict[str, float]
+              ) -> Callable[[], list[Measurement]]:
+    """A measurement per call: two sampled intervals under the next of ``loads``."""
+    left = list(loads)
+
+    def sampled() -> list[Measurement]:
+        load = left.pop(0)
+        for _ in range(2):
+            box.step(**load)
+            assert rec.watching is not None
+            rec.watching.read()
+        return [Measurement(f"m{len(loads) - len(left)}", "op/s", "higher", Identity.of(),
+                            (1.0,))]
+    return sampled
+
+
+def test_a_neighbour_that_leaves_is_waited_out_and_re_measured(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    rec, notes = recorder(box, during_wait={})
+    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0})
+    taken = rec._undisturbed(target(box), "t", sampled)
+    assert [m.metric for m in taken] == ["m2"]  # the re-measure's
+    assert rec.disturbed == {} and notes == []
+    (window,) = rec.windows["t"]
+    assert window.outside() is None
+
+
+def test_a_neighbour_that_stays_makes_the_test_disturbed(tmp_path: Path) -> None:
+    """The loop keeps running through the whole 2 s wait: nothing is re-measured, the test
+    is disturbed naming the loop, and the run says once that the host never went idle."""
+    box = Box(tmp_path)
+    rec, notes = recorder(box, during_wait={"loop": 1.0})
+    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 1.0})
+    assert [m.metric for m in rec._undisturbed(target(box), "t", sampled)] == ["m1"]
+    assert "busy-loop (pid 4242) 1.00 CPUs" in rec.disturbed["t"]
+    assert rec.disturbed["t"].endswith("the host did not settle within 2 s, so nothing was "
+                                       "re-measured")
+    assert notes == ["the host never went idle: the idle wait expired after 2.0 s (its "
+                     "background-load finding says who ran); later tests of this run start "
+                     "without waiting for it (--sbc-idle-wait)"]
+    before = box.now
+    rec._undisturbed(target(box), "u", sampled)  # a later test: no wait
+    assert box.now - before <= 2 * 1.0 + 0.25  # its own two intervals and one scan step
+    assert "has not gone idle in this run" in rec.disturbed["u"] and len(notes) == 1
+
+
+def test_a_neighbour_back_for_the_re_measure(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    rec, _ = recorder(box, during_wait={})
+    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 0.8})
+    rec._undisturbed(target(box), "t", sampled)
+    assert "busy-loop (pid 4242) 0.80 CPUs" in rec.disturbed["t"]
+    assert rec.disturbed["t"].endswith("still after the host settled and the test re-measured")
+
+
+def test_kernel_threads_are_not_waited_out(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    rec, _ = recorder(box, during_wait={})
+    sampled = measuring(box, rec, {"bench": 1.0, "kworker": 1.0}, {"bench": 1.0})
+    assert [m.metric for m in rec._undisturbed(target(box), "t", sampled)] == ["m1"]
+    assert rec.disturbed == {} and rec.windows["t"][0].kernel() is not None
+
+
+def test_no_idle_wait_no_host_checks(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    rec, _ = recorder(box, during_wait={})
+    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0})
+    rec._undisturbed(target(box, idle_wait=0.0), "t", sampled)
+    assert rec.disturbed == {} and rec.windows == {}
+
+
+def test_the_idle_gate_stops_waiting_after_it_expired_once(tmp_path: Path) -> None:
+    """Issue 31 item 13: the first test waits its 2 s and the run says so once; later tests
+    start at once (the clock does not move) and nothing more is said."""
+    box = Box(tmp_path)
+    notes: list[str] = []
+    quiet = Quiet(notes, clock=box.clock, sleep=lambda s: box.step(seconds=s, loop=1.5))
+    settings = target(box).settings
+    first = quiet.before_test(settings, box.host())
+    assert first is not None and first.kind == "background-load"
+    assert box.now == 2.0 and quiet.waited_s == 2.0
+    for _ in range(3):
+        assert quiet.before_test(settings, box.host()) is None
+        assert not quiet.settle(settings, box.host())
+    assert box.now == 2.0 and len(notes) == 1
+    assert "later tests of this run start without waiting" in notes[0]
+
+
+def test_a_settled_host_keeps_its_waits(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    quiet = Quiet([], clock=box.clock, sleep=lambda s: box.step(seconds=s))
+    settings = target(box).settings
+    assert quiet.before_test(settings, box.host()) is None
+    assert quiet.settle(settings, box.host()) and quiet.busy is None
+    assert box.now == 0.5  # two looks of 0.25 s
+
+
+@pytest.mark.parametrize("status", ["regression", "pass", "improvement", "inconclusive"])
+def test_a_disturbed_verdict_is_invalid_never_a_regression(status: Status) -> None:
+    verdict = disturbed_verdict(Verdict(status, "x"), "other processes kept 1.00 CPUs busy")
+    assert verdict.status == "invalid"
+    assert verdict.detail.startswith("disturbed by other work: other processes kept 1.00 CPUs")
+    assert f"would have been {status}" in verdict.detail
+    assert (failure_message(verdict, [], False) or "").startswith("invalid run: disturbed")
+    assert failure_message(verdict, [], False, gate=True) is None
+
+
+@pytest.mark.parametrize("status", ["no-baseline", "incomparable", "implausible"])
+def test_what_no_load_explains_stands(status: Status) -> None:
+    assert disturbed_verdict(Verdict(status, "x"), "steal").status == status
+
+
+def test_a_regression_beside_kernel_threads_names_them() -> None:
+    found = [Finding("kernel-threads", "kernel threads kept 1.00 CPUs busy beside the "
+                                       "benchmark: kworker/u4:2 (pid 90) 1.00 CPUs")]
+    message = failure_message(Verdict("regression", "widget: -20%"), found, False) or ""
+    assert message.startswith("regression: widget: -20% (kernel threads kept 1.00 CPUs")
+    assert "kworker/u4:2 (pid 90)" in message
+
+
+def test_invalid_is_undecided_in_gate_mode() -> None:
+    from pytest_sbcbench.judge.stats import summarize
+    from pytest_sbcbench.model import Result
+
+    m = Measurement("sha512", "B/s", "higher", Identity.of(), (1.0, 2.0))
+    result = Result("t", m, summarize(m.samples), Verdict("invalid", "disturbed"), {})
+    line = undecided([result]) or ""
+    assert "exit 6" in line and f"{m.display_name} (invalid)" in line
