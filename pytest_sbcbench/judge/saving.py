@@ -32,8 +32,8 @@ from .baseline import (
     append_session_locked,
     boot_of,
     load_baseline,
-    reference_of,
 )
+from .baseline import reference_of as reference_of  # where a session's reference is read
 from .baseline_review import session_number
 from .quarantine import holds_for
 from .save_note import boots_note, catch_note, findings_note
@@ -174,7 +174,7 @@ def other_machine_entries(kept: Sequence[Result], environment: Mapping[str, Any]
     keys = {(r.test, r.measurement.metric, r.measurement.identity) for r in kept}
 
     def check(entry: BaselineEntry) -> bool:
-        return (entry.test, entry.metric, entry.identity) in keys \
+        return entry.key in keys and bool(entry.sessions) \
             and other_machine(entry, environment) is not None
     return check
 
