@@ -23,7 +23,8 @@ from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 TEST = "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]"
 IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm", threads=1)
 MACHINE = {"cpu_model": "sifive,u74-mc", "cpus": 4}
-LOADED: dict[str, object] = {"findings": [{"kind": "background-load", "detail": "background load 2.00 CPUs"}]}
+LOADED: dict[str, object] = {"findings": [{"kind": "background-load",
+                                           "detail": "background load 2.00 CPUs"}]}
 
 
 def result(samples: tuple[float, ...], telemetry: dict[str, object] | None = None) -> Result:
