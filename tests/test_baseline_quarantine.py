@@ -199,3 +199,18 @@ def test_a_malformed_status_is_refused(tmp_path: Path, session: dict[str, object
     doc["entries"][0]["sessions"][0].update(session)
     with pytest.raises(Exception, match=problem):
         parse_baseline(json.dumps(doc), tmp_path / "x.json")
+
+
+def test_gate_mode_names_a_test_whose_every_session_is_held(tmp_path: Path) -> None:
+    from pytest_sbcbench.run.gate import problems
+
+    path = tmp_path / "star64.json"
+    save(path, "b1", GOOD, telemetry=LOADED)
+    baseline = load_baseline(path)
+    assert baseline is not None
+    assert problems([TEST], baseline, MACHINE, lambda test: None) == [
+        f"{TEST}: every baseline session of it in {path} is quarantined or dropped (sbcbench "
+        "baseline list)"]
+    save(path, "b2", GOOD)
+    again = load_baseline(path)
+    assert again is not None and problems([TEST], again, MACHINE, lambda test: None) == []

@@ -53,8 +53,8 @@ def no_baseline(board: str) -> Verdict:
 
 
 def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
-    """Why the baseline's latest session was measured on another machine, if it was."""
-    if not machine:
+    """Why the baseline's latest used session was measured on another machine, if it was."""
+    if not machine or not entry.sessions:
         return None
     then = entry.sessions[-1].environment
     diffs = [f"{k}: baseline {then[k]!r}, this run {machine.get(k)!r}" for k in MODEL_KEYS
@@ -65,7 +65,7 @@ def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> st
 def cpus_note(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
     """The CPUs online differ from the baseline's latest session (same CPU model): said in the
     verdict, and judged like any other change."""
-    then = entry.sessions[-1].environment.get("cpus")
+    then = entry.sessions[-1].environment.get("cpus") if entry.sessions else None
     now = machine.get("cpus") if machine else None
     if not isinstance(then, int) or not isinstance(now, int) or then == now:
         return None
