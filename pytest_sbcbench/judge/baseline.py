@@ -26,6 +26,7 @@ from .baseline_model import BaselineEntry as BaselineEntry
 from .baseline_model import StoredSession as StoredSession
 from .baseline_model import baseline_text as baseline_text
 from .baseline_model import boot_of as boot_of
+from .baseline_model import no_gc_pauses
 from .baseline_model import reference_of as reference_of
 from .baseline_model import write_baseline as write_baseline
 
@@ -165,7 +166,8 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
 
     ``board``, when given, is the board the file must belong to (a copied or renamed file of
     another board is refused)."""
-    data = strict_json(text, source, "baseline")
+    with no_gc_pauses():
+        data = strict_json(text, source, "baseline")
     if not isinstance(data, dict):
         raise SchemaError(source, None, "a baseline must be a JSON object")
     if data.get("schema") != BASELINE_SCHEMA:
@@ -174,7 +176,8 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
     try:
         if not isinstance(data["entries"], list):
             raise ValueError("entries must be a list")
-        entries = tuple(_entry(e, i) for i, e in enumerate(data["entries"]))
+        with no_gc_pauses():
+            entries = tuple(_entry(e, i) for i, e in enumerate(data["entries"]))
         return Baseline(_board(data["board"], board), entries, source)
     except (KeyError, TypeError, ValueError, AttributeError, BoardError) as exc:
         raise SchemaError(source, BASELINE_SCHEMA, f"malformed baseline: {exc}") from exc
