@@ -274,7 +274,7 @@ def _shared_boot(entry: BaselineEntry, sessions: Sequence[BootSession]) -> str |
     if not sessions or sessions[-1].boot_id is None:
         return None
     mine = sessions[-1].boot_id
-    return mine if any(boot_of(s.environment) == mine for s in entry.sessions) else None
+    return mine if any(s.boot_id == mine for s in entry.boot_sessions) else None
 
 
 @dataclass(frozen=True)
