@@ -13,6 +13,11 @@ the gate learns.  It is recorded and reported ("boot 3 is 3.8% below the other 2
 6.1.0-57: recorded; it widens the tolerance").  Only results of another reference need
 ``--sbc-accept``.
 
+A kept result measured under contamination (other load, steal time, throttling, swap growth)
+or whose boot is far beyond what the reference's other boots make plausible (3 robust
+spreads) is stored *quarantined* (issue 28, item 5: :mod:`.quarantine`): kept and listed, never
+judged against, unless ``--sbc-accept`` names it; the summary says why and how to use it.
+
 An accepted result that is incomparable because it ran on another machine (``cpu_model``,
 ``cpus``) restarts its entry with this machine's session (issue 23): appended to the old
 CPU's entry, the next run would be judged against two CPUs' samples."""
