@@ -77,7 +77,7 @@ def test_a_baseline_boot_90_percent_below_is_not_folded_in(boot: Boot,
 def test_a_boot_saved_under_load_is_quarantined(boot: Boot, pytester: pytest.Pytester,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     boot("base-1", "--sbc-save-baseline").assert_outcomes(passed=3)
-    busy = burn(120)  # another process keeps a CPU busy: the idle gate's finding
+    busy = burn(600)  # another process keeps a CPU busy (killed below): the idle gate's finding
     try:
         loaded = boot("base-2", "--sbc-save-baseline", idle_wait="0.5")
     finally:
