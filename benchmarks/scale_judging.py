@@ -15,8 +15,10 @@ make the file larger), then measures with ``time.process_time`` (CPU time of thi
 
 It prints one row per cell and, for each axis, the growth factor of each phase when that axis
 grows 10x: linear is about 10, quadratic about 100.  The targets (issue 31): linear growth;
-2,500 metrics x 1,000 boots judged in under 5 s and saved in under 1 s of CPU beyond reading
-the file.  A figure, not a test (tests/test_baseline_scale.py counts the operations instead).
+2,500 metrics x 1,000 boots judged in under 5 s and saved in under 1 s of CPU.  That corner
+(2.5 million sessions) is a file of about 450 MiB, over the 256 MiB the project reads
+(``fileio.MAX_INPUT_BYTES``): the cell says so and is skipped.  A figure, not a test
+(tests/test_baseline_scale.py counts the operations instead).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from pytest_sbcbench.fileio import MAX_INPUT_BYTES
 from pytest_sbcbench.judge.baseline import (
     BASELINE_SCHEMA,
     Baseline,
@@ -87,9 +90,18 @@ def cpu(work: Callable[[], T]) -> tuple[float, T]:
     return time.process_time() - start, value
 
 
-def cell(directory: Path, metrics: int, boots: int) -> dict[str, float]:
+def cell(directory: Path, metrics: int, boots: int) -> dict[str, float] | None:
+    """The CPU seconds of each phase; None when the file would exceed the largest input the
+    project reads (fileio.MAX_INPUT_BYTES): such a baseline cannot exist."""
     path = directory / f"{BOARD}.json"
-    path.write_text(json.dumps(baseline_document(metrics, boots)))
+    text = json.dumps(baseline_document(metrics, boots))
+    if len(text) > MAX_INPUT_BYTES:
+        print(f"{metrics:>8} {boots:>6} {metrics * boots:>9}  not measured: the file would be "
+              f"{len(text) / 2**20:.0f} MiB, over the {MAX_INPUT_BYTES / 2**20:.0f} MiB any "
+              "baseline may be (fileio.MAX_INPUT_BYTES)", flush=True)
+        return None
+    path.write_text(text)
+    del text
     load_s, loaded = cpu(lambda: load_baseline(path, BOARD))
     assert isinstance(loaded, Baseline)
     results = candidate(metrics, boots)
@@ -97,7 +109,8 @@ def cell(directory: Path, metrics: int, boots: int) -> dict[str, float]:
     judge_s, judged = cpu(lambda: compare(loaded, BOARD, env, results, {}))
     assert len(judged.verdicts) == metrics
     save_s, _ = cpu(lambda: append_session_locked(path, BOARD, results, "new", env))
-    return {"load": load_s, "judge": judge_s, "save": save_s, "save_beyond_load": save_s - load_s}
+    return {"load": load_s, "judge": judge_s, "save": save_s, "save_beyond_load": save_s - load_s,
+            "mib": path.stat().st_size / 2**20}
 
 
 PHASES = ("load", "judge", "save", "save_beyond_load")
@@ -105,18 +118,22 @@ PHASES = ("load", "judge", "save", "save_beyond_load")
 
 def growth(rows: dict[tuple[int, int], dict[str, float]], metrics: Sequence[int],
            boots: Sequence[int]) -> list[str]:
+    """Per phase, the factor each 10x (or other) step of one axis multiplied its CPU time by,
+    over the cells measured."""
     lines = []
     for phase in PHASES:
         parts = []
         for b in boots:
-            low, high = rows[metrics[0], b][phase], rows[metrics[-1], b][phase]
-            parts.append(f"metrics x{metrics[-1] / metrics[0]:g} at {b} boots: "
-                         f"x{high / low:.1f}" if low > 0 else "")
+            low, high = rows.get((metrics[0], b)), rows.get((metrics[-1], b))
+            if low and high and low[phase] > 0:
+                parts.append(f"metrics x{metrics[-1] / metrics[0]:g} at {b} boots: "
+                             f"x{high[phase] / low[phase]:.1f}")
         for m in metrics:
-            low, high = rows[m, boots[0]][phase], rows[m, boots[-1]][phase]
-            parts.append(f"boots x{boots[-1] / boots[0]:g} at {m} metrics: "
-                         f"x{high / low:.1f}" if low > 0 else "")
-        lines.append(f"growth of {phase}: " + "; ".join(p for p in parts if p))
+            low, high = rows.get((m, boots[0])), rows.get((m, boots[-1]))
+            if low and high and low[phase] > 0:
+                parts.append(f"boots x{boots[-1] / boots[0]:g} at {m} metrics: "
+                             f"x{high[phase] / low[phase]:.1f}")
+        lines.append(f"growth of {phase}: " + ("; ".join(parts) or "no pair measured"))
     return lines
 
 
@@ -126,15 +143,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--boots", type=int, nargs="+", default=[100, 1000])
     args = parser.parse_args(argv)
     rows: dict[tuple[int, int], dict[str, float]] = {}
-    print(f"{'metrics':>8} {'boots':>6} {'sessions':>9} {'load s':>8} {'judge s':>8} "
-          f"{'save s':>8} {'save-load s':>11}  (CPU seconds)")
+    print(f"{'metrics':>8} {'boots':>6} {'sessions':>9} {'MiB':>6} {'load s':>8} "
+          f"{'judge s':>8} {'save s':>8} {'save-load s':>11}  (CPU seconds)")
     with tempfile.TemporaryDirectory(prefix="sbcbench-scale-") as tmp:
         for m in args.metrics:
             for b in args.boots:
                 row = cell(Path(tmp), m, b)
+                if row is None:
+                    continue
                 rows[m, b] = row
-                print(f"{m:>8} {b:>6} {m * b:>9} {row['load']:>8.2f} {row['judge']:>8.2f} "
-                      f"{row['save']:>8.2f} {row['save_beyond_load']:>11.2f}", flush=True)
+                print(f"{m:>8} {b:>6} {m * b:>9} {row['mib']:>6.0f} {row['load']:>8.2f} "
+                      f"{row['judge']:>8.2f} {row['save']:>8.2f} "
+                      f"{row['save_beyond_load']:>11.2f}", flush=True)
     if len(args.metrics) > 1 and len(args.boots) > 1:
         print("\n".join(growth(rows, args.metrics, args.boots)))
     return 0
