@@ -16,7 +16,7 @@ make the file larger), then measures with ``time.process_time`` (CPU time of thi
 It prints one row per cell and, for each axis, the growth factor of each phase when that axis
 grows 10x: linear is about 10, quadratic about 100.  The targets (issue 31): linear growth;
 2,500 metrics x 1,000 boots judged in under 5 s and saved in under 1 s of CPU.  That corner
-(2.5 million sessions) is a file of about 450 MiB, over the 256 MiB the project reads
+(2.5 million sessions) is a file of 529 MiB, over the 256 MiB the project reads
 (``fileio.MAX_INPUT_BYTES``): the cell says so and is skipped.  A figure, not a test
 (tests/test_baseline_scale.py counts the operations instead).
 """
