@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
 from ..values import board_name, duration_seconds, interval_seconds, min_effect_pct
-from . import bisect_cmd, commands
+from . import baseline_commands, bisect_cmd, commands
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
 
@@ -80,6 +80,27 @@ def fleet_options(fleet: argparse.ArgumentParser) -> None:
     merge.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                        help="extra board profiles in DIR/boards (default: ./baselines)")
     merge.set_defaults(run=commands.cmd_fleet_merge)
+
+
+def baseline_options(command: argparse.ArgumentParser) -> None:
+    """``sbcbench baseline list FILE [--json]``, ``drop FILE SESSION [--dry-run]``,
+    ``restore FILE SESSION [--dry-run]``."""
+    actions = command.add_subparsers(dest="baseline_command", required=True)
+    ls = actions.add_parser("list", help="every session (one save) with its date, boot, "
+                                         "label or kernel, findings and status")
+    ls.add_argument("file", type=Path, help="baseline file (baselines/<board>.json)")
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    ls.set_defaults(run=baseline_commands.cmd_baseline_list)
+    for name, what in (("drop", "mark a session dropped: kept in the file, never judged "
+                                "against (restore undoes it)"),
+                       ("restore", "undo a drop, or accept a quarantined session (use it)")):
+        act = actions.add_parser(name, help=what)
+        act.add_argument("file", type=Path, help="baseline file (baselines/<board>.json)")
+        act.add_argument("session", help="session number from 'sbcbench baseline list', its "
+                                         "created time or its boot id (a unique prefix)")
+        act.add_argument("--dry-run", action="store_true",
+                         help="print what would change, write nothing")
+        act.set_defaults(run=baseline_commands.cmd_baseline_change, action=name)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -190,6 +211,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("results", type=Path)
     e.set_defaults(run=commands.cmd_export)
     fleet_options(sub.add_parser("fleet", help="a lab's fleet: merge per-place results"))
+    baseline_options(sub.add_parser(
+        "baseline", help="a baseline's sessions: list them with their findings, drop one "
+                         "reviewably, restore it (a signed baseline must be signed again)"))
     h = sub.add_parser("history", help="boards, labels and boots recorded in the history store "
                                        "(<baselines>/history.sqlite)")
     h.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",

@@ -1,71 +1,38 @@
 """Per-board baselines: ``<baselines>/<board>.json``, schema ``sbcbench-baseline/1``.
 
 Each entry is one test's metric under one identity, holding one or more sessions (samples, date,
-environment).  Sessions stay separate because between-boot spread is real."""
+environment).  Sessions stay separate because between-boot spread is real.  The value types
+live in :mod:`.baseline_model` (re-exported here); this module reads, validates and appends."""
 
 from __future__ import annotations
 
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError, SignatureError, schema_field
-from ..fileio import clean_stale_temps, locked, read_regular, write_json_atomic
+from ..fileio import clean_stale_temps, locked, read_regular
 from ..jsonload import strict_json
 from ..measure.sanity import ABSURD, problem
 from ..model import Identity, Result
 from ..platform.board import check_board_name
 from . import signing
+from .baseline_model import BASELINE_SCHEMA as BASELINE_SCHEMA
+from .baseline_model import SESSION_STATUSES as SESSION_STATUSES
+from .baseline_model import Baseline as Baseline
+from .baseline_model import BaselineEntry as BaselineEntry
+from .baseline_model import StoredSession as StoredSession
+from .baseline_model import baseline_text as baseline_text
+from .baseline_model import boot_of as boot_of
+from .baseline_model import no_gc_pauses
+from .baseline_model import reference_of as reference_of
+from .baseline_model import write_baseline as write_baseline
 
-BASELINE_SCHEMA = "sbcbench-baseline/1"
 # No measurement of one metric spreads over fifteen orders of magnitude; samples that do are a
 # corrupt or hostile file, and their logs overflow the boot prior's variance arithmetic.
 MAX_SPREAD = 1e15
-
-
-@dataclass(frozen=True)
-class StoredSession:
-    """One recorded session of a baseline entry: its samples, when, and the environment (the
-    boot id among it); :class:`.boots.BaselineSession` is the judge's reduced view of it."""
-
-    created: str
-    samples: tuple[float, ...]
-    environment: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class BaselineEntry:
-    """One test's metric under one identity, with every session recorded for it."""
-
-    test: str
-    metric: str
-    unit: str
-    better: str
-    identity: Identity
-    sessions: tuple[StoredSession, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"test": self.test, "metric": self.metric, "unit": self.unit,
-                "better": self.better, "identity": self.identity.as_dict(),
-                "sessions": [{"created": s.created, "samples": list(s.samples),
-                              "environment": dict(s.environment)} for s in self.sessions]}
-
-
-@dataclass(frozen=True)
-class Baseline:
-    board: str
-    entries: tuple[BaselineEntry, ...]
-    path: Path | None = None
-
-    def slot(self, test: str, metric: str) -> list[BaselineEntry]:
-        return [e for e in self.entries if e.test == test and e.metric == metric]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"schema": BASELINE_SCHEMA, "board": self.board,
-                "entries": [e.as_dict() for e in self.entries]}
 
 
 def baseline_path(directory: Path, board: str) -> Path:
@@ -129,14 +96,44 @@ def identity_of(values: Any, where: str) -> Identity:
     return Identity.from_mapping(values)
 
 
+def _findings(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"{where}: findings must be a list")
+    out = []
+    for f in value:
+        if not isinstance(f, dict):
+            raise ValueError(f"{where}: a finding must be an object")
+        out.append((text_field(f.get("kind"), f"{where} finding kind"),
+                     str(f.get("detail", ""))))
+    return tuple(out)
+
+
+def _status(data: dict[str, Any], where: str) -> tuple[str, str, str | None]:
+    """A session's status, why and before_drop (absent: used, as every file before them)."""
+    status = data.get("status", "used")
+    if status not in SESSION_STATUSES:
+        raise ValueError(f"{where}: status {status!r} is not one of {', '.join(SESSION_STATUSES)}")
+    why = data.get("why", "")
+    if not isinstance(why, str):
+        raise ValueError(f"{where}: why must be a string")
+    before = data.get("before_drop")
+    if status == "dropped" and before not in ("used", "quarantined"):
+        raise ValueError(f"{where}: a dropped session needs before_drop 'used' or 'quarantined'")
+    if status != "dropped" and before is not None:
+        raise ValueError(f"{where}: only a dropped session has before_drop")
+    return status, why, before
+
+
 def _session(data: Any, where: str) -> StoredSession:
     if not isinstance(data, dict):
         raise ValueError(f"{where}: a session must be an object")
     environment = data.get("environment", {})
     if not isinstance(environment, dict):
         raise ValueError(f"{where}: environment must be an object")
+    status, why, before = _status(data, where)
     return StoredSession(text_field(data["created"], f"{where} created"),
-                   samples_field(data["samples"], where), environment)
+                         samples_field(data["samples"], where), environment, status, why,
+                         _findings(data.get("findings", []), where), before)
 
 
 def _entry(data: Any, index: int) -> BaselineEntry:
@@ -169,7 +166,8 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
 
     ``board``, when given, is the board the file must belong to (a copied or renamed file of
     another board is refused)."""
-    data = strict_json(text, source, "baseline")
+    with no_gc_pauses():
+        data = strict_json(text, source, "baseline")
     if not isinstance(data, dict):
         raise SchemaError(source, None, "a baseline must be a JSON object")
     if data.get("schema") != BASELINE_SCHEMA:
@@ -178,7 +176,8 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
     try:
         if not isinstance(data["entries"], list):
             raise ValueError("entries must be a list")
-        entries = tuple(_entry(e, i) for i, e in enumerate(data["entries"]))
+        with no_gc_pauses():
+            entries = tuple(_entry(e, i) for i, e in enumerate(data["entries"]))
         return Baseline(_board(data["board"], board), entries, source)
     except (KeyError, TypeError, ValueError, AttributeError, BoardError) as exc:
         raise SchemaError(source, BASELINE_SCHEMA, f"malformed baseline: {exc}") from exc
@@ -222,41 +221,59 @@ def load_verified(path: Path, key_path: Path | None, board: str | None = None
     return parse_baseline(raw, path, board)
 
 
+def stored_session(result: Result, created: str, environment: Mapping[str, Any]
+                   ) -> StoredSession:
+    """A result's samples as a used session of this run."""
+    return StoredSession(created, result.measurement.samples, environment)
+
+
 def with_session(baseline: Baseline | None, board: str, results: Sequence[Result],
-                 created: str, environment: Mapping[str, Any]) -> Baseline:
-    """A new baseline with this session appended to each result's identity entry."""
+                 created: str, environment: Mapping[str, Any],
+                 session_of: Callable[[Result], StoredSession] | None = None) -> Baseline:
+    """A new baseline with this session appended to each result's identity entry
+    (``session_of``: the session stored for a result, default :func:`stored_session`).
+    Linear: one dictionary lookup per result, never a scan of the entries."""
     entries = list(baseline.entries) if baseline else []
+    where = {e.key: i for i, e in enumerate(entries)}
     for result in results:
         m = result.measurement
-        session = StoredSession(created, m.samples, environment)
-        for i, entry in enumerate(entries):
-            if (entry.test, entry.metric, entry.identity) == (result.test, m.metric, m.identity):
-                entries[i] = BaselineEntry(entry.test, entry.metric, entry.unit, entry.better,
-                                   entry.identity, (*entry.sessions, session))
-                break
+        session = session_of(result) if session_of is not None \
+            else stored_session(result, created, environment)
+        key = (result.test, m.metric, m.identity)
+        i = where.get(key)
+        if i is not None:
+            entry = entries[i]
+            entries[i] = BaselineEntry(entry.test, entry.metric, entry.unit, entry.better,
+                                       entry.identity, (*entry.stored, session))
         else:
+            where[key] = len(entries)
             entries.append(BaselineEntry(result.test, m.metric, m.unit, m.better, m.identity,
-                                 (session,)))
+                                         (session,)))
     return Baseline(board, tuple(entries), baseline.path if baseline else None)
 
 
 def append_session_locked(path: Path, board: str, results: Sequence[Result], created: str,
                           environment: Mapping[str, Any],
-                          restart: Callable[[BaselineEntry], bool] | None = None) -> Baseline:
+                          restart: Callable[[BaselineEntry], bool] | None = None,
+                          session_for: Callable[[Baseline | None], Callable[[Result],
+                                                StoredSession]] | None = None) -> Baseline:
     """Append this session to the baseline at ``path`` safely against concurrent savers.
 
     Under an exclusive lock on the file beside it: remove temporaries of killed saves, re-read
     the baseline (another run may have saved since this one loaded it), drop the entries
-    ``restart`` names (they start again with this session), add this session and write
-    atomically.  Two runs saving at once both keep their session."""
+    ``restart`` names (they start again with this session), add this session (each result's
+    stored session from ``session_for(the baseline re-read)``, which decides quarantines
+    against what is really there) and write atomically.  Two runs saving at once both keep
+    their session."""
     with locked(lock_path(path)):
         clean_stale_temps(lock_path(path).parent)  # where the temporaries of the target are
         current = load_baseline(path, board)
         if current is not None and restart is not None:
             current = Baseline(current.board,
                                tuple(e for e in current.entries if not restart(e)), current.path)
-        updated = with_session(current, board, results, created, environment)
-        write_json_atomic(path, updated.as_dict())
+        session_of = session_for(current) if session_for is not None else None
+        updated = with_session(current, board, results, created, environment, session_of)
+        write_baseline(path, updated)
     return Baseline(updated.board, updated.entries, path)
 
 

@@ -14,20 +14,19 @@ from .baseline import Baseline
 from .boot_test import reduce_side
 from .boots import BaselineSession, group_by_boot
 from .family import per_test_alpha
+from .quarantine import CONTAMINATION
 from .tdist import t_ppf
-from .verdict import baseline_sessions
 
 RECOMMENDED_BOOTS = 10  # the gate's design point (benchmarks/gate_boots.py): 10 x 3 runs ...
 CANDIDATE_BOOTS = 3  # ... against 3 candidate boots of 3 runs
-TOUCHING = ("background-load", "steal-time", "throttled", "thermal-throttling", "clock-capped")
+TOUCHING = CONTAMINATION  # the kinds a save quarantines (judge/quarantine.py)
 
 
 def _sessions(baseline: Baseline | None, r: Result, boot_id: str | None
               ) -> list[BaselineSession]:
     m = r.measurement
-    entries = [e for e in baseline.slot(r.test, m.metric) if e.identity == m.identity] \
-        if baseline else []
-    earlier = baseline_sessions(entries[0]) if entries else []
+    entry = baseline.entry(r.test, m.metric, m.identity) if baseline else None
+    earlier = list(entry.boot_sessions) if entry is not None else []
     return [*earlier, BaselineSession(tuple(m.samples), boot_id)]
 
 
@@ -73,7 +72,8 @@ def catch_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str 
 
 
 def findings_note(saved: Sequence[Result]) -> str | None:
-    """The findings that touched the saved numbers, each kind once with the tests it touched."""
+    """The findings that touched the numbers saved as used (accepted with ``--sbc-accept``:
+    unaccepted, they are quarantined), each kind once with the tests it touched."""
     touched: dict[str, list[str]] = {}
     for r in saved:
         for f in r.telemetry.get("findings", ()):
@@ -84,6 +84,6 @@ def findings_note(saved: Sequence[Result]) -> str | None:
         return None
     parts = [f"{kind} in {len(names)} of {len(saved)} ({', '.join(dict.fromkeys(names))})"
              for kind, names in touched.items()]
-    return (f"saved with findings: {'; '.join(parts)}: this boot's numbers were disturbed and "
-            "widen the tolerance every later verdict uses; rerun the boot on a quiet machine "
-            "if you can")
+    return (f"saved with findings: {'; '.join(parts)}: accepted (--sbc-accept), so this boot's "
+            "disturbed numbers widen the tolerance every later verdict uses; rerun the boot on "
+            "a quiet machine if you can")

@@ -13,6 +13,11 @@ the gate learns.  It is recorded and reported ("boot 3 is 3.8% below the other 2
 6.1.0-57: recorded; it widens the tolerance").  Only results of another reference need
 ``--sbc-accept``.
 
+A kept result measured under contamination (other load, steal time, throttling, swap growth)
+or whose boot is far beyond what the reference's other boots make plausible (3 robust
+spreads) is stored *quarantined* (issue 28, item 5: :mod:`.quarantine`): kept and listed, never
+judged against, unless ``--sbc-accept`` names it; the summary says why and how to use it.
+
 An accepted result that is incomparable because it ran on another machine (``cpu_model``,
 ``cpus``) restarts its entry with this machine's session (issue 23): appended to the old
 CPU's entry, the next run would be judged against two CPUs' samples."""
@@ -25,21 +30,22 @@ from typing import Any
 
 from ..model import Result
 from ..words import counted
-from .baseline import Baseline, BaselineEntry, append_session_locked, load_baseline
+from .baseline import (
+    Baseline,
+    BaselineEntry,
+    StoredSession,
+    append_session_locked,
+    boot_of,
+    load_baseline,
+)
+from .baseline import reference_of as reference_of  # where a session's reference is read
+from .baseline_review import session_number
+from .quarantine import holds_for
+from .save_note import boots_note, catch_note, findings_note
 from .verdict import other_machine
 
 SAVABLE = ("pass", "improvement", "inconclusive", "no-baseline")
 NEVER_SAVED = ("invalid", "implausible")
-REFERENCE_KEYS = ("label", "kernel_release")  # what a session is a boot of
-
-
-def reference_of(environment: Mapping[str, Any]) -> str | None:
-    """The reference a session ran (its ``label``, else its ``kernel_release``), if known."""
-    for key in REFERENCE_KEYS:
-        value = environment.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
 
 
 def same_reference(baseline: Baseline | None, environment: Mapping[str, Any]
@@ -49,10 +55,10 @@ def same_reference(baseline: Baseline | None, environment: Mapping[str, Any]
 
     def check(result: Result) -> bool:
         m = result.measurement
-        entries = [e for e in baseline.slot(result.test, m.metric) if e.identity == m.identity] \
-            if baseline is not None and mine is not None else []
-        return bool(entries) and all(reference_of(s.environment) == mine
-                                     for s in entries[0].sessions)
+        entry = baseline.entry(result.test, m.metric, m.identity) \
+            if baseline is not None and mine is not None else None
+        return entry is not None and all(reference_of(s.environment) == mine
+                                         for s in entry.sessions)
     return check
 
 
@@ -98,23 +104,33 @@ def savable(results: Sequence[Result], accept: Iterable[str] = (),
 def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
                  accept: Iterable[str] = (), sessions: int | None = None,
                  same: Callable[[Result], bool] | None = None,
-                 reference: str | None = None) -> list[str]:
+                 reference: str | None = None,
+                 stored: Mapping[tuple[str, str], StoredSession] | None = None,
+                 number: int | None = None) -> list[str]:
     """Summary lines saying what was saved into ``path`` and what was not, and why
-    (``sessions``: the most sessions any saved metric now has; ``same`` and ``reference``:
-    as for :func:`savable`, to name far boots)."""
+    (``sessions``: the most used sessions any saved metric now has; ``same`` and
+    ``reference``: as for :func:`savable`, to name far boots; ``stored``: the session each
+    kept result was stored as, by (test, metric), to name the quarantined ones; ``number``:
+    this session's number in ``sbcbench baseline list``)."""
     patterns = [p for p in accept if p]
+    held = _quarantined(kept, stored or {})
+    held_ids = {id(r) for r, _ in held}
     lines = []
     if kept:
         depth = f"; up to {counted(sessions, 'session')} per metric" if sessions else ""
-        lines.append(f"baseline saved: {path} ({counted(len(kept), 'result')}{depth})")
+        aside = f", {len(held)} quarantined" if held else ""
+        lines.append(f"baseline saved: {path} ({counted(len(kept), 'result')}{aside}{depth})")
     else:
         lines.append(f"baseline NOT saved to {path}: no result can be recorded")
     for r in kept:
+        if id(r) in held_ids:
+            continue
         if r.verdict.status == "regression" and same is not None and same(r):
             lines.append(_far_boot(r, reference))
         elif r.verdict.status not in SAVABLE:
             lines.append(f"  saved by --sbc-accept: {r.test} {r.measurement.display_name} "
                          f"({r.verdict.status})")
+    lines += _quarantine_lines(path, held, number)
     for r in refused:
         status = r.verdict.status
         why = ("never recorded" if status in NEVER_SAVED
@@ -122,6 +138,35 @@ def save_summary(path: Path, kept: Sequence[Result], refused: Sequence[Result],
         lines.append(f"  NOT saved: {r.test} {r.measurement.display_name} ({status}; {why})")
     lines += [f"  --sbc-accept {p!r} matched no result" for p in patterns
               if not any(accepts(p, r.test) for r in (*kept, *refused))]
+    return lines
+
+
+def _quarantined(kept: Sequence[Result], stored: Mapping[tuple[str, str], StoredSession]
+                 ) -> list[tuple[Result, str]]:
+    """The kept results stored as quarantined, with why."""
+    out = []
+    for r in kept:
+        session = stored.get((r.test, r.measurement.metric))
+        if session is not None and session.status == "quarantined":
+            out.append((r, session.why))
+    return out
+
+
+def _quarantine_lines(path: Path, held: Sequence[tuple[Result, str]], number: int | None
+                      ) -> list[str]:
+    """One line per reason (the results it holds named), then how to use them after all."""
+    if not held:
+        return []
+    by_why: dict[str, list[str]] = {}
+    for r, why in held:
+        by_why.setdefault(why, []).append(r.measurement.display_name)
+    lines = [f"  quarantined: {', '.join(names)}: {why}" for why, names in by_why.items()]
+    which = f" {number}" if number is not None else " SESSION"
+    tests = " ".join(dict.fromkeys(f"'{r.test}'" for r, _ in held))
+    lines.append(f"  quarantined results are kept in the baseline but never judged against "
+                 f"(sbcbench baseline list {path}); if they are sound, use them with "
+                 f"'sbcbench baseline restore {path}{which}', or save the boot again with "
+                 f"--sbc-accept {tests}")
     return lines
 
 
@@ -134,7 +179,7 @@ def other_machine_entries(kept: Sequence[Result], environment: Mapping[str, Any]
     keys = {(r.test, r.measurement.metric, r.measurement.identity) for r in kept}
 
     def check(entry: BaselineEntry) -> bool:
-        return (entry.test, entry.metric, entry.identity) in keys \
+        return entry.key in keys and bool(entry.sessions) \
             and other_machine(entry, environment) is not None
     return check
 
@@ -147,20 +192,44 @@ def _restarted(entries: Sequence[BaselineEntry], environment: Mapping[str, Any])
 
 
 def save_session(path: Path, board: str, results: Sequence[Result], accept: Iterable[str],
-                 created: str, environment: Mapping[str, Any]) -> list[str]:
+                 created: str, environment: Mapping[str, Any], with_notes: bool = False
+                 ) -> list[str]:
     """``--sbc-save-baseline``: filter with :func:`savable` (a far boot of the baseline's own
     reference is kept), append under the lock with :func:`append_session_locked` (nothing is
     written when nothing is savable; an entry of another machine restarts, see
-    :func:`other_machine_entries`), and return the summary lines of :func:`save_summary`."""
+    :func:`other_machine_entries`; a contaminated or implausibly far result is stored
+    quarantined unless ``accept`` names it, see :mod:`.quarantine`), and return the summary
+    lines of :func:`save_summary`, followed (``with_notes``: what the run prints) by the notes
+    of :mod:`.save_note` (boots, the drop the baseline can catch, findings of what was saved
+    as used)."""
     patterns = list(accept)
     baseline = load_baseline(path, board)
     same = same_reference(baseline, environment)
     kept, refused = savable(results, patterns, same)
     restart = other_machine_entries(kept, environment)
     moved = [e for e in baseline.entries if restart(e)] if baseline is not None else []
-    sessions = None
+    sessions = number = None
+    stored: dict[tuple[str, str], StoredSession] = {}
+    reference = reference_of(environment)
     if kept:
-        updated = append_session_locked(path, board, kept, created, environment, restart)
-        sessions = max(len(e.sessions) for e in updated.entries)
-    return [*save_summary(path, kept, refused, patterns, sessions, same,
-                          reference_of(environment)), *_restarted(moved, environment)]
+        named = holds_for(created, environment,
+                          lambda r: any(accepts(p, r.test) for p in patterns), reference, stored)
+        updated = append_session_locked(path, board, kept, created, environment, restart, named)
+        sessions = max((len(e.sessions) for e in updated.entries), default=0) or None
+        number = session_number(updated, created, boot_of(environment))
+    lines = [*save_summary(path, kept, refused, patterns, sessions, same, reference, stored,
+                           number), *_restarted(moved, environment)]
+    used = [r for r in kept if stored.get((r.test, r.measurement.metric)) is None
+            or stored[r.test, r.measurement.metric].used]
+    return [*lines, *notes(baseline, used, environment)] if kept and with_notes else lines
+
+
+def notes(baseline: Baseline | None, used: Sequence[Result], environment: Mapping[str, Any]
+          ) -> list[str]:
+    """The notes after a save (:mod:`.save_note`) over the results saved as used."""
+    if not used:
+        return ["baseline boots: no result of this session is used (all quarantined)"]
+    boot = boot_of(environment)
+    touched = findings_note(used)
+    return [boots_note(baseline, used, boot), catch_note(baseline, used, boot),
+            *([touched] if touched else [])]

@@ -26,8 +26,9 @@ from ..platform.board import BoardProfile
 from ..words import counted
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
-from .boot_decide import BootDecision, BootPlan, decide_boots
-from .boot_test import BootSession
+from .baseline import boot_of as boot_of  # where report.compare and others read it
+from .boot_decide import BootDecision, BootPlan, decide_sides
+from .boot_test import BootSession, reduce_side
 from .boots import BaselineSession
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
@@ -52,8 +53,8 @@ def no_baseline(board: str) -> Verdict:
 
 
 def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
-    """Why the baseline's latest session was measured on another machine, if it was."""
-    if not machine:
+    """Why the baseline's latest used session was measured on another machine, if it was."""
+    if not machine or not entry.sessions:
         return None
     then = entry.sessions[-1].environment
     diffs = [f"{k}: baseline {then[k]!r}, this run {machine.get(k)!r}" for k in MODEL_KEYS
@@ -64,7 +65,7 @@ def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> st
 def cpus_note(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
     """The CPUs online differ from the baseline's latest session (same CPU model): said in the
     verdict, and judged like any other change."""
-    then = entry.sessions[-1].environment.get("cpus")
+    then = entry.sessions[-1].environment.get("cpus") if entry.sessions else None
     now = machine.get("cpus") if machine else None
     if not isinstance(then, int) or not isinstance(now, int) or then == now:
         return None
@@ -122,13 +123,9 @@ def judge(result: Result, baseline: Baseline | None, board: str,
 
 
 def baseline_sessions(entry: BaselineEntry) -> list[BaselineSession]:
-    """An entry's sessions with the boot each ran in (recorded ``boot_id``; None: unknown)."""
-    return [BaselineSession(s.samples, boot_of(s.environment)) for s in entry.sessions]
-
-
-def boot_of(environment: Mapping[str, Any]) -> str | None:
-    value = environment.get("boot_id")
-    return value if isinstance(value, str) and value else None
+    """An entry's used sessions with the boot each ran in (recorded ``boot_id``; None:
+    unknown)."""
+    return list(entry.boot_sessions)
 
 
 def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
@@ -200,7 +197,11 @@ def decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
              sessions: Sequence[BootSession]) -> BootDecision:
     """One look at the candidate's sessions (this one last, ``m``'s samples so far)."""
     better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
-    return decide_boots(baseline_sessions(entry), sessions, better, plan)
+    if not sessions:
+        raise ValueError("a look needs at least one candidate session")
+    # the baseline's side is reduced once per entry (BaselineEntry.side), not at every look
+    return decide_sides(entry.side, reduce_side(sessions), len(sessions[-1].samples), better,
+                        plan)
 
 
 def final_decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
@@ -238,8 +239,8 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
     before the last planned one is ``inconclusive`` with ``pending`` evidence: nothing is
     decided until the candidate's boots are in."""
     status: Status = STATUS_OF[d.status]
-    base_samples = [v for s in entry.sessions for v in s.samples]
-    base, shown = display(statistics.median(base_samples), m.unit)
+    base_samples = sum(len(s.samples) for s in entry.sessions)
+    base, shown = display(entry.median, m.unit)
     detail = f"{m.display_name}: baseline median {base} {shown}, {_now(m, sessions, d)}, {d.detail}"
     shared = _shared_boot(entry, sessions)
     if shared:
@@ -249,12 +250,11 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
     evidence = Evidence(d.change_pct, (_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
                         100.0 * (1 - 2 * plan.alpha_look), _finite(d.tolerance_pct),
                         _finite(d.detectable_pct), plan.min_effect_pct, d.samples_used,
-                        len(base_samples), d.baseline_boots,
+                        base_samples, d.baseline_boots,
                         hint.runs_at_planned if hint else None,
                         hint.baseline_boots if hint else None, d.candidate_boots,
                         hint.candidate_boots if hint else None, _finite(d.catch95_pct),
-                        d.p_value, d.df, d.status == "pending",
-                        statistics.median(base_samples))
+                        d.p_value, d.df, d.status == "pending", entry.median)
     return Verdict(status, detail, evidence)
 
 
@@ -274,7 +274,7 @@ def _shared_boot(entry: BaselineEntry, sessions: Sequence[BootSession]) -> str |
     if not sessions or sessions[-1].boot_id is None:
         return None
     mine = sessions[-1].boot_id
-    return mine if any(boot_of(s.environment) == mine for s in entry.sessions) else None
+    return mine if any(s.boot_id == mine for s in entry.boot_sessions) else None
 
 
 @dataclass(frozen=True)

@@ -68,8 +68,10 @@ OPTIONS: tuple[Option, ...] = (
           "record this run's results into the board's baseline (verdicts pass, improvement, "
           "inconclusive and no-baseline; see --sbc-accept)"),
     Option("--sbc-accept", "accept",
-           "with --sbc-save-baseline: also save these non-passing results (a node id or any "
-           "part of one, e.g. test_sequential; repeat for more)",
+           "with --sbc-save-baseline: also save these non-passing results, and use them even "
+           "when a save would quarantine them (measured under load or throttling, or a boot far "
+           "from the others) (a node id or any part of one, e.g. test_sequential; repeat for "
+           "more)",
            {"action": "append", "default": None, "metavar": "TESTS"}),
     _value("--sbc-results", "results", "write this run's results JSON to PATH", Path, "PATH"),
     _value("--sbc-sysroot", "sysroot", "read /proc and /sys from DIR instead of /", Path,

@@ -75,8 +75,9 @@ def save(settings: Settings, board: str, results: Sequence[Result], created: str
          environment: Mapping[str, Any], interrupted: bool) -> list[str]:
     """Append this session's savable results to the board's baseline, under its lock and
     atomically; never after an interruption.  Returns the summary lines saying what was and
-    was not saved."""
+    was not saved (and quarantined), and the save's notes."""
     path = baseline_path(settings.baselines, board)
     if interrupted:
         return [f"baseline NOT saved to {path}: the run was interrupted"]
-    return save_session(path, board, results, settings.accept, created, environment)
+    return save_session(path, board, results, settings.accept, created, environment,
+                        with_notes=True)

@@ -114,20 +114,13 @@ class Outputs:
 
     def save(self, target: RunTarget, board: str, baseline: Baseline | None,
              results: Sequence[Result], environment: dict[str, Any], interrupted: bool) -> None:
-        from ..judge.save_note import boots_note, catch_note, findings_note
-        from ..judge.saving import same_reference, savable
         from . import baseline_io
 
-        settings = target.settings
-        self.saved = baseline_io.save(settings, board, results, self.created, environment,
-                                      interrupted)
-        if any(line.startswith("baseline saved") for line in self.saved):
-            saved, _ = savable(results, settings.accept, same_reference(baseline, environment))
-            boot = environment.get("boot_id")
-            self.saved.append(boots_note(baseline, saved, boot))
-            self.saved.append(catch_note(baseline, saved, boot))
-            touched = findings_note(saved)
-            self.saved += [touched] if touched else []
+        # the save's lines include its notes (boots, what the baseline can catch, findings of
+        # what was saved as used): judge.saving.save_session knows what it quarantined
+        del baseline
+        self.saved = baseline_io.save(target.settings, board, results, self.created,
+                                      environment, interrupted)
 
 
 def boot_results_path(settings: Settings, boot: int) -> Path | None:

@@ -1,0 +1,115 @@
+"""Which boots a baseline save keeps out of judging (issue 28, item 5): quarantined sessions.
+
+A quarantined session is written to the baseline (kept, shown by ``sbcbench baseline list``)
+but never judged against, so one bad boot cannot poison every later verdict:
+
+* **Contaminated**: the result was measured under a finding that disturbs its numbers
+  (:data:`CONTAMINATION`: other load on the machine, steal time, throttling, swap growth).  A
+  loaded baseline makes every candidate look faster.
+* **Far**: its boot mean is further from the median of the reference's other boots (the
+  entry's used sessions of other boots) than :data:`FAR_SPREADS` robust spreads allow.  The
+  spread is the MAD of the other boots' means (log scale, x 1.4826), never below
+  :data:`FAR_FLOOR_PCT`, so with one or two other boots the limit is 3 x 5%: about 15%, far
+  beyond the drift of a reboot (the gate's design point is 1%), while a far boot within it is
+  recorded (it is the drift the gate must learn, issue 22).  With one other boot the rule
+  cannot tell which of the two is wrong: the summary says so and ``sbcbench baseline list``
+  shows both.
+
+``--sbc-accept`` naming the test saves it as used anyway (its findings are still recorded);
+``sbcbench baseline restore FILE SESSION`` accepts a quarantined session later."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..model import Result
+from ..words import counted
+from .baseline import Baseline, BaselineEntry, StoredSession, boot_of
+from .boots import group_by_boot, logs
+
+CONTAMINATION = ("background-load", "steal-time", "clock-below-max", "thermal-trip",
+                 "time-below-max", "swap-growth")
+FAR_SPREADS = 3.0
+FAR_FLOOR_PCT = 5.0
+MAD_SCALE = 1.4826  # MAD x this estimates the SD of normal data
+
+
+def contamination(result: Result) -> tuple[tuple[str, str], ...]:
+    """The result's findings of a contaminating kind, as (kind, detail)."""
+    out = []
+    for f in result.telemetry.get("findings", ()):
+        if isinstance(f, Mapping) and f.get("kind") in CONTAMINATION:
+            out.append((str(f["kind"]), str(f.get("detail", ""))))
+    return tuple(out)
+
+
+def far_limit_pct(means: Sequence[float]) -> float:
+    """How far (percent, log scale) a boot mean may lie from the median of ``means``."""
+    centre = statistics.median(means)
+    mad = statistics.median([abs(m - centre) for m in means])
+    spread = max(MAD_SCALE * mad, math.log1p(FAR_FLOOR_PCT / 100.0))
+    return 100.0 * math.expm1(FAR_SPREADS * spread)
+
+
+def far_from(entry: BaselineEntry | None, samples: Sequence[float], boot_id: str | None,
+             reference: str | None) -> str | None:
+    """Why this session is far outside what ``entry``'s used sessions of other boots make
+    plausible, or None (no other boot: nothing to compare with)."""
+    if entry is None:
+        return None
+    others = [s for s in entry.boot_sessions if boot_id is None or s.boot_id != boot_id]
+    if not others:
+        return None
+    means = list(group_by_boot(others).means)
+    mine = statistics.fmean(logs(samples))
+    centre = statistics.median(means)
+    limit = far_limit_pct(means)
+    change = 100.0 * math.expm1(mine - centre)
+    if abs(change) <= limit:
+        return None
+    side = "below" if change < 0 else "above"
+    which = " (with one other boot the rule cannot tell which of the two is wrong: compare " \
+            "them with 'sbcbench baseline list')" if len(means) == 1 else ""
+    return (f"this boot is {abs(change):.1f}% {side} the median of the other "
+            f"{counted(len(means), 'boot')} of {reference or 'this reference'}, beyond the "
+            f"{limit:.1f}% that {FAR_SPREADS:g} robust spreads allow{which}")
+
+
+def hold(entry: BaselineEntry | None, result: Result, created: str,
+         environment: Mapping[str, Any], accepted: bool, reference: str | None
+         ) -> StoredSession:
+    """The session stored for ``result``: quarantined when contaminated or far (unless
+    ``accepted``), with its contamination findings recorded either way."""
+    found = contamination(result)
+    whys = []
+    if found:
+        kinds = ", ".join(dict.fromkeys(k for k, _ in found))
+        whys.append(f"saved under {kinds}: its numbers were disturbed")
+    far = far_from(entry, result.measurement.samples, boot_of(environment), reference)
+    if far:
+        whys.append(far)
+    samples = result.measurement.samples
+    if accepted or not whys:
+        why = f"accepted by --sbc-accept: {'; '.join(whys)}" if whys else ""
+        return StoredSession(created, samples, environment, "used", why, found)
+    return StoredSession(created, samples, environment, "quarantined", "; ".join(whys), found)
+
+
+def holds_for(created: str, environment: Mapping[str, Any], accepted: Callable[[Result], bool],
+              reference: str | None, record: dict[tuple[str, str], StoredSession]
+              ) -> Callable[[Baseline | None], Callable[[Result], StoredSession]]:
+    """``session_for`` of :func:`.baseline.append_session_locked`: against the baseline
+    re-read under the lock, each result's session (see :func:`hold`), each also put in
+    ``record`` by (test, metric) for the summary."""
+    def session_for(current: Baseline | None) -> Callable[[Result], StoredSession]:
+        def session_of(result: Result) -> StoredSession:
+            m = result.measurement
+            entry = current.entry(result.test, m.metric, m.identity) if current else None
+            session = hold(entry, result, created, environment, accepted(result), reference)
+            record[result.test, m.metric] = session
+            return session
+        return session_of
+    return session_for

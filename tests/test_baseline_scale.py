@@ -1,0 +1,132 @@
+"""Judging and saving grow linearly (issue 31, item 12), counted, not timed: the lines Python
+executes (``sys.settrace``), the scans of a baseline's entries (an instrumented tuple) and the
+reductions of a baseline side (calls of ``reduce_side``) at two sizes.  Linear work grows 4x
+when the input does; the quadratic code this replaces grew 16x.  benchmarks/scale_judging.py
+shows the CPU times."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from pytest_sbcbench.judge import boot_test
+from pytest_sbcbench.judge.baseline import (
+    Baseline,
+    BaselineEntry,
+    append_session_locked,
+    with_session,
+)
+from pytest_sbcbench.judge.stats import summarize
+from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+from pytest_sbcbench.report.compare import compare
+
+ENV = {"cpu_model": "x", "cpus": 4, "kernel_release": "6.1.0-57"}
+
+
+def results(metrics: int, boot: int) -> list[Result]:
+    out = []
+    for i in range(metrics):
+        samples = tuple(1e6 * (1 + i % 5) * (1 + 0.002 * ((boot + i + r) % 3)) for r in range(3))
+        m = Measurement("throughput", "B/s", "higher", Identity.of(case=i), samples)
+        out.append(Result(f"t.py::test_m[{i}]", m, summarize(samples), Verdict("no-baseline", "")))
+    return out
+
+
+def baseline(metrics: int, boots: int) -> Baseline:
+    made = None
+    for b in range(boots):
+        made = with_session(made, "star64", results(metrics, b), f"at-{b}",
+                            {**ENV, "boot_id": f"b{b}"})
+    assert made is not None
+    return made
+
+
+def lines_run(work: Callable[[], Any], where: str = "pytest_sbcbench") -> int:
+    """Lines of the package executed by ``work`` (a loop's every iteration counts)."""
+    count = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return local
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        return local if where in frame.f_code.co_filename else None
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_with_session_is_linear_in_metrics() -> None:
+    small, large = baseline(40, 2), baseline(160, 2)
+    grow = (lines_run(lambda: with_session(large, "star64", results(160, 9), "x", ENV))
+            / lines_run(lambda: with_session(small, "star64", results(40, 9), "x", ENV)))
+    assert 3.5 < grow < 5.0, grow  # the scan of every entry per result grew 4x more
+
+
+class CountingEntries(tuple[BaselineEntry, ...]):
+    """The entries of a baseline, counting every scan of them."""
+
+    scans = 0
+
+    def __iter__(self) -> Iterator[BaselineEntry]:
+        CountingEntries.scans += 1
+        return super().__iter__()
+
+
+def scans_judging(metrics: int) -> int:
+    made = baseline(metrics, 3)
+    counted = Baseline(made.board, CountingEntries(made.entries), made.path)
+    CountingEntries.scans = 0
+    done = compare(counted, "star64", {**ENV, "boot_id": "new"}, results(metrics, 7), {})
+    assert len(done.verdicts) == metrics
+    return CountingEntries.scans
+
+
+def test_judging_scans_the_entries_a_fixed_number_of_times() -> None:
+    few, many = scans_judging(10), scans_judging(40)
+    assert few == many and few <= 4, (few, many)  # was two scans per result, and more
+
+
+def test_a_baseline_side_is_reduced_once_per_metric() -> None:
+    sizes: list[int] = []
+    code = boot_test.reduce_side.__code__
+
+    def local(frame: FrameType, event: str, arg: Any) -> None:
+        return None
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code is code:
+            sizes.append(len(frame.f_locals["sessions"]))
+        return None
+    boots = 12
+    made = baseline(20, boots)
+    sys.settrace(tracer)
+    try:
+        compare(made, "star64", {**ENV, "boot_id": "new"}, results(20, 99), {})
+    finally:
+        sys.settrace(None)
+    assert sizes.count(boots) == 20  # once per metric (it was 6 times)
+
+
+def test_saving_is_linear_in_metrics_and_boots(tmp_path: Path) -> None:
+    def saved(metrics: int, boots: int) -> int:
+        path = tmp_path / f"{metrics}-{boots}" / "star64.json"
+        path.parent.mkdir()
+        append_session_locked(path, "star64", results(metrics, 0), "first", ENV)
+        for b in range(1, boots):
+            append_session_locked(path, "star64", results(metrics, b), f"at-{b}",
+                                  {**ENV, "boot_id": f"b{b}"})
+        return lines_run(lambda: append_session_locked(path, "star64", results(metrics, 99),
+                                                       "last", {**ENV, "boot_id": "z"}))
+    metrics = saved(80, 2) / saved(20, 2)
+    boots = saved(10, 16) / saved(10, 4)
+    assert 3.0 < metrics < 5.0, metrics
+    assert 2.5 < boots < 5.0, boots
