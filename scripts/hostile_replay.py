@@ -712,6 +712,11 @@ def b_trace_write_fails(work: Path) -> Row:
                code == 0 and bool(line) and kept and saved and "Traceback" not in output,
                losses(before, snapshot(work)))
 
+
+# issue 31, item 4: a raw OverflowError and exit 1 (the regression code); now exit 2 naming it
+case(_compare_case("compare: samples of 1e308", GOOD, results_bytes([1e308, 1e308])))
+
+
 def _run_one(root: Path, function: Callable[[Path], Row]) -> Row:
     work = root / re.sub(r"[^A-Za-z0-9_.-]+", "_", function.__name__)
     work.mkdir()
