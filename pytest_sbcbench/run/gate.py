@@ -39,6 +39,23 @@ def missing_baseline(path: Path) -> str:
     return f"gate: no baseline to gate against: {where}; {ADVICE}"
 
 
+def before_board(settings: Settings) -> None:
+    """``--sbc-gate``, before a lab board is powered (a boot takes minutes): the baselines
+    directory exists, and with ``--board`` so does that board's baseline file; else raise the
+    refusal the gate would give after the boot (a misspelled ``--sbc-baselines`` used to be
+    found only once the board had booted)."""
+    if not settings.gate:
+        return
+    from ..errors import SbcBenchError
+    from ..judge.baseline import baseline_path
+
+    folder = settings.baselines
+    if not folder.is_dir():
+        raise SbcBenchError(missing_baseline(folder / "board.json"))
+    if settings.board is not None and not baseline_path(folder, settings.board).is_file():
+        raise SbcBenchError(missing_baseline(baseline_path(folder, settings.board)))
+
+
 def declared_mismatch(declared: Identity, entries: Sequence[BaselineEntry]) -> str | None:
     """Why no entry carries ``declared`` (the workload's own identity keys), or None."""
     wanted = declared.as_dict()
