@@ -109,12 +109,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def _lab(config: pytest.Config) -> LabRun | None:
     """labgrid's --lg-env: the run goes to that board (nothing imported without labgrid, or
     with labgrid's plugin loaded but no environment named: --lg-env, else LG_ENV)."""
-    from ..platform.labgrid_env import named_env_file
+    if config.getoption("sbc_lab_kernel") is None:
+        if config.pluginmanager.get_plugin("labgrid") is None:
+            return None  # first: without labgrid's plugin nothing of the lab is imported
+        from ..platform.labgrid_env import named_env_file
 
-    if config.getoption("sbc_lab_kernel") is None and (
-            config.pluginmanager.get_plugin("labgrid") is None
-            or not named_env_file(config.option)):
-        return None
+        if not named_env_file(config.option):
+            return None
     from ..run import lab
 
     return lab.from_config(config)
@@ -346,10 +347,37 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
                            session.outputs.saved, suite, session.settings.save_baseline)
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> Generator[None, object, object]:
+    """Write the run's files (:func:`_finish`), then let pytest print its summary with
+    SIGINT, SIGTERM, SIGHUP and SIGQUIT held: a signal while the summary is printed (the files
+    are whole by then) ends the run as interrupted (exit 2) with one line, never a
+    ``KeyboardInterrupt`` traceback and exit 130."""
+    run = existing(session.config)
+    _finish(session, run)
+    if run is None or not run.active:
+        return (yield)
+    from ..platform.interrupts import deferred, signal_name
+
+    cut: str | None = None
+    try:
+        with deferred() as held:
+            outcome = yield
+    except KeyboardInterrupt as exc:  # a second signal: the summary was cut short
+        outcome, cut = None, str(exc) or "SIGINT"
+    why = cut or ", ".join(signal_name(s) for s in held.received)
+    if why:
+        session.exitstatus = pytest.ExitCode.INTERRUPTED
+        import sys
+
+        print(f"sbcbench: interrupted ({why}) while the summary was printed; the run's files "
+              "were already written", file=sys.stderr)
+    return outcome
+
+
+def _finish(session: pytest.Session, run: Session | None) -> None:
     """Write the run's files, then put the governors back (a failure shows in the summary).
     An interrupt that arrived while finishing makes the run exit as interrupted."""
-    run = existing(session.config)
     if run is None:
         return
     try:
