@@ -94,6 +94,26 @@ def test_compare_exits_as_the_gate_did_on_the_same_files(
     assert gate.ret == GATE_UNDECIDED
 
 
+def test_an_incomparable_result_at_the_end_of_a_gate_is_exit_4_not_1(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28, item 7: every exit 1 means a regression.  A custom measurement whose identity
+    differs from the baseline's (known only once it ran, so not refused before measuring)
+    failed its test and exited 1; it is exit 4, cannot gate, as ``sbcbench compare`` says of
+    the same file."""
+    from pytest_sbcbench.cli import main
+
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    out = pytester.path / "other.json"
+    gate = widget("100,101,99.5", "--sbc-gate", "--sbc-results", str(out), version="2")
+    assert gate.ret == pytest.ExitCode.USAGE_ERROR, gate.stdout.str()
+    gate.stdout.fnmatch_lines(["*gate: cannot gate, exit 4: 1 test measured something the "
+                               "baseline cannot be compared with: test_widget.py::test_widget*"])
+    (baseline,) = (pytester.path / "bl").glob("*.json")
+    capsys.readouterr()
+    assert main(["compare", str(baseline), str(out)]) == gate.ret
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
 def test_another_openssl_version_is_refused_before_measuring(
         pytester: pytest.Pytester, copy_benchmarks: Callable[..., None],

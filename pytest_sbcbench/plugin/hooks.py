@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..errors import SbcBenchError
+from ..errors import BoardLost, SbcBenchError
 from .hookspecs import register as register_hookspecs
 from .options import add_options, check, explicit, settings_from
 from .state import BUILD_KEY, existing, session_of
@@ -293,6 +293,35 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A lab board that stopped answering (:class:`~..errors.BoardLost`: its emulator exited,
+    its console broke) fails its test with one line naming it and stops the run there: the
+    remaining tests would each wait on a dead console and end in a traceback.  The run then
+    ends as interrupted (exit 2): this boot's results are written, marked interrupted, and
+    no baseline session of it is saved (a boot is saved whole or not at all); the boots
+    before it were written when they ended."""
+    report = yield
+    lost = _lost(item.config)
+    if lost is None and call.excinfo is not None and isinstance(call.excinfo.value, BoardLost):
+        lost = str(call.excinfo.value)
+    if lost is not None:
+        if report.failed:
+            report.longrepr = f"sbcbench: {lost}"
+        item.session.shouldstop = f"sbcbench: the board stopped answering: {lost}"
+    return report
+
+
+def _lost(config: pytest.Config) -> str | None:
+    """Why the run's board stopped answering (its executor says), or None."""
+    run = existing(config)
+    if run is None or not run.active or run.lab is None:
+        return None
+    lost = getattr(run.target.executor, "lost", None)
+    return lost if isinstance(lost, str) else None
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object]:
     """Results recorded outside a sampled call phase (a fixture's teardown, an unsampled test)
     are published without telemetry, and a failing verdict fails the test here, in teardown:
@@ -403,6 +432,14 @@ def _finish(session: pytest.Session, run: Session | None) -> None:
         if left:
             run.notes.append(left)
             session.exitstatus = GATE_UNDECIDED
+    elif run.settings.gate and session.exitstatus == pytest.ExitCode.TESTS_FAILED:
+        from ..run.gate import cannot_gate
+
+        refused = cannot_gate(run.recorder.results, session.testsfailed,
+                              run.settings.allow_incomparable)
+        if refused:  # every failure an incomparable result: no regression, so never exit 1
+            run.notes.append(refused)
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
 
 def _closing_lines(run: Session) -> list[str]:

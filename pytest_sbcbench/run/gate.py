@@ -154,6 +154,22 @@ def early_warnings(tests: Sequence[tuple[str, Workload | None]], baseline: Basel
         f"before measuring: those tests will be judged incomparable; {ADVICE}"]
 
 
+def cannot_gate(results: Sequence[Result], failed: int, allow_incomparable: bool) -> str | None:
+    """Gate mode at the end: when the ``failed`` tests are exactly those with an incomparable
+    result (an identity part only a run adds, found after measuring), the line of exit 4
+    (cannot gate), as ``sbcbench compare`` gives on the same file; None when anything else
+    failed (a regression, a broken tool: exit 1 stays)."""
+    if allow_incomparable or failed == 0:
+        return None
+    failing = [r for r in results if r.verdict.status in ("regression", "implausible",
+                                                           "invalid")]
+    odd = sorted({r.test for r in results if r.verdict.status == "incomparable"})
+    if failing or len(odd) != failed:
+        return None
+    return (f"gate: cannot gate, exit 4: {counted(len(odd), 'test')} measured something the "
+            f"baseline cannot be compared with: {', '.join(odd)}; {ADVICE}")
+
+
 def undecided(results: Sequence[Result]) -> str | None:
     """Gate mode at the end: the metrics the run could not decide (exit 6), or None."""
     left = [f"{r.measurement.display_name} ({r.verdict.status})" for r in results
