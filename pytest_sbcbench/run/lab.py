@@ -126,7 +126,11 @@ def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
 def attach_board(lab: LabRun, target: RunTarget, lookup: BoardLookup) -> RunTarget:
     """Point the run at the lab's board: the returned target runs there, and the place's
     ``board`` tag names the board profile unless ``--board`` was given.  labgrid's own errors
-    (no such place, not acquired) become an :class:`SbcBenchError` naming labgrid."""
+    (no such place, not acquired) become an :class:`SbcBenchError` naming labgrid.  What
+    needs no board is checked first, before the board is powered (:func:`.gate.before_board`)."""
+    from .gate import before_board
+
+    before_board(target.settings)
     try:
         attached = lab.attach(target)
         tag = lab.tags.get("board")

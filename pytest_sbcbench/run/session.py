@@ -97,10 +97,7 @@ class Session:
 
         self.preflight.check_outputs(self.settings, self.target.host, on_board=bool(self.lab))
         if self.lab is not None:
-            from .gate import before_board
             from .lab import attach_board
-
-            before_board(self.settings)  # what needs no board, checked before powering it
 
             self.target = attach_board(self.lab, self.target, self.lookup)
             self.notes.append(self.lab.note)
