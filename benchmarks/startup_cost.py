@@ -22,8 +22,10 @@ machine where that cache cannot be written (PYTHONDONTWRITEBYTECODE=1, read-only
 site-packages) where none was cached before (one written earlier is still read: the
 script prints how many are cached).  For a user's figure give `--python` a virtualenv with
 the package installed normally (`pip install .`), not this repository's editable one.
-The targets (issue 20): the plugin adds < 20 ms and loads none of its measure/judge/report
-layers.  A figure, not a test: the numbers depend on the machine and on what else runs.
+The targets (issues 20 and 31): the plugin adds < 20 ms of CPU time (the median of the paired
+CPU-time differences: wall time is judged nowhere, it moves by a second on a shared machine)
+and loads none of its measure/judge/report layers.  A figure, not a test: the numbers depend
+on the machine and on what else runs.
 """
 
 from __future__ import annotations
@@ -163,6 +165,15 @@ def median_self_ms(runs: Sequence[Sequence[ImportLine]], names: Iterable[str]
 class Timing:
     wall_ms: float
     cpu_ms: float
+
+
+def judged(without: Sequence[Timing], with_: Sequence[Timing]) -> tuple[float, bool]:
+    """The verdict on the target: the median of the paired differences of CPU time (user +
+    system of the whole pytest process), never of wall time, which on a shared machine moves
+    by a second with what else runs; and whether it is under :data:`TARGET_MS`."""
+    diffs = [b.cpu_ms - a.cpu_ms for a, b in zip(without, with_, strict=True)]
+    cpu = statistics.median(diffs)
+    return cpu, cpu < TARGET_MS
 
 
 @dataclass(frozen=True)
@@ -332,10 +343,12 @@ def main() -> None:
     print(f"{'':<8}{'without':>10}{'with':>10}{'difference':>12}  (median of paired "
           "differences, interval; % of without)")
     print(f"pytest's assert-rewritten bytecode of the plugin, cached after the runs: {cached}")
-    wall = print_timing("wall ms", [t.wall_ms for t in without], [t.wall_ms for t in with_])
+    print_timing("wall ms", [t.wall_ms for t in without], [t.wall_ms for t in with_])
     print_timing("cpu ms", [t.cpu_ms for t in without], [t.cpu_ms for t in with_])
-    verdict = "met" if wall < TARGET_MS else "NOT met"
-    print(f"target: the plugin adds < {TARGET_MS:.0f} ms (median wall difference): {verdict}")
+    cpu, met = judged(without, with_)
+    print(f"target: the plugin adds < {TARGET_MS:.0f} ms CPU (median of the paired CPU-time "
+          f"differences, {cpu:+.1f} ms; wall time is the machine's noise, not the plugin's "
+          f"cost): {'met' if met else 'NOT met'}")
     extra = samples[0][0] - samples[1][0]
     print_modules(extra, [lines for names, lines in samples[::2]], direct, args.top)
 

@@ -106,5 +106,10 @@ class BoardError(SbcBenchError):
     """An unknown board name, or a board that is not the machine being measured."""
 
 
+class BoardLost(BoardError):
+    """The board stopped answering mid-run (its emulator exited, its console closed): nothing
+    more can be measured on it in this boot."""
+
+
 class SbcBenchWarning(pytest.PytestWarning):
     """A measurement continues, but with less than the user asked for."""

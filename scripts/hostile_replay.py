@@ -712,6 +712,32 @@ def b_trace_write_fails(work: Path) -> Row:
                code == 0 and bool(line) and kept and saved and "Traceback" not in output,
                losses(before, snapshot(work)))
 
+
+# issue 31, item 4: a raw OverflowError and exit 1 (the regression code); now exit 2 naming it
+case(_compare_case("compare: samples of 1e308", GOOD, results_bytes([1e308, 1e308])))
+
+SUMMARY_SIGTERM = ("import os, signal\n\n\ndef pytest_terminal_summary(terminalreporter):\n"
+                   "    os.kill(os.getpid(), signal.SIGTERM)\n")
+
+
+@case
+def b_sigterm_in_the_summary(work: Path) -> Row:
+    """Issue 31, 5: SIGTERM while the summary is printed gave a raw ``KeyboardInterrupt:
+    SIGTERM`` traceback and exit 130; now exit 2, one line, the results whole."""
+    (work / "conftest.py").write_text(SUMMARY_SIGTERM)
+    before = snapshot(work)
+    code, output = _pytest_case(work, "--sbc-idle-wait", "0", "--sbc-results",
+                                str(work / "r.json"), "--sbc-baselines", str(work / "bl"))
+    line = next((x for x in output.splitlines() if "while the summary was printed" in x), "")
+    try:
+        kept = len(json.loads((work / "r.json").read_text())["results"]) == 1
+    except (OSError, ValueError, KeyError):
+        kept = False
+    return Row("SIGTERM while the summary is printed", str(code), f"{line.strip()}; results "
+               f"kept: {kept}", code == 2 and bool(line) and kept and "Traceback" not in output,
+               losses(before, snapshot(work), lambda k: k in ("run.log", "test_inner.py")))
+
+
 def _run_one(root: Path, function: Callable[[Path], Row]) -> Row:
     work = root / re.sub(r"[^A-Za-z0-9_.-]+", "_", function.__name__)
     work.mkdir()

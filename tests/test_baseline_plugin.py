@@ -39,7 +39,8 @@ def test_save_rerun_regress(pytester: pytest.Pytester,
     slower = widget("90,90.5,89.8", "--sbc-results", "r.json")
     assert slower.ret == pytest.ExitCode.TESTS_FAILED
     slower.stdout.fnmatch_lines([
-        "*regression: widget: baseline median 100.*op/s, this run 90.*op/s, change -*% (* CI "
+        "*regression: widget: baseline median 100.*op/s, this run 90.*op/s, "
+        "change of boot means -*% (* CI "
         "*), tolerance *%, 1 baseline boot vs 1 candidate boot, 3 runs in this boot, "
         "df *; regression confirmed*"])
     verdict = json.loads((pytester.path / "r.json").read_text())["results"][0]["verdict"]
@@ -198,7 +199,8 @@ def test_a_lost_aes_unit_is_a_regression(pytester: pytest.Pytester,
     masked = pytester.runpytest(*args, "--sbc-results", "m.json")
     masked.assert_outcomes(passed=1, failed=1)
     masked.stdout.fnmatch_lines(["*regression: aes-128-gcm: baseline median 4,293.1 MB/s, this "
-                                 "run 428.0 MB/s, change -89.99% (* CI *), tolerance *%*; "
+                                 "run 428.0 MB/s, change of boot means -89.99% (* CI *), "
+                                 "tolerance *%*; "
                                  "regression confirmed after re-measuring*"])
     verdicts = {r["metric"]: r["verdict"]["status"]
                 for r in json.loads((pytester.path / "m.json").read_text())["results"]}

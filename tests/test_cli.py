@@ -143,15 +143,16 @@ def test_compare_uses_the_same_judge_as_pytest(tmp_path: Path,
         "sessions": [{"created": "x", "samples": [20e6, 20.1e6, 19.9e6],
                       "environment": {"cpu_model": "U74", "cpus": 4}}]}]}))
     capsys.readouterr()
-    assert main(["compare", str(baseline), str(results([20e6, 20.05e6], "U74"))]) == 0
+    # one boot each side: undecided, as the pytest gate exits on the same files (it was 0)
+    assert main(["compare", str(baseline), str(results([20e6, 20.05e6], "U74"))]) == 6
     assert main(["compare", str(baseline), str(results([40e6, 40.1e6], "U74"))]) == 1
     assert "implausible  benchmarks/test_storage.py::test_sequential: storage-read 40" in \
         capsys.readouterr().out
-    assert main(["compare", str(baseline), str(results([20e6, 20.05e6], "Cortex-A76"))]) == 3
+    assert main(["compare", str(baseline), str(results([20e6, 20.05e6], "Cortex-A76"))]) == 4
     out = capsys.readouterr().out
     assert "incomparable" in out and "measured on another machine (cpu_model: baseline 'U74'" \
         in out
-    assert "exit 3: not judged: 1 incomparable" in out
+    assert "exit 4: cannot gate: 1 result incomparable with the baseline" in out
 
 
 def _speed_results(tmp_path: Path, name: str, samples: list[float], cpu: str,
@@ -177,43 +178,78 @@ AES = [4.6e9, 4.61e9, 4.59e9]
 def test_compare_accepts_a_results_file_as_the_baseline(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Two results files: the first is the baseline (one session, its environment), judged
-    as pytest judges; a regression exits 1, the same numbers pass."""
+    as pytest judges; a regression exits 1, the same numbers are undecided with one boot a
+    side (6, the gate's code: a one-boot comparison cannot promise a pass)."""
     before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
     same = _speed_results(tmp_path, "same", [4.605e9, 4.595e9, 4.6e9], "AMD EPYC")
     slower = _speed_results(tmp_path, "slower", [3.1e9, 3.12e9, 3.09e9], "AMD EPYC")
-    assert main(["compare", str(before), str(same)]) == 0
-    assert "exit 0: no regression" in capsys.readouterr().out
+    assert main(["compare", str(before), str(same)]) == 6
+    assert "exit 6: undecided: 1 metric neither passed nor regressed" in capsys.readouterr().out
     assert main(["compare", str(before), str(slower)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("regression   benchmarks/test_crypto.py::test_cipher[aes-128-gcm]")
 
 
+def test_compare_never_trusts_a_files_boots_left(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28, item 7: ``verdict._plan_values`` read ``boots_left`` from the file judged, so
+    a file claiming boots still to come made every metric ``pending`` and a -33% drop exit 0.
+    The last file given is the deciding boot, whatever it claims."""
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    slower = _speed_results(tmp_path, "slower", [3.1e9, 3.12e9, 3.09e9], "AMD EPYC")
+    doc = json.loads(slower.read_text())
+    doc["results"][0]["details"] = {"sequential": {
+        "min_runs": 3, "max_runs": 6, "min_effect_pct": 3, "alpha": 0.0016, "n_metrics": 25,
+        "boots_left": 5}}
+    slower.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["compare", str(before), str(slower)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("regression ") and "pending" not in out
+
+
+def test_compare_refuses_samples_beyond_arithmetic(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31, item 4: samples of 1e308 crashed compare with a raw OverflowError and exit 1
+    (the regression code); they are unusable input, named (exit 2)."""
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    huge = _speed_results(tmp_path, "huge", [1e308, 1e308, 1e308], "AMD EPYC")
+    doc = json.loads(huge.read_text())
+    doc["results"][0]["unit"] = "widgets"  # no believable range of its own
+    huge.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["compare", str(before), str(huge)]) == 2
+    err = capsys.readouterr().err
+    assert f"sbcbench compare: {huge}: malformed result" in err and "sample 1e+308" in err
+    assert main(["compare", str(huge), str(before)]) == 2
+
+
 def test_compare_refuses_another_cpu_from_a_results_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The other-machine check uses the reference results file's environment, as pytest
-    uses the baseline session's: another CPU is incomparable, so exit 3, not 0."""
+    uses the baseline session's: another CPU is incomparable, so exit 4 (cannot gate), not 0."""
     before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
     other = _speed_results(tmp_path, "other", AES, "Intel Xeon")
-    assert main(["compare", str(before), str(other)]) == 3
+    assert main(["compare", str(before), str(other)]) == 4
     out = capsys.readouterr().out
     assert "another machine (cpu_model: baseline 'AMD EPYC', this run 'Intel Xeon')" in out
     # allowed, it is still nothing judged: a gate that compared nothing passed nothing
-    assert main(["compare", "--allow-incomparable", str(before), str(other)]) == 3
+    assert main(["compare", "--allow-incomparable", str(before), str(other)]) == 4
     assert "no result has a comparable baseline" in capsys.readouterr().out
 
 
-def test_compare_with_nothing_comparable_exits_3(
+def test_compare_with_nothing_comparable_exits_4(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every result incomparable (another openssl), or none with a baseline: not a pass."""
     before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
     upgraded = _speed_results(tmp_path, "upgraded", AES, "AMD EPYC", version="3.5.0")
-    assert main(["compare", str(before), str(upgraded)]) == 3
+    assert main(["compare", str(before), str(upgraded)]) == 4
     assert "version: baseline '3.0.19', this run '3.5.0'" in capsys.readouterr().out
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({"schema": "sbcbench-baseline/1", "board": "generic-x86_64",
                                  "entries": []}))
-    assert main(["compare", str(empty), str(before)]) == 3
-    assert "no result has a comparable baseline" in capsys.readouterr().out
+    assert main(["compare", str(empty), str(before)]) == 4
+    assert "exit 4: cannot gate: 1 result without a baseline" in capsys.readouterr().out
 
 
 def test_compare_names_both_schemas_for_an_unknown_file(
@@ -230,7 +266,7 @@ def test_compare_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["compare", "--help"])
     out = capsys.readouterr().out
-    assert "2 unusable input" in out and "3 not judged" in out
+    assert "2 unusable input" in out and "4 cannot gate" in out and "6 undecided" in out
 
 
 def test_sbcbench_run_passes_under_warnings_as_errors(tmp_path: Path) -> None:

@@ -9,9 +9,11 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
+from pytest_sbcbench.platform import executor as executor_module
 from pytest_sbcbench.platform.executor import Executor, LocalExecutor, Spawned
 
 WRAPPER = "sleep 100 & echo $! > \"$1\"; echo started; wait"
@@ -99,30 +101,55 @@ def test_timeout_kills_the_whole_group(executor: LocalExecutor, tmp_path: Path) 
 
 def test_interrupt_kills_the_whole_group(executor: LocalExecutor, tmp_path: Path) -> None:
     """Ctrl-C while a command runs (the child is in its own session, so the terminal's
-    SIGINT never reaches it): the executor kills the group before the interrupt propagates."""
-    pidfile = tmp_path / "grandchild.pid"
+    SIGINT never reaches it): the executor kills the group before the interrupt propagates.
 
-    def interrupt_once_started(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+    Issue 31, item 9: this test sent SIGALRM (which nothing holds while a command starts)
+    once a polled pid file appeared, and under load the alarm could land before the executor
+    held the command, so the grandchild survived.  Now the wrapper hands its grandchild's pid
+    through a FIFO (the reader blocks until it is written: no polling) and the interrupt is a
+    real SIGINT: wherever it lands, the group must die."""
+    fifo = tmp_path / "grandchild.pid"
+    os.mkfifo(fifo)
+    pids: list[int] = []
 
-    previous = signal.signal(signal.SIGALRM, interrupt_once_started)
-    timer = threading.Thread(target=_alarm_when_written, args=(pidfile,), daemon=True)
+    def interrupt_once_started() -> None:
+        with fifo.open() as handed:  # blocks until the wrapper writes the pid
+            pids.append(int(handed.read()))
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt_once_started, daemon=True)
     timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        executor.run(["sh", "-c", WRAPPER, "sh", str(fifo)], timeout=600)
+    timer.join()
+    assert dies(pids[0])
+
+
+def test_interrupt_right_after_the_tool_starts_kills_its_group(
+        executor: LocalExecutor, tmp_path: Path) -> None:
+    """Issue 31, item 9: the kill-on-interrupt ``try`` began after ``_start`` returned, so a
+    Ctrl-C in between left the command's process group running.  The interrupt is raised
+    exactly there: by a profile hook, on the return from the function that starts the
+    command (the wrapper has written its grandchild's pid before the hook fires: the FIFO
+    write completes only once the hook's side has read it)."""
+    fifo = tmp_path / "grandchild.pid"
+    os.mkfifo(fifo)
+    pids: list[int] = []
+
+    def hook(frame: FrameType, event: str, arg: object) -> None:
+        if event == "return" and frame.f_code is executor_module._start.__code__:
+            sys.setprofile(None)
+            with fifo.open() as handed:  # the command is running: its grandchild started
+                pids.append(int(handed.read()))
+            raise KeyboardInterrupt
+
+    sys.setprofile(hook)
     try:
         with pytest.raises(KeyboardInterrupt):
-            executor.run(["sh", "-c", WRAPPER, "sh", str(pidfile)], timeout=600)
+            executor.run(["sh", "-c", WRAPPER, "sh", str(fifo)], timeout=600)
     finally:
-        signal.signal(signal.SIGALRM, previous)
-        timer.join()
-    assert dies(grandchild(pidfile))
-
-
-def _alarm_when_written(pidfile: Path) -> None:
-    """Signal this process once the wrapper has written its grandchild's pid."""
-    event = threading.Event()
-    while not (pidfile.exists() and pidfile.read_text().strip()):
-        event.wait(0.01)
-    os.kill(os.getpid(), signal.SIGALRM)
+        sys.setprofile(None)
+    assert dies(pids[0])
 
 
 def test_spawn_streams_lines_and_stop_kills_the_group(executor: LocalExecutor,

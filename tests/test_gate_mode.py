@@ -69,6 +69,51 @@ def test_gate_passes_fails_and_stays_undecided_with_its_own_exit_code(
                                 "regressed: widget (inconclusive)*"])
 
 
+def test_compare_exits_as_the_gate_did_on_the_same_files(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult],
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28, item 7: ``sbcbench compare`` exited 0 where the gate exited 6 on the same
+    files (a CI job gating with compare passed an undecided kernel)."""
+    from pytest_sbcbench.cli import main
+
+    boots = ("100,101,99.5", "100.5,100,99.8", "99.9,100.6,100.1", "100.2,100.4,99.7",
+             "99.8,100.1,100.3")
+    for boot, samples in enumerate(boots * 2):
+        monkeypatch.setenv("SBCBENCH_BOOT_ID", f"boot-{boot}")
+        widget(samples, "--sbc-save-baseline").assert_outcomes(passed=1)
+    (baseline,) = (pytester.path / "bl").glob("*.json")
+    for n, (label, samples, extra) in enumerate((
+            ("same", "100.2,99.9,100.4", ()), ("slower", "80,80.5,79.8", ()),
+            ("noisy", "100,70,130", ("--sbc-max-runs", "3")))):
+        monkeypatch.setenv("SBCBENCH_BOOT_ID", f"candidate-{n}")
+        out = pytester.path / f"{label}.json"
+        gate = widget(samples, "--sbc-gate", "--sbc-candidate", label, "--sbc-results", str(out),
+                      *extra)
+        capsys.readouterr()
+        assert main(["compare", str(baseline), str(out)]) == gate.ret, capsys.readouterr().out
+    assert gate.ret == GATE_UNDECIDED
+
+
+def test_an_incomparable_result_at_the_end_of_a_gate_is_exit_4_not_1(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28, item 7: every exit 1 means a regression.  A custom measurement whose identity
+    differs from the baseline's (known only once it ran, so not refused before measuring)
+    failed its test and exited 1; it is exit 4, cannot gate, as ``sbcbench compare`` says of
+    the same file."""
+    from pytest_sbcbench.cli import main
+
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    out = pytester.path / "other.json"
+    gate = widget("100,101,99.5", "--sbc-gate", "--sbc-results", str(out), version="2")
+    assert gate.ret == pytest.ExitCode.USAGE_ERROR, gate.stdout.str()
+    gate.stdout.fnmatch_lines(["*gate: cannot gate, exit 4: 1 test measured something the "
+                               "baseline cannot be compared with: test_widget.py::test_widget*"])
+    (baseline,) = (pytester.path / "bl").glob("*.json")
+    capsys.readouterr()
+    assert main(["compare", str(baseline), str(out)]) == gate.ret
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not on PATH")
 def test_another_openssl_version_is_refused_before_measuring(
         pytester: pytest.Pytester, copy_benchmarks: Callable[..., None],

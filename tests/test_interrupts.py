@@ -276,3 +276,37 @@ def pytest_runtest_call(item):
         assert signal.getsignal(signal.SIGTERM) is mine
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+SIGNAL_IN_THE_SUMMARY = """
+import os
+import signal
+
+
+def pytest_terminal_summary(terminalreporter):
+    terminalreporter.write_line("summary: signalling")
+    os.kill(os.getpid(), signal.SIGTERM)
+    terminalreporter.write_line("summary: went on")
+"""
+
+
+@pytest.mark.usefixtures("default_signals")
+def test_a_signal_while_the_summary_is_printed(pytester: pytest.Pytester,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31, item 5: SIGTERM while the summary was printed (the files already whole)
+    gave a raw ``KeyboardInterrupt: SIGTERM`` traceback and exit 130.  The summary ends, and
+    the run exits as interrupted (2) with one line, no traceback."""
+    pytester.makepyfile(test_widget=WIDGET)
+    pytester.makeconftest(SIGNAL_IN_THE_SUMMARY)
+    monkeypatch.setenv("WIDGET_SAMPLES", "100,101,99.5")
+    monkeypatch.setenv("WIDGET_VERSION", "1")
+    results = pytester.path / "r.json"
+    done = pytester.runpytest_subprocess(
+        "--sbc-idle-wait", "0", "--sbc-baselines", str(pytester.path / "bl"),
+        "--sbc-results", str(results), "-p", "no:cacheprovider")
+    output = done.stdout.str() + done.stderr.str()
+    assert done.ret == pytest.ExitCode.INTERRUPTED, output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert "summary: went on" in output
+    done.stderr.fnmatch_lines(["sbcbench: interrupted (SIGTERM) while the summary was printed*"])
+    assert json.loads(results.read_text())["results"]

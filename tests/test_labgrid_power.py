@@ -322,3 +322,18 @@ def test_an_unknown_lab_kernel_stops_the_run_naming_the_images(tmp_path: Path) -
     assert done.returncode != 0 and "1 passed" not in done.stdout
     assert "no image 'kernel-7' in the environment's images: (known: kernel-6.1, " \
            "kernel-6.12)" in done.stdout + done.stderr
+
+
+def test_a_misspelled_baselines_directory_is_refused_before_the_power_comes_on(
+        console: PoweredConsole, tmp_path: Path) -> None:
+    """Issue 28, item 7: in gate mode a misspelled --sbc-baselines was found only after the
+    board had booted (113 s on the QEMU lab).  What needs no board is checked first: the run
+    stops (exit 4) naming the directory, and the power driver was never called."""
+    console.power.unlink(missing_ok=True)
+    console.log.unlink(missing_ok=True)
+    path = console.env_file("gate-misspelled", console.external_power())
+    done = inner_pytest("-p", "labgrid", "--lg-env", str(path), "--sbc-gate",
+                        "--sbc-baselines", str(tmp_path / "baselnes"))
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert f"the baselines directory {tmp_path / 'baselnes'} does not exist" in done.stderr
+    assert console.calls() == [] and not console.power.exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -216,3 +217,91 @@ def test_other_work_on_the_emulators_host_is_a_finding_of_the_boards_numbers(
                if f["kind"] == "background-load"]
     assert any(d.startswith("other work on the emulator's host (this controller) kept ")
                for d in details), digest["telemetry"]["findings"]
+
+
+# A child pytest whose SIGINT is at its default whatever this process inherited (a background
+# job's SIGINT is ignored, and an ignored signal stays ignored across exec).
+DEFAULT_SIGINT = ("import runpy, signal, sys; signal.signal(signal.SIGINT, "
+                  "signal.default_int_handler); sys.argv = ['pytest', *sys.argv[1:]]; "
+                  "runpy.run_module('pytest', run_name='__main__')")
+
+
+def board_pytest(lab: LabRun, tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    """The quick digests on the board in a child pytest of its own process group (a Ctrl-C
+    reaches it and the emulator it starts, as a terminal's does), its output piped."""
+    argv = [sys.executable, "-c", DEFAULT_SIGINT, "benchmarks/test_crypto.py", "-k",
+            "test_digest", "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider",
+            "-p", "labgrid", "--lg-env", str(lab.env_file), "-v", "--sbc-baselines",
+            str(tmp_path / "baselines"), "--sbc-results", str(tmp_path / "qemu.json"), *args]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LG_ENV", "SBCBENCH_OPENSSL", "SBCBENCH_BOOT_ID")}
+    return subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, start_new_session=True)
+
+
+def when_printed(proc: subprocess.Popen[str], text: str) -> str:
+    """Block until the child prints a line holding ``text`` (no sleeping, no polling); what it
+    printed up to there."""
+    assert proc.stdout is not None
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if text in line:
+            return "".join(seen)
+    raise AssertionError(f"the run ended before printing {text!r}:\n{''.join(seen)}")
+
+
+def test_ctrl_c_during_a_lab_boot_exits_2_without_a_traceback(lab: LabRun,
+                                                              tmp_path: Path) -> None:
+    """Issue 28, item 7: Ctrl-C on a labgrid run exited 1 (the regression code) with labgrid's
+    cleanup traceback (the emulator, in the same process group, died of the same Ctrl-C, and
+    releasing it raised).  SIGINT to the whole group once boot 1 started: exit 2, one line
+    for the failed release, no traceback."""
+    proc = board_pytest(lab, tmp_path, "--sbc-boots", "2")
+    try:
+        before = when_printed(proc, "sbcbench: boot 1 of 2")
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    output = before + out + err
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, output
+    assert "Traceback" not in output, output
+
+
+def test_a_board_that_dies_mid_boot_is_named_once_and_its_boot_not_saved(
+        lab: LabRun, tmp_path: Path) -> None:
+    """Issue 31, item 8: QEMU killed during boot 2 of ``--sbc-boots 3 --sbc-save-baseline``
+    took 160 s to notice, gave a BrokenPipeError traceback per remaining test, saved boot 2's
+    finished test as a partial baseline session and exited 1.  Now, QEMU killed once boot 2's
+    first test passed: the lost board is named (its emulator exited), the run stops there
+    (exit 2), boot 1 stays saved and written, and no session of boot 2 is in the baseline or
+    the history."""
+    proc = board_pytest(lab, tmp_path, "--sbc-boots", "3", "--sbc-save-baseline")
+    try:
+        before = when_printed(proc, "sbcbench: boot 2 of 3")
+        before += when_printed(proc, " PASSED ")  # boot 2's first test finished: a partial boot
+        [qemu] = [int(p) for p in subprocess.run(
+            ["pgrep", "-P", str(proc.pid), "qemu-system"], capture_output=True, text=True,
+            check=False).stdout.split()]
+        os.kill(qemu, signal.SIGKILL)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    output = before + out + err
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, output
+    assert "Traceback" not in output, output  # one BrokenPipeError per remaining test was
+    assert "the board is gone: its emulator (QEMU" in output
+    assert "baseline NOT saved" in output and "history: baseline session not appended" in output
+    boot1 = json.loads((tmp_path / "qemu.boot1.json").read_text())
+    [saved] = list((tmp_path / "baselines").glob("*.json"))
+    entries = json.loads(saved.read_text())["entries"]
+    assert entries and all(len(e["sessions"]) == 1 for e in entries), entries
+    assert {s["environment"]["boot_id"] for e in entries for s in e["sessions"]} == \
+        {boot1["environment"]["boot_id"]}
+    lost = json.loads((tmp_path / "qemu.boot2.json").read_text())  # written, marked
+    assert lost["interrupted"] is True and len(lost["results"]) == 1

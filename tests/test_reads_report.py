@@ -250,3 +250,44 @@ def test_trace_csv_reads_back(tmp_path: Path) -> None:
     head = again.read_text().splitlines()[0]
     assert head == TRACE.read_text().splitlines()[0]
     assert again.read_text() == TRACE.read_text()  # every cell survives the round trip
+
+
+def _scaling_file(tmp_path: Path, name: str, kernel: str,
+                  samples: dict[int, list[float]]) -> Path:
+    """A results file of openssl's thread scaling: one test, one metric, 1 and 2 threads."""
+    entries = [{"test": "benchmarks/test_scaling.py::test_openssl_scaling[sha256]",
+                "metric": "scaling-openssl-sha256", "label": f"openssl sha256 x{threads}",
+                "unit": "B/s", "better": "higher",
+                "identity": {"tool": "openssl", "version": "3.0.19", "algorithm": "sha256",
+                             "block_bytes": 16384, "threads": threads},
+                "samples": values, "telemetry": {}, "verdict": {"status": "no-baseline"}}
+               for threads, values in samples.items()]
+    doc = {"schema": "sbcbench-results/1", "board": "generic-x86_64", "created": name,
+           "environment": {"arch": "x86_64", "cpu_model": "c", "cpus": 2, "kernel": kernel},
+           "results": entries}
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_before_after_rows_are_keyed_by_the_whole_identity(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28, item 8: 1- and 2-thread results of one test shared a row key, so `openssl
+    sha256 x1` was dropped and the verdict shown could be the 2-thread one's."""
+    old = _scaling_file(tmp_path, "old", "6.1", {1: [1.0e9, 1.01e9, 0.99e9],
+                                                  2: [2.0e9, 2.01e9, 1.99e9]})
+    new = _scaling_file(tmp_path, "new", "6.12", {1: [1.0e9, 1.005e9, 0.995e9],
+                                                   2: [1.0e9, 1.01e9, 0.99e9]})
+    assert main(["report", str(old), str(new)]) == 0
+    out = capsys.readouterr().out
+    row = {line.split(" | ")[0].lstrip("| "): line for line in out.splitlines()
+           if line.startswith("| openssl")}
+    assert set(row) == {"openssl sha256 x1 (higher is better)",
+                        "openssl sha256 x2 (higher is better)"}, out
+    assert "| 1,000.0 MB/s (n=3) | 1,000.0 MB/s (n=3) |" in row["openssl sha256 x1 (higher is "
+                                                                "better)"]
+    assert "-50.0%" in row["openssl sha256 x2 (higher is better)"]
+    assert "-50.0%" not in row["openssl sha256 x1 (higher is better)"]
+    assert main(["report", str(old), str(new), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["label"] for r in data["rows"]] == ["openssl sha256 x1", "openssl sha256 x2"]

@@ -69,6 +69,30 @@ def test_an_unrelated_project_with_labgrid_loaded_imports_none_of_the_run(tmp_pa
     assert "1 passed" in done.stdout
 
 
+UNUSED_PLATFORM = """
+import sys
+
+def test_no_platform_module_was_imported():
+    unused = ("pytest_sbcbench.platform.sysroot", "pytest_sbcbench.fileio", "hmac", "secrets",
+              "pytest_sbcbench.platform.labgrid_env")
+    assert "pytest_sbcbench.plugin" in sys.modules
+    assert [m for m in unused if m in sys.modules] == []
+"""
+
+
+def test_an_unrelated_run_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    """Issue 31, item 10: checking the options imported ``platform.sysroot`` (and with it
+    ``fileio``, ``secrets`` and ``hmac``) before asking whether --sbc-sysroot was given, and
+    the lab check imported ``platform.labgrid_env`` without labgrid's plugin loaded: CPU at
+    every pytest start of a project that never uses this plugin."""
+    (tmp_path / "test_unrelated.py").write_text(UNUSED_PLATFORM)
+    env = {k: v for k, v in os.environ.items() if k != "LG_ENV"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:labgrid", str(tmp_path)], cwd=tmp_path,
+                          capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 UNRELATED = """
 import pytest
 

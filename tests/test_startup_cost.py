@@ -110,3 +110,18 @@ def test_median_self_ms_over_the_runs_that_imported_each_module() -> None:
             [line("a", 3000, 3000, 0)],
             [line("a", 2000, 2000, 0), line("c", 9000, 9000, 0)]]
     assert script.median_self_ms(runs, ["a", "b"]) == {"a": 2.0, "b": 4.0}
+
+
+def test_the_target_is_judged_on_cpu_time_of_interleaved_pairs() -> None:
+    """Issue 31, item 10: the script judged the wall median (noise of +-1.3 s on a shared
+    machine).  A plugin that costs no CPU but ran beside a busy neighbour meets the target; one
+    that costs 30 ms of CPU does not, however quiet the wall clock was."""
+    timing = script.Timing
+    quiet = [timing(1000.0, 500.0)] * 5
+    noisy_wall = [timing(2300.0, 505.0)] * 5
+    assert script.judged(quiet, noisy_wall) == (5.0, True)
+    costly = [timing(1000.0, 530.0)] * 5
+    assert script.judged(quiet, costly) == (30.0, False)
+    pairs = [timing(1000.0, c) for c in (500.0, 510.0, 490.0)]
+    assert script.judged(pairs, [timing(900.0, c + 12) for c in (500.0, 510.0, 490.0)]) == \
+        (12.0, True)

@@ -296,7 +296,8 @@ def test_ten_boots_then_steady_drop_and_noisy(pytester: pytest.Pytester,
     # too noisy for delta 3% within the budget: passes, and says what it would take
     assert got["noisy"]["status"] == "inconclusive" and got["noisy"]["n"] == 6
     result.stdout.fnmatch_lines([
-        "*regression: drop: baseline median 1,00* op/s, this run 9* op/s, change -9.*% "
+        "*regression: drop: baseline median 1,00* op/s, this run 9* op/s, "
+        "change of boot means -9.*% "
         "(* CI *), tolerance *%, 10 baseline boots vs 1 candidate boot, 6 runs in "
         "this boot, *regression confirmed after re-measuring",
         "*inconclusive: test_workload[[]noisy[]]: noisy:*95% of drops >= *% are caught*"

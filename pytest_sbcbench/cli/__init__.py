@@ -171,10 +171,11 @@ def parser() -> argparse.ArgumentParser:
                     "baseline file or a results file (its results become one baseline "
                     "session, with its environment). A candidate session the baseline already "
                     "holds is refused.",
-        epilog="exit codes: 0 no regression; 1 a regression or an implausible number; "
-               "2 unusable input (unreadable or malformed file); 3 not judged: a result is "
+        epilog="exit codes, those of pytest --sbc-gate on the same files: 0 every metric "
+               "decided, no regression; 1 a regression or an implausible number; 2 unusable "
+               "input (unreadable or malformed file, named); 4 cannot gate: a result is "
                "incomparable with the baseline (another machine, tool version, block size...) "
-               "or no result has a baseline",
+               "or has no baseline; 6 undecided: a metric neither passed nor regressed",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("baseline", type=Path, help="baseline file or results file")
     c.add_argument("results", type=Path, nargs="+",
@@ -184,8 +185,8 @@ def parser() -> argparse.ArgumentParser:
                    help="delta, the smallest change that matters (default 3, as pytest "
                         "without --sbc-min-effect); never read from the file judged")
     c.add_argument("--allow-incomparable", action="store_true",
-                   help="incomparable results do not make the exit code 3 (as "
-                        "--sbc-allow-incomparable in pytest)")
+                   help="incomparable results do not make the exit code 4 (they count as "
+                        "undecided, 6, as under --sbc-allow-incomparable in pytest)")
     c.add_argument("--baselines", type=Path, default=None, metavar="DIR",
                    help="board profiles in DIR/boards (default: the baseline's folder)")
     c.set_defaults(run=commands.cmd_compare)

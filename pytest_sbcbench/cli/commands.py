@@ -2,7 +2,8 @@
 
 Each returns the exit code: 0 done, 1 a regression or an implausible number, 2 unusable input
 (raised as :class:`~pytest_sbcbench.errors.SbcBenchError` or :class:`OSError`, which
-:func:`pytest_sbcbench.cli.main` turns into 2), 3 not judged (``compare``)."""
+:func:`pytest_sbcbench.cli.main` turns into 2); ``compare`` also 4 cannot gate and 6 undecided,
+the pytest gate's codes."""
 
 from __future__ import annotations
 
@@ -123,8 +124,8 @@ def read_for(sampler: Sampler, duration: float,
 def cmd_compare(args: argparse.Namespace) -> int:
     """The same judge as pytest (:func:`judge_result`: physics, the other-machine check, the
     candidate's boots against the baseline's, Holm and the suite mean at the end).  Exit 0 no
-    regression, 1 a regression or an implausible number, 2 unusable input, 3 not judged
-    (incomparable, or nothing had a baseline)."""
+    regression, 1 a regression or an implausible number, 2 unusable input, 4 cannot gate
+    (incomparable, or no baseline), 6 undecided: the codes of ``pytest --sbc-gate``."""
     reference = load_reference(args.baseline)
     files = [(path, load_results(path)) for path in args.results]
     notes = [f"note: {args.baseline} {INTERRUPTED_NOTE}"] if _interrupted(args.baseline) else []

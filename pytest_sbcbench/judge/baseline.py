@@ -33,6 +33,9 @@ from .baseline_model import write_baseline as write_baseline
 # No measurement of one metric spreads over fifteen orders of magnitude; samples that do are a
 # corrupt or hostile file, and their logs overflow the boot prior's variance arithmetic.
 MAX_SPREAD = 1e15
+# Nor is any sample, in any unit, beyond 1e100 or below 1e-100: beyond, the sums and squares of
+# the judge's arithmetic overflow (samples of 1e308 crashed compare with an OverflowError)
+SAMPLE_RANGE = (1e-100, 1e100)
 
 
 def baseline_path(directory: Path, board: str) -> Path:
@@ -67,6 +70,11 @@ def samples_field(values: Any, where: str) -> tuple[float, ...]:
     out = tuple(_number(v, f"{where} samples") for v in values)
     if not all(math.isfinite(v) and v > 0 for v in out):
         raise ValueError(f"{where}: samples must be finite positive numbers")
+    low, high = SAMPLE_RANGE
+    odd = [v for v in out if not low <= v <= high]
+    if odd:
+        raise ValueError(f"{where}: sample {odd[0]:g} is outside {low:g} to {high:g}: no "
+                         "measurement is (the judge's arithmetic would overflow)")
     return plausible(out, where)
 
 

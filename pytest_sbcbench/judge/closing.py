@@ -54,7 +54,7 @@ def _judged(results: Sequence[Result], context: JudgeContext
         m = r.measurement
         sessions = context.candidate.sessions(r.test, m)
         plan = plan_of(m, context.n_metrics, context.candidate.boots_of(r.test, m),
-                       context.min_effect_pct)
+                       context.min_effect_pct, context.boots_left)
         decision = final_decision(found, m, plan, sessions)
         better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
         # the baseline's boots as reduced once for the entry (BaselineEntry.side)

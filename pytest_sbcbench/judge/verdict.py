@@ -104,19 +104,21 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
 
 def judge(result: Result, baseline: Baseline | None, board: str,
           machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
-          n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None
-          ) -> Verdict:
+          n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None,
+          boots_left: int = 0) -> Verdict:
     """regression / pass / improvement / inconclusive against the same identity: the candidate's
     boots (``candidate``: its earlier boots, this session last) against the baseline's
     (:mod:`.boot_decide`), at Holm's first step over ``n_metrics`` metrics judged and the plan
     the result carries (:func:`plan_of`; ``min_effect_pct``: delta from the judge's side, as
-    ``sbcbench compare --min-effect`` gives it); incomparable or no-baseline otherwise."""
+    ``sbcbench compare --min-effect`` gives it; ``boots_left``: the candidate boots the judge
+    knows are still to come, never what the file says); incomparable or no-baseline
+    otherwise."""
     m = result.measurement
     found = comparable(result.test, m, baseline, board, machine)
     if isinstance(found, Verdict):
         return found
     sessions = candidate.sessions(result.test, m)
-    plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m), min_effect_pct)
+    plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m), min_effect_pct, boots_left)
     verdict = verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
     note = cpus_note(found, machine)
     return dataclasses.replace(verdict, detail=f"{verdict.detail}; {note}") if note else verdict
@@ -164,33 +166,37 @@ MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is 
 MAX_PLANNED_BOOTS = 100
 
 
-def _plan_values(raw: Any) -> tuple[int, int, float, int] | None:
+def _plan_values(raw: Any) -> tuple[int, int, float] | None:
+    """The runs and delta a result's plan records; its ``boots_left`` is never read (a file
+    claiming boots still to come would make every verdict ``pending``: see :func:`plan_of`)."""
     if not isinstance(raw, Mapping):
         return None
-    values = [raw.get("min_runs"), raw.get("max_runs"), raw.get("min_effect_pct"),
-              raw.get("boots_left", 0)]
-    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
+    raws = [raw.get("min_runs"), raw.get("max_runs"), raw.get("min_effect_pct")]
+    values = [float(v) for v in raws if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(values) != len(raws) or not all(math.isfinite(v) for v in values):
         return None
-    low, high, effect, left = int(values[0]), int(values[1]), float(values[2]), int(values[3])
-    if not (1 <= low <= high and 0 < effect <= MAX_EFFECT_PCT
-            and 0 <= left <= MAX_PLANNED_BOOTS):
+    low, high, effect = int(values[0]), int(values[1]), values[2]
+    if not (1 <= low <= high and 0 < effect <= MAX_EFFECT_PCT):
         return None
-    return low, high, effect, left
+    return low, high, effect
 
 
 def plan_of(m: Measurement, n_metrics: int, candidate_boots: int = 1,
-            min_effect_pct: float | None = None) -> BootPlan:
-    """The plan recorded in the measurement's details (runs, budget, delta, candidate boots
-    still to come), at alpha 4% / ``n_metrics``; without a believable one (a results file
-    written before plans were stored, or one whose values no run would use), its samples as a
-    fixed count, delta 3%."""
+            min_effect_pct: float | None = None, boots_left: int = 0) -> BootPlan:
+    """The plan recorded in the measurement's details (runs, budget, delta), at alpha 4% /
+    ``n_metrics``, with ``candidate_boots`` given and ``boots_left`` still to come as the
+    judge knows them (the run's boot cycle; 0 for a file judged later: its last boot is the
+    deciding one, whatever the file claims); without a believable plan (a results file written
+    before plans were stored, or one whose values no run would use), its samples as a fixed
+    count, delta 3%."""
     values = _plan_values(m.details.get(PLAN_KEY))
     alpha = per_test_alpha(max(1, n_metrics))
+    boots = candidate_boots + max(0, min(boots_left, MAX_PLANNED_BOOTS))
     if values is None:
         n = max(1, len(m.samples))
-        return BootPlan(n, n, candidate_boots, min_effect_pct or DEFAULT_MIN_EFFECT_PCT, alpha)
-    low, high, effect, left = values
-    return BootPlan(low, high, candidate_boots + left, min_effect_pct or effect, alpha)
+        return BootPlan(n, n, boots, min_effect_pct or DEFAULT_MIN_EFFECT_PCT, alpha)
+    low, high, effect = values
+    return BootPlan(low, high, boots, min_effect_pct or effect, alpha)
 
 
 def decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
@@ -241,7 +247,8 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
     status: Status = STATUS_OF[d.status]
     base_samples = sum(len(s.samples) for s in entry.sessions)
     base, shown = display(entry.median, m.unit)
-    detail = f"{m.display_name}: baseline median {base} {shown}, {_now(m, sessions, d)}, {d.detail}"
+    detail = (f"{m.display_name}: baseline median {base} {shown}, {_now(m, sessions, d)}, "
+              f"{_said(d.detail)}")
     shared = _shared_boot(entry, sessions)
     if shared:
         detail += (f"; this session ran in baseline boot {shared[:8]}: not a new boot, so the "
@@ -256,6 +263,14 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
                         hint.candidate_boots if hint else None, _finite(d.catch95_pct),
                         d.p_value, d.df, d.status == "pending", entry.median)
     return Verdict(status, detail, evidence)
+
+
+def _said(detail: str) -> str:
+    """The decision's line with its change named for what it is: the change of the boot
+    means (geometric, each boot weighed once), which is not the ratio of the two medians
+    printed before it (``median 6.32 -> 7.42`` beside a -8.4% change read as a contradiction)."""
+    return "change of boot means " + detail[len("change "):] if detail.startswith("change ") \
+        else detail
 
 
 def _now(m: Measurement, sessions: Sequence[BootSession], d: BootDecision) -> str:
@@ -296,6 +311,7 @@ class JudgeContext:
     candidate: Candidate = ALONE
     n_metrics: int = DEFAULT_SUITE_METRICS
     min_effect_pct: float | None = None  # delta from the judge's side (compare --min-effect)
+    boots_left: int = 0  # candidate boots still to come in this run (--sbc-boots); never a file's
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -313,7 +329,8 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
     return judge(result, context.baseline, context.board_name, context.machine,
-                 context.candidate, context.n_metrics, context.min_effect_pct)
+                 context.candidate, context.n_metrics, context.min_effect_pct,
+                 context.boots_left)
 
 
 UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed

@@ -101,16 +101,19 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
         pass
 
 
-def _start(args: tuple[str, ...], **options: Any) -> subprocess.Popen[str]:
-    """``Popen(args, start_new_session=True, **options)``, with no window where an interrupt
-    orphans the command: a signal that arrives while it starts (after the fork, before
-    ``Popen`` returns, when nobody yet holds its pid) is held, the started command's group
-    killed, and the signal then delivered as it would have been."""
+def _start(args: tuple[str, ...], started: list[subprocess.Popen[str]],
+           **options: Any) -> subprocess.Popen[str]:
+    """``Popen(args, start_new_session=True, **options)``, appended to ``started`` before any
+    interrupt can be acted on, so the caller (whose ``try`` began before this call) always
+    finds the command it must kill: a signal that arrives while it starts (after the fork,
+    before ``Popen`` returns) is held, the started command's group killed, and the signal then
+    delivered as it would have been."""
     from .interrupts import deferred
 
     with deferred() as held:
         proc = subprocess.Popen(args, text=True, errors="replace", start_new_session=True,
                                 **options)
+        started.append(proc)
     if held.received:
         with proc:  # closes its pipes and reaps it
             _kill_group(proc)
@@ -118,6 +121,19 @@ def _start(args: tuple[str, ...], **options: Any) -> subprocess.Popen[str]:
             signal.raise_signal(signum)
     STARTED.add(proc.pid)  # the sampler's tree finds it without listing every process
     return proc
+
+
+def _end(started: list[subprocess.Popen[str]]) -> None:
+    """Kill the group of a started command that is not reaped yet (so its pid is still its
+    group's id), reap it and close its pipes: whatever ended the caller, nothing it started
+    outlives it."""
+    for proc in started:
+        if proc.returncode is None:
+            _kill_group(proc)
+            proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def _environ(env: Mapping[str, str] | None) -> dict[str, str] | None:
@@ -145,18 +161,17 @@ class LocalExecutor:
         the group, or found by the pipe it holds (:func:`.host.pipe_holders`) when it left
         the group, and the command's own exit status is reported, never "timed out"."""
         args = tuple(str(a) for a in argv)
-        with _start(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, env=_environ(env), cwd=cwd) as proc:
-            try:
-                readers = _Readers(proc)
-                ended = _exited(proc, timeout)
-                _kill_group(proc)  # before reaping: its pid is still the group's id
-                out, err = readers.collect(proc)
-                proc.wait()
-            except BaseException:
-                _kill_group(proc)
-                proc.wait()  # Popen's exit waits only 0.25 s after Ctrl-C: reap it here
-                raise
+        started: list[subprocess.Popen[str]] = []
+        try:  # begun before the command starts: an interrupt at any moment kills its group
+            proc = _start(args, started, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=_environ(env), cwd=cwd)
+            readers = _Readers(proc)
+            ended = _exited(proc, timeout)
+            _kill_group(proc)  # before reaping: its pid is still the group's id
+            out, err = readers.collect(proc)
+            proc.wait()
+        finally:
+            _end(started)  # on an interrupt or error: the group killed, reaped, pipes closed
         return Completed(args, proc.returncode, out, err, timed_out=not ended)
 
     def read(self, path: str) -> bytes | None:
@@ -174,10 +189,14 @@ class LocalExecutor:
     def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> LocalHandle:
         """Start ``argv`` in its own process group; its stdout and stderr lines stream
         through :meth:`LocalHandle.lines`."""
-        proc = _start(tuple(str(a) for a in argv), stdin=subprocess.DEVNULL,
-                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1,
-                      env=_environ(env))
-        return LocalHandle(proc)
+        started: list[subprocess.Popen[str]] = []
+        try:
+            return LocalHandle(_start(tuple(str(a) for a in argv), started,
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, bufsize=1, env=_environ(env)))
+        except BaseException:
+            _end(started)
+            raise
 
 
 def _exited(proc: subprocess.Popen[str], timeout: float) -> bool:

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError, ToolError
+from ..errors import BoardLost, SchemaError, ToolError
 from .board_scripts import (
     PACK_SCRIPT,
     completed,
@@ -45,7 +45,7 @@ from .board_scripts import (
     split_words,
 )
 from .executor import Completed
-from .labgrid_power import bring_up
+from .labgrid_power import bring_up, emulator_exit, watch_emulator
 from .labgrid_ssh import SshChannel, SshHandle
 
 TRANSPORT_GRACE_S = 30.0
@@ -60,6 +60,8 @@ class LabgridExecutor:
         self._name = name or f"labgrid:{getattr(target, 'name', 'main')}"
         self._command: Any = None
         self._transfer: Any = None
+        self.lost: str | None = None  # why the board stopped answering, once it did
+        self._watched: Any = None  # the emulator process a watch is armed on
 
     @property
     def name(self) -> str:
@@ -101,17 +103,46 @@ class LabgridExecutor:
             self._transfer = self.target.get_driver("FileTransferProtocol")
         return self._transfer
 
+    @contextlib.contextmanager
+    def _guarded(self, argv: Sequence[str]) -> Iterator[None]:
+        """labgrid's errors as :class:`ToolError` (:func:`_labgrid_errors`); a board that is
+        gone (its emulator exited, its console broke) as :class:`BoardLost`, raised at once for
+        every later call: the first command after the loss names it, and the rest of the run
+        does not wait on a dead console (the run stops: :mod:`..plugin.hooks`)."""
+        if self.lost is None and (exited := emulator_exit(self.target)) is not None:
+            self.lost = f"{self.name}: the board is gone: {exited}"
+        if self.lost is not None:
+            raise BoardLost(self.lost)
+        self._watched = watch_emulator(self.target, self._watched)
+        try:
+            with _labgrid_errors(argv, self.name):
+                yield
+        except Exception as exc:
+            gone = emulator_exit(self.target) or (
+                f"its console failed ({type(exc).__name__}: {exc})"
+                if isinstance(exc, (OSError, EOFError)) else None)
+            if gone is None:
+                raise
+            self.lost = f"{self.name}: the board is gone: {gone}"
+            raise BoardLost(self.lost) from exc
+
     def run(self, argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
             cwd: str | None = None) -> Completed:
         marker = new_marker() if self.merges_stderr else None
         command = remote_command(argv, timeout, env, cwd, marker)
         try:
-            with _labgrid_errors(argv, self.name):
+            with self._guarded(argv):
                 out, err, code = self.command_driver.run(
                     command, timeout=timeout + TRANSPORT_GRACE_S, decodeerrors="replace")
+        except BoardLost:
+            raise
         except Exception as exc:
             if not _is_timeout(exc):
                 raise
+            exited = emulator_exit(self.target)
+            if exited is not None:  # the silence was the emulator's death
+                self.lost = f"{self.name}: the board is gone: {exited}"
+                raise BoardLost(self.lost) from exc
             return Completed(tuple(argv), -1, "", f"{self.name}: no answer from the board "
                              f"within {timeout + TRANSPORT_GRACE_S:.0f} s", timed_out=True)
         if marker is not None:
@@ -124,7 +155,7 @@ class LabgridExecutor:
         argv = ["sh", "-c", 'cat -- "$1" && printf .', "sbcbench-read", path]
         marker = new_marker() if self.merges_stderr else None
         command = shlex.join(split_words(argv, marker))
-        with _labgrid_errors(argv, self.name):
+        with self._guarded(argv):
             out, _, code = self.command_driver.run(command, timeout=60 + TRANSPORT_GRACE_S,
                                                    decodeerrors="surrogateescape")
         if code != 0:
@@ -141,7 +172,7 @@ class LabgridExecutor:
         if self.merges_stderr:
             self._console_put(local, remote)
             return
-        with _labgrid_errors(["put", str(local), remote], self.name):
+        with self._guarded(["put", str(local), remote]):
             self.transfer_driver.put(str(local), remote)
 
     def get(self, remote: str, local: Path) -> None:
@@ -151,7 +182,7 @@ class LabgridExecutor:
             data = self._console_get(remote)
         else:
             with tempfile.TemporaryDirectory(prefix="sbcbench-get-") as tmp:
-                with _labgrid_errors(["get", remote], self.name):
+                with self._guarded(["get", remote]):
                     self.transfer_driver.get(remote, tmp)
                 fetched = Path(tmp) / Path(remote).name
                 if not fetched.is_file():

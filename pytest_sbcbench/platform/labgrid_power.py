@@ -82,6 +82,51 @@ def power_driver(target: Any) -> Any | None:
     return target.get_driver("PowerProtocol", activate=False)
 
 
+def emulator_exit(target: Any) -> str | None:
+    """How the board's emulator ended when it has (labgrid's QEMUDriver started it and it
+    exited: killed, crashed), else None (running, never started, or no emulator)."""
+    if not any(is_emulator(driver) for driver in getattr(target, "drivers", ())):
+        return None
+    child = getattr(power_driver(target), "_child", None)  # QEMUDriver's process, once on
+    if child is None:
+        return None
+    code = child.poll()
+    if code is None:
+        return None
+    how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+    return f"its emulator (QEMU, pid {child.pid}) exited ({how})"
+
+
+def watch_emulator(target: Any, armed: Any) -> Any:
+    """A thread blocked until the board's emulator exits (``waitid`` without reaping: no
+    polling) that then closes the emulator's console socket, so a command waiting on the dead
+    console fails within a read instead of at its timeout (labgrid's console read turns an
+    exited QEMU into empty reads until the command's timeout: 160 s to notice a lost board).
+    ``armed``: the process already watched; returns the one watched now (nothing is armed
+    twice for one process).  An exit labgrid makes itself (a power cycle: it reaps the
+    process and drops it) is left alone."""
+    power = power_driver(target) if any(is_emulator(d) for d in
+                                         getattr(target, "drivers", ())) else None
+    child, console = getattr(power, "_child", None), getattr(power, "_clientsocket", None)
+    if child is None or console is None or child is armed:
+        return armed
+
+    def watch() -> None:
+        import os
+
+        try:
+            os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
+        except ChildProcessError:  # labgrid reaped it: its own power-off
+            return
+        if getattr(power, "_child", None) is child:  # still the board's emulator: it died
+            console.close()
+
+    import threading
+
+    threading.Thread(target=watch, daemon=True, name="sbcbench-emulator-watch").start()
+    return child
+
+
 def is_emulator(power: Any) -> bool:
     """A QEMUDriver: the power driver is the emulator, and its console is the board's."""
     return type(power).__name__ == "QEMUDriver"

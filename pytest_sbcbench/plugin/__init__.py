@@ -7,6 +7,7 @@ pytest registers this module: its hook implementations (:mod:`.hooks`) and fixtu
 
 from .boots import pytest_runtestloop
 from .compile_fixtures import compile_bench, pinned_checkout
+from .ending import pytest_runtest_makereport, pytest_sessionfinish
 from .fixtures import sbc_board, sbc_openssl, sbc_platform, sbc_workload, sbcbench
 from .hooks import (
     pytest_addhooks,
@@ -18,7 +19,6 @@ from .hooks import (
     pytest_report_header,
     pytest_runtest_call,
     pytest_runtest_teardown,
-    pytest_sessionfinish,
     pytest_terminal_summary,
     pytest_unconfigure,
 )
@@ -34,6 +34,7 @@ __all__ = [
     "pytest_generate_tests",
     "pytest_report_header",
     "pytest_runtest_call",
+    "pytest_runtest_makereport",
     "pytest_runtest_teardown",
     "pytest_runtestloop",
     "pytest_sessionfinish",

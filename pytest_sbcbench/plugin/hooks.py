@@ -109,12 +109,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def _lab(config: pytest.Config) -> LabRun | None:
     """labgrid's --lg-env: the run goes to that board (nothing imported without labgrid, or
     with labgrid's plugin loaded but no environment named: --lg-env, else LG_ENV)."""
-    from ..platform.labgrid_env import named_env_file
+    if config.getoption("sbc_lab_kernel") is None:
+        if config.pluginmanager.get_plugin("labgrid") is None:
+            return None  # first: without labgrid's plugin nothing of the lab is imported
+        from ..platform.labgrid_env import named_env_file
 
-    if config.getoption("sbc_lab_kernel") is None and (
-            config.pluginmanager.get_plugin("labgrid") is None
-            or not named_env_file(config.option)):
-        return None
+        if not named_env_file(config.option):
+            return None
     from ..run import lab
 
     return lab.from_config(config)
@@ -345,48 +346,6 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminal.write_summary(terminalreporter, session.board.name, session.board.title,
                            recorder.results, extra, results_path(session),
                            session.outputs.saved, suite, session.settings.save_baseline)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Write the run's files, then put the governors back (a failure shows in the summary).
-    An interrupt that arrived while finishing makes the run exit as interrupted."""
-    run = existing(session.config)
-    if run is None:
-        return
-    try:
-        late = run.finish(bool(session.testscollected),
-                          interrupted=session.exitstatus == pytest.ExitCode.INTERRUPTED)
-    except KeyboardInterrupt:  # a second interrupt while a write was held: it was abandoned
-        run.notes.append("interrupted twice while finishing the run: the file being written "
-                         "was left as it was (writes are atomic)")
-        late = True
-    finally:
-        run.preflight.restore_governors()
-    if late:
-        session.exitstatus = pytest.ExitCode.INTERRUPTED
-    elif run.outputs.failed:  # an output was lost: never a green run (the summary says which)
-        session.exitstatus = pytest.ExitCode.USAGE_ERROR
-    elif run.closing is not None and run.closing.failed and not run.settings.save_baseline:
-        run.notes.extend(_closing_lines(run))
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-    elif run.settings.gate and session.exitstatus == pytest.ExitCode.OK:
-        from ..run.gate import GATE_UNDECIDED, undecided
-
-        left = undecided(run.recorder.results)
-        if left:
-            run.notes.append(left)
-            session.exitstatus = GATE_UNDECIDED
-
-
-def _closing_lines(run: Session) -> list[str]:
-    """What the end of the run added: regressions by Holm's later steps, the suite mean."""
-    closing = run.closing
-    assert closing is not None
-    lines = [f"regression at the end of the run (Holm's later steps; its test had passed): "
-             f"{run.recorder.results[i].test}" for i in closing.added]
-    if closing.suite.status == "regression":
-        lines.append(f"regression: {closing.suite.detail}")
-    return lines
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -194,9 +194,11 @@ def settings_from(config: pytest.Config, values: Mapping[str, Any] | None = None
 def _check_replay_save(sysroot: Path | None, save: bool) -> None:
     """A captured tree replays a board's files, but the benchmarks run here: saving would put
     this machine's numbers into the captured board's baseline (issue 23, item 13)."""
+    if sysroot is None or not save:  # first: most runs need no Sysroot (nor what it imports)
+        return
     from ..platform.sysroot import Sysroot
 
-    if sysroot is None or not save or Sysroot(sysroot).is_host:
+    if Sysroot(sysroot).is_host:
         return
     if os.environ.get(REPLAY_SAVE_VARIABLE) == "1":
         return

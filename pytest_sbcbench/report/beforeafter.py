@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..model import Result, Verdict, display
+from ..model import Identity, Result, Verdict, display
 from ..platform.board import BoardProfile
 from .compare import compare, load_reference
+from .fleet import rank_identity
+from .markdown import describe
 from .results import ResultsFile
 
 
@@ -68,7 +70,7 @@ def same_board(files: Sequence[ResultsFile]) -> bool:
 
 
 def verdicts(columns: Sequence[Column], profiles: Mapping[str, BoardProfile]
-             ) -> list[dict[tuple[str, str], Verdict]]:
+             ) -> list[dict[RowKey, Verdict]]:
     """Each later column judged against the first exactly as ``sbcbench compare FIRST
     LATER`` judges it (the project's gate: its change, interval and verdict)."""
     reference = load_reference(columns[0].path)
@@ -91,15 +93,23 @@ def change_text(before: Result | None, after: Result | None, verdict: Verdict | 
     return f"{e.change_pct:+.1f}% [{low}, {high}] {e.confidence_pct:.0f}% CI: {verdict.status}"
 
 
-def row_key(result: Result) -> tuple[str, str]:
-    return (result.test, result.measurement.metric)
+RowKey = tuple[str, str, Identity]
+
+
+def row_key(result: Result) -> RowKey:
+    """A row is one measurement: the test, the metric and the identity that makes two numbers
+    the same measurement (threads, block size, op...; not who measured it, so a tool upgrade
+    stays one row, judged incomparable).  Keyed by test and metric alone, openssl's 1- and
+    2-thread sha256 of one scaling test shared a row: one was dropped and the verdict shown
+    could be the other's."""
+    return (result.test, result.measurement.metric, rank_identity(result.measurement.identity))
 
 
 def rows(columns: Sequence[Column]) -> list[tuple[Result, list[Result | None]]]:
     """Every metric of any file (in the first file's order, then new ones), with its result
     in each column (None where that file has no such metric)."""
     keyed = [{row_key(r): r for r in c.loaded.results} for c in columns]
-    order: list[tuple[str, str]] = []
+    order: list[RowKey] = []
     for table in keyed:
         order += [k for k in table if k not in order]
     out = []
@@ -108,6 +118,13 @@ def rows(columns: Sequence[Column]) -> list[tuple[Result, list[Result | None]]]:
         first = next(c for c in cells if c is not None)
         out.append((first, cells))
     return out
+
+
+def row_names(results: Sequence[Result]) -> list[str]:
+    """Each row's label (``openssl sha256 x1``); a label two rows share gets its identity."""
+    labels = [r.measurement.display_name for r in results]
+    return [f"{label} ({describe(r.measurement.identity)})" if labels.count(label) > 1
+            else label for label, r in zip(labels, results, strict=True)]
 
 
 def _value(result: Result | None) -> str:
@@ -126,13 +143,17 @@ def render(columns: Sequence[Column], profiles: Mapping[str, BoardProfile]) -> s
              "Files: " + "; ".join(f"**{c.name}** = {c.path.name}" for c in columns) + ".", "",
              "Values are medians of the runs (n = runs), as the terminal shows them. Each later "
              f"file is judged against **{first}** as `sbcbench compare` and the gate judge it: "
-             "the change, its confidence interval and the verdict (inconclusive: the runs "
-             "cannot tell a change of the size that matters from noise).", "",
+             "the change of the boot means (each boot's runs averaged, in log space: not the "
+             "ratio of the medians shown), its confidence interval and the verdict "
+             "(inconclusive: the runs cannot tell a change of the size that matters from "
+             "noise).", "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     judged = verdicts(columns, profiles)
-    for first_result, cells in rows(columns):
+    table = rows(columns)
+    names = row_names([first for first, _ in table])
+    for (first_result, cells), shown in zip(table, names, strict=True):
         better = "higher" if first_result.measurement.better == "higher" else "lower"
-        name = f"{first_result.measurement.display_name} ({better} is better)"
+        name = f"{shown} ({better} is better)"
         moves = [change_text(cells[0], c, v.get(row_key(c)) if c else None)
                  for c, v in zip(cells[1:], judged, strict=True)]
         lines.append("| " + " | ".join([name, *(_value(c) for c in cells), *moves]) + " |")

@@ -22,7 +22,7 @@ COLOURS = ("tab:gray", "tab:blue", "tab:orange", "tab:green", "tab:purple", "tab
 
 
 def _title(first: Result, cells: Sequence[Result | None], names: Sequence[str],
-           judged: Sequence[dict[tuple[str, str], Verdict]]) -> str:
+           judged: Sequence[dict[beforeafter.RowKey, Verdict]]) -> str:
     m = first.measurement
     shown = DISPLAY_UNITS.get(m.unit, (m.unit, 1.0))[0]
     head = f"{m.display_name} ({shown}, {m.better} is better)"
@@ -35,7 +35,7 @@ def _title(first: Result, cells: Sequence[Result | None], names: Sequence[str],
 
 
 def _panel(ax: Any, first: Result, cells: Sequence[Result | None], names: Sequence[str],
-           judged: Sequence[dict[tuple[str, str], Verdict]]) -> None:
+           judged: Sequence[dict[beforeafter.RowKey, Verdict]]) -> None:
     factor = DISPLAY_UNITS.get(first.measurement.unit, ("", 1.0))[1]
     ys = list(range(len(cells)))[::-1]
     for y, cell, colour in zip(ys, cells, COLOURS * len(cells), strict=False):

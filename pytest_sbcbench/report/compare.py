@@ -7,10 +7,10 @@ as its earlier boots (as pytest judges a boot with the history's), m for Holm's 
 counted as pytest counts it, then Holm's later steps and the suite-mean test
 (:func:`judge.closing.close_run`).  A candidate session that is already one of the baseline's
 sessions (same boot, same samples), or given twice, is refused: it would be compared with
-itself.  The outcome maps to the exit codes in ``sbcbench compare --help``: 0 nothing
-regressed, 1 a regression or an implausible number, 2 unusable input (raised as an error by
-the loaders), and 3 when the gate could not judge: a result is incomparable (pytest fails it
-too unless allowed) or no result had a baseline at all."""
+itself.  The outcome maps to the pytest gate's exit codes (:func:`outcome`; ``sbcbench compare
+--help``): 0 every metric decided and none regressed, 1 a regression or an implausible number,
+2 unusable input (raised as an error by the loaders), 4 cannot gate (incomparable, or without a
+baseline), 6 undecided."""
 
 from __future__ import annotations
 
@@ -31,10 +31,12 @@ from ..judge.looks import DEFAULT_MIN_EFFECT_PCT
 from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, judge_result
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster
+from ..words import counted
 from .results import RESULTS_SCHEMA, ResultsFile, results_document
 from .tally import tally_line
 
-EXIT_PASS, EXIT_REGRESSION, EXIT_UNUSABLE, EXIT_NOT_JUDGED = 0, 1, 2, 3
+# the pytest gate's codes (README, docs/gate.md): the same files give the same exit either way
+EXIT_PASS, EXIT_REGRESSION, EXIT_UNUSABLE, EXIT_CANNOT_GATE, EXIT_UNDECIDED = 0, 1, 2, 4, 6
 FAILING = ("regression", "implausible")
 JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible")
 
@@ -95,24 +97,35 @@ class Outcome:
 
 def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool,
             closing: Closing | None = None) -> Outcome:
+    """The exit code of the pytest gate (``--sbc-gate``) on the same files: 1 a regression or
+    an implausible number; 4 cannot gate (a result incomparable with the baseline, unless
+    allowed, or without one: the gate refuses those before measuring); 6 undecided (a metric
+    neither passed nor regressed, or an allowed incomparable one); 0 every metric decided and
+    none regressed."""
     counts: Counter[str] = Counter(v.status for _, v in verdicts)
     tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{len(verdicts)} results: {tally or 'none'}"
     judged = [dataclass_replace(r, v) for r, v in verdicts]
     suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
     done = tuple(verdicts), tally_line(judged, suite), closing
+
+    def ends(code: int, why: str) -> Outcome:
+        return Outcome(done[0], code, f"{line}; exit {code}: {why}", *done[1:])
     if any(counts[s] for s in FAILING) or (closing is not None and closing.failed):
-        return Outcome(done[0], EXIT_REGRESSION, f"{line}; exit 1: regression", *done[1:])
-    if counts["incomparable"] and not allow_incomparable:
-        return Outcome(done[0], EXIT_NOT_JUDGED,
-                       f"{line}; exit 3: not judged: {counts['incomparable']} incomparable with "
-                       "the baseline (pytest fails these too; --allow-incomparable to accept)",
-                       *done[1:])
-    if not any(counts[s] for s in JUDGED):
-        return Outcome(done[0], EXIT_NOT_JUDGED,
-                       f"{line}; exit 3: not judged: no result has a comparable baseline",
-                       *done[1:])
-    return Outcome(done[0], EXIT_PASS, f"{line}; exit 0: no regression", *done[1:])
+        return ends(EXIT_REGRESSION, "regression")
+    blocked = counts["no-baseline"] + (0 if allow_incomparable else counts["incomparable"])
+    if blocked or not any(counts[s] for s in JUDGED):
+        why = (f"{counted(counts['incomparable'], 'result')} incomparable with the baseline "
+               "(pytest's gate refuses these; --allow-incomparable to judge the rest)"
+               if counts["incomparable"] and not allow_incomparable else
+               f"{counted(counts['no-baseline'], 'result')} without a baseline"
+               if counts["no-baseline"] else "no result has a comparable baseline")
+        return ends(EXIT_CANNOT_GATE, f"cannot gate: {why}")
+    left = counts["inconclusive"] + counts["incomparable"]
+    if left:
+        return ends(EXIT_UNDECIDED, f"undecided: {counted(left, 'metric')} neither passed nor "
+                                    "regressed (add candidate or baseline boots)")
+    return ends(EXIT_PASS, "no regression")
 
 
 def dataclass_replace(result: Result, verdict: Verdict) -> Result:

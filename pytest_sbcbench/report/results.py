@@ -11,7 +11,7 @@ from typing import Any, get_args
 from ..errors import BoardError, SchemaError, schema_field
 from ..fileio import write_json_atomic as write_json_atomic
 from ..jsonload import read_bytes, strict_json
-from ..judge.baseline import identity_of, samples_field, text_field
+from ..judge.baseline import identity_of, plausible, samples_field, text_field
 from ..judge.stats import summarize
 from ..model import Evidence, Measurement, Result, Status, Verdict
 from ..platform.board import check_board_name
@@ -107,6 +107,7 @@ def _result(data: Any, index: int) -> Result:
     samples = samples_field(data["samples"], test)
     metric = text_field(data["metric"], f"{test} metric")
     unit = text_field(data["unit"], f"{test} unit")
+    plausible(samples, f"{test} {metric}", unit)  # a 1e29 B/s sample is no result either
     if data["better"] not in ("higher", "lower"):
         raise ValueError(f"{test}: better must be 'higher' or 'lower'")
     identity = identity_of(data["identity"], test)

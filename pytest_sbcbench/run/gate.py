@@ -39,6 +39,23 @@ def missing_baseline(path: Path) -> str:
     return f"gate: no baseline to gate against: {where}; {ADVICE}"
 
 
+def before_board(settings: Settings) -> None:
+    """``--sbc-gate``, before a lab board is powered (a boot takes minutes): the baselines
+    directory exists, and with ``--board`` so does that board's baseline file; else raise the
+    refusal the gate would give after the boot (a misspelled ``--sbc-baselines`` used to be
+    found only once the board had booted)."""
+    if not settings.gate:
+        return
+    from ..errors import SbcBenchError
+    from ..judge.baseline import baseline_path
+
+    folder = settings.baselines
+    if not folder.is_dir():
+        raise SbcBenchError(missing_baseline(folder / "board.json"))
+    if settings.board is not None and not baseline_path(folder, settings.board).is_file():
+        raise SbcBenchError(missing_baseline(baseline_path(folder, settings.board)))
+
+
 def declared_mismatch(declared: Identity, entries: Sequence[BaselineEntry]) -> str | None:
     """Why no entry carries ``declared`` (the workload's own identity keys), or None."""
     wanted = declared.as_dict()
@@ -140,6 +157,22 @@ def early_warnings(tests: Sequence[tuple[str, Workload | None]], baseline: Basel
         return []
     return [f"before measuring: {line}" for line in found] + [
         f"before measuring: those tests will be judged incomparable; {ADVICE}"]
+
+
+def cannot_gate(results: Sequence[Result], failed: int, allow_incomparable: bool) -> str | None:
+    """Gate mode at the end: when the ``failed`` tests are exactly those with an incomparable
+    result (an identity part only a run adds, found after measuring), the line of exit 4
+    (cannot gate), as ``sbcbench compare`` gives on the same file; None when anything else
+    failed (a regression, a broken tool: exit 1 stays)."""
+    if allow_incomparable or failed == 0:
+        return None
+    failing = [r for r in results if r.verdict.status in ("regression", "implausible",
+                                                           "invalid")]
+    odd = sorted({r.test for r in results if r.verdict.status == "incomparable"})
+    if failing or len(odd) != failed:
+        return None
+    return (f"gate: cannot gate, exit 4: {counted(len(odd), 'test')} measured something the "
+            f"baseline cannot be compared with: {', '.join(odd)}; {ADVICE}")
 
 
 def undecided(results: Sequence[Result]) -> str | None:

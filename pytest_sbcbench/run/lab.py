@@ -126,7 +126,11 @@ def board_for_place(tag: str, probe: Probe, profiles: Mapping[str, BoardProfile]
 def attach_board(lab: LabRun, target: RunTarget, lookup: BoardLookup) -> RunTarget:
     """Point the run at the lab's board: the returned target runs there, and the place's
     ``board`` tag names the board profile unless ``--board`` was given.  labgrid's own errors
-    (no such place, not acquired) become an :class:`SbcBenchError` naming labgrid."""
+    (no such place, not acquired) become an :class:`SbcBenchError` naming labgrid.  What
+    needs no board is checked first, before the board is powered (:func:`.gate.before_board`)."""
+    from .gate import before_board
+
+    before_board(target.settings)
     try:
         attached = lab.attach(target)
         tag = lab.tags.get("board")
@@ -254,14 +258,24 @@ class LabRun:
             "reboots": [r.as_dict() for r in self.reboots],
         }
 
-    def close(self) -> None:
-        """Release the target's drivers and remove the captured tree."""
+    def close(self) -> str | None:
+        """Release the target's drivers and remove the captured tree.  A cleanup that fails
+        (an emulator killed by the Ctrl-C that ended the run, a board gone) is one line
+        returned, not an exception out of pytest's unconfigure (exit 1 with a traceback), and
+        labgrid's own retry at exit, which would print its traceback, is cancelled."""
         try:
             if self.target is not None:
                 self.target.cleanup()
+        except Exception as exc:
+            import atexit
+
+            atexit.unregister(getattr(self.target, "_atexit_cleanup", lambda: None))
+            return (f"labgrid: releasing {self.board_name()} failed ({type(exc).__name__}: "
+                    f"{exc}); its drivers were left as they were")
         finally:
             if self._tmp is not None:
                 shutil.rmtree(self._tmp, ignore_errors=True)
+        return None
 
 
 def after_reboot(lab: LabRun, target: RunTarget, lookup: BoardLookup

@@ -106,6 +106,8 @@ class Outputs:
             return None
         path = history.history_path(settings.baselines)
         role = "baseline" if settings.save_baseline else "candidate"
+        if role == "baseline" and doc.get("interrupted"):  # as the baseline: whole or nothing
+            return f"history: baseline session not appended to {path}: the run was interrupted"
         try:
             number = history.append(path, doc, role, settings.candidate)
         except history.HistoryError as exc:
@@ -138,10 +140,11 @@ def openssl_version(target: RunTarget, tools: dict[str, str | None]) -> str | No
         return tools["openssl"]
     from ..measure import openssl
 
-    path = openssl.find_openssl(executor=target.executor)
-    if path is None:
-        return None
-    try:
+    try:  # the environment block is informative: the tests report tool errors, and a board
+        # that stopped answering (an interrupt killed its emulator) leaves it unknown
+        path = openssl.find_openssl(executor=target.executor)
+        if path is None:
+            return None
         return openssl.openssl_tool(path, executor=target.executor).version
-    except Exception:  # the environment block is informative; the tests report tool errors
+    except Exception:
         return None

@@ -256,7 +256,7 @@ class Recorder:
 
         return JudgeContext(against.board.name, against.board, against.baseline,
                             against.machine, tuple(found), strict, against.limits,
-                            self.judged_as(), self.n_metrics)
+                            self.judged_as(), self.n_metrics, boots_left=self.boots_left)
 
     def close(self, against: Judged, strict: bool) -> Closing:
         """Holm's later steps and the suite-mean test over this boot's results (the results'

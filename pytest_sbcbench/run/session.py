@@ -188,12 +188,12 @@ class Session:
     def close(self) -> None:
         """At unconfigure: governors back (a failure goes to stderr), lab and terminal closed."""
         failures = self.preflight.last_restore()
+        if self.lab is not None:
+            failures += filter(None, [self.lab.close()])
         if failures:
             import sys
 
             print("\n".join(f"sbcbench: {f}" for f in failures), file=sys.stderr)
-        if self.lab is not None:
-            self.lab.close()
         if self.terminal is not None:
             self.terminal.close()
 
