@@ -62,7 +62,7 @@ def test_snapdragon_x_elite_is_named_oryon() -> None:
     # arch/arm64/include/asm/cputype.h entries the table lacked before issue 24
     ("0x41", "0xd4c", "Cortex-X1C"), ("0x41", "0xd89", "Cortex-A720AE"),
     ("0x41", "0xd8b", "C1-Pro"), ("0x4e", "0x010", "Olympus"), ("0x46", "0x001", "A64FX"),
-    ("0x48", "0xd02", "HIP09"), ("0x6d", "0xd49", "Azure-Cobalt-100"),
+    ("0x48", "0xd02", "Kunpeng-920 (HIP09)"), ("0x6d", "0xd49", "Azure-Cobalt-100"),
     ("0x61", "0x039", "M2-Max-Avalanche"), ("0x43", "0x0af", "ThunderX2"),
 ])
 def test_kernel_part_table_entries(implementer: str, part: str, name: str) -> None:

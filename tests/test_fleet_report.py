@@ -185,3 +185,57 @@ def test_a_live_openssl_result_is_ranked_among_the_published(tmp_path: Path) -> 
     text = render(fleet.load_fleet([*PUBLISHED, live]), PROFILES)
     assert "| 1 | generic-x86_64 | 4,490.9 MB/s | 1.00x | openssl 3.0.19 |" in text
     assert "| 4 | star64 | 21.70 MB/s |" in text
+
+
+def test_star64_compile_and_sha512_ratios_corroborate(entries: list[fleet.FleetEntry]) -> None:
+    """The seeds' corroboration (seeds/000): 6.02x slower than a Raspberry Pi 5 on the pinned
+    compile (461.28 s vs 76.65 s), both quad-core, and 5.9x behind a Cortex-A76 on software
+    SHA-512 (the RK3588's, 63.5 vs 376.1 MB/s): two independent workloads, one core, within
+    1.6% of each other, so they agree (threshold 10%)."""
+    from pytest_sbcbench.report.corroboration import AGREEMENT, corroborations
+
+    found = {(c.board, c.compile.reference): c for c in corroborations(entries, PROFILES)}
+    pi5 = found[("star64", "rpi5")]
+    assert pi5.core == "Cortex-A76" and pi5.control.reference == "nanopc-t6n"
+    assert (pi5.compile.value, pi5.compile.reference_value) == (461.28, 76.65)
+    assert round(pi5.compile.slower, 2) == 6.02 and round(pi5.control.slower, 1) == 5.9
+    assert pi5.spread == pytest.approx(6.018 / 5.923 - 1, abs=1e-3) and pi5.agree
+    assert AGREEMENT == 0.10
+    # the CM5 (also 4x Cortex-A76) gives a second compile reference: 6.49x, 9.6% apart
+    cm5 = found[("star64", "rpi-cm5")]
+    assert round(cm5.compile.slower, 2) == 6.49 and cm5.agree
+    # no big.LITTLE board is a compile reference, no board is compared with its own core
+    assert {c.compile.reference for c in found.values()} == {"rpi5", "rpi-cm5"}
+    assert all(c.board != "milkv-mars" for c in found.values())  # no sha512 published
+
+
+def test_the_report_states_the_corroboration(entries: list[fleet.FleetEntry]) -> None:
+    text = render(entries, PROFILES)
+    section = text.split("## Corroboration (one core, two independent workloads)")[1]
+    section = section.split("\n## ")[0]
+    assert ("| star64 | Cortex-A76 | 461.28 s vs 76.65 s (rpi5) | 6.02x | 63.50 MB/s vs "
+            "376.1 MB/s (nanopc-t6n) | 5.92x | 1.6% | yes |") in section
+    assert "at most 10% above the smaller" in section
+    assert ("star64 is 6.02x slower than rpi5 on build-time (ballistics-engine 2821bba) "
+            "(461.28 s vs 76.65 s) and 5.92x behind nanopc-t6n's Cortex-A76 on sha512") in section
+    assert "they agree (1.6% apart, within 10%)" in section
+    doc = as_json(entries, PROFILES)
+    rows = {(c["board"], c["compile"]["reference"]): c for c in doc["corroboration"]}
+    assert rows[("star64", "rpi5")]["agree"] is True
+    assert rows[("star64", "rpi5")]["agreement"] == 0.10
+
+
+def test_ratios_that_disagree_are_said_so(entries: list[fleet.FleetEntry]) -> None:
+    """The same pairing with the Star64's sha512 halved (a control run that measured
+    something else): 6.02x against 11.8x is no corroboration, and the report says so."""
+    from dataclasses import replace
+
+    def halved(e: fleet.FleetEntry) -> fleet.FleetEntry:
+        if e.board != "star64" or e.result.measurement.metric != "sha512":
+            return e
+        summary = replace(e.result.summary, mean=e.result.summary.mean / 2)
+        return replace(e, result=replace(e.result, summary=summary))
+
+    text = render([halved(e) for e in entries], PROFILES)
+    assert "| 6.02x |" in text and "| 11.85x |" in text and "| no |" in text
+    assert "they disagree (96.8% apart, more than 10%)" in text

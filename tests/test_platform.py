@@ -64,6 +64,10 @@ CPUINFO_FACTS = {
     "mips64_sibyte-bcm1250": ("mips64", 1, "SiByte SB1 V0.2  FPU V0.2"),
     "loongarch64_loongson-3a5000-hv": ("loongarch64", 4, "Loongson-3A5000-HV"),
     "loongarch64_loongson-3a6000-hv": ("loongarch64", 8, "Loongson-3A6000-HV"),
+    # issue 32: HiSilicon and Phytium parts (tests/test_arm_parts_sources.py)
+    "arm64_hisilicon-kunpeng-920": ("aarch64", 1, "HiSilicon Kunpeng-920 (TSV110)"),
+    "arm64_phytium-ft2000": ("aarch64", 1, "Phytium FTC662"),
+    "arm64_phytium-ft1500a": ("aarch64", 1, "phytium FT1500a"),
     # the QEMU lab boards of scripts/qemu_lab.py (issue 21), captured over labgrid
     "arm64_qemu-virt_cortex-a72": ("aarch64", 2, "ARM Cortex-A72"),
     "arm64_qemu-virt_cortex-a53": ("aarch64", 2, "ARM Cortex-A53"),
@@ -138,7 +142,7 @@ def test_mips_isa_is_not_read_as_riscv() -> None:
 @pytest.mark.parametrize(("implementer", "part", "name"), [
     ("0x41", "0xd80", "ARM Cortex-A520"), ("0x41", "0xd81", "ARM Cortex-A720"),
     ("0x61", "0x022", "Apple M1-Icestorm"), ("0x61", "0xd0b", "Apple part 0xd0b"),
-    ("0x48", "0xd01", "HiSilicon TSV110"), ("0x41", "0xD0B", "ARM Cortex-A76"),
+    ("0x48", "0xd01", "HiSilicon Kunpeng-920 (TSV110)"), ("0x41", "0xD0B", "ARM Cortex-A76"),
 ])
 def test_part_names_respect_the_implementer(implementer: str, part: str, name: str) -> None:
     """The RPi 5 capture with its implementer and part swapped: names follow both codes."""

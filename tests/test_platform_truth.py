@@ -197,12 +197,34 @@ SYSBENCH = DATA / "sysbench"
     ("sysbench-1.0.20_cpu_x86-native_maxprime200000_300s.txt",
      {"events_per_second": 23.12, "max_prime": 200000, "total_time_s": 300.0045,
       "events": 6935}),
+    # 1.1: 'time elapsed:' under 'Throughput:'; pasted from 'CPU speed:' on, no banner
+    ("sysbench-1.1.0-bbee5d5_cpu_ec2-x86-64_maxprime100000_events10000_no-banner.txt",
+     {"version": None, "events_per_second": 45.36, "total_time_s": 220.4715, "events": 10000}),
+    ("sysbench-1.1.0-bbee5d5_cpu_graviton2_maxprime100000_events10000_no-banner_annotated.txt",
+     {"version": None, "events_per_second": 114.02, "total_time_s": 87.7069, "events": 10000}),
 ])
 def test_sysbench_cpu(name: str, expected: dict[str, object]) -> None:
     result = parse_sysbench((SYSBENCH / name).read_text())
     assert result.test == "cpu"
     for key, value in expected.items():
-        assert getattr(result, key) == pytest.approx(value)
+        assert getattr(result, key) == (value if value is None else pytest.approx(value))
+
+
+def test_sysbench_oltp_run_is_no_cpu_result() -> None:
+    """sysbench 1.1's Throughput block of an OLTP run (SQL statistics) has events/s and time
+    elapsed too: without a cpu or memory test in it, it is refused, not read as a cpu rate."""
+    text = (SYSBENCH / "sysbench-1.1_oltp-read-only_ryzen5-5600x_clearlinux_sql-statistics"
+                       ".txt").read_text()
+    with pytest.raises(ParseError, match="no banner, and no cpu test"):
+        parse_sysbench(text)
+
+
+def test_sysbench_1_1_banner_is_still_read() -> None:
+    """The 1.1 paste with the banner its note printed ('sysbench --version': 1.1.0-bbee5d5)."""
+    text = (SYSBENCH / "sysbench-1.1.0-bbee5d5_cpu_ec2-x86-64_maxprime100000_events10000_"
+                       "no-banner.txt").read_text()
+    result = parse_sysbench("sysbench 1.1.0-bbee5d5\n\n" + text)
+    assert (result.version, result.total_time_s) == ("1.1.0", 220.4715)
 
 
 def test_sysbench_derived_rate_and_memory() -> None:

@@ -79,7 +79,7 @@ def test_crypto_and_compile_select_disjoint_sets(
     compile_ = pytester.runpytest("benchmarks", "-m", "compile", "--collect-only", "-q")
     crypto_ids = {line for line in crypto.outlines if "::" in line}
     compile_ids = {line for line in compile_.outlines if "::" in line}
-    assert len(crypto_ids) == 12
+    assert len(crypto_ids) == 18
     assert not crypto_ids & compile_ids
 
 

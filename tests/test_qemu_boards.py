@@ -3,7 +3,8 @@ QEMU boards (``scripts/qemu_lab.py``), driven through labgrid's own QEMUDriver a
 
 ``sbcbench capture --lg-env`` + ``sbcbench probe`` name each board's CPU and accelerators from
 its own ``/proc/cpuinfo``; the shipped crypto suite runs on the board's openssl and its results
-carry the board's arch, kernel release, openssl version and boot id; a power cycle gives a new
+carry the board's arch, kernel release, openssl version and boot id (and ML-KEM-768 runs on the
+trixie board's OpenSSL 3.5); a power cycle gives a new
 boot id and the kernel switch boots the other kernel under the same userland.
 
 Runs when ``SBCBENCH_QEMU_LAB`` names a lab directory that ``scripts/qemu_lab.py build`` filled
@@ -159,6 +160,31 @@ def test_crypto_suite_runs_on_the_board(name: str, kernel: str | None, tmp_path:
     assert set(metrics) == {"aes-128-gcm", "sha256"}
     for result in metrics.values():
         assert result["identity"]["version"] == version and result["summary"]["median"] > 0
+
+
+def test_ml_kem_runs_on_the_trixie_board(tmp_path: Path) -> None:
+    """The shipped suite's ML-KEM-768 tests (``test_kem``: keygen, encaps, decaps) on the
+    board whose userland is Debian trixie: its openssl 3.5 lists ML-KEM-768 in its default
+    provider, so the tests run there (on bookworm's 3.0 they skip saying why), and each rate
+    comes from the KEM table of the board's own ``openssl speed``."""
+    entry = board("rv64imafdc")
+    assert entry["userland"] == "trixie"
+    results = tmp_path / "results-rv64imafdc-ml-kem.json"
+    done = run([sys.executable, "-m", "pytest", "-p", "labgrid", "--lg-env", entry["env"],
+                "benchmarks/", "-m", "crypto", "-k", "test_kem", "--sbc-quick",
+                "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-rs",
+                "--sbc-results", str(results)])
+    assert "3 passed" in done.stdout, done.stdout
+    keep(results)
+    doc = json.loads(results.read_text())
+    version = upstream(entry["openssl"])
+    assert doc["environment"]["openssl"] == version and version.startswith("3.5.")
+    by_op = {r["identity"]["op"]: r for r in doc["results"]}
+    assert sorted(by_op) == ["decaps", "encaps", "keygen"]
+    for result in by_op.values():
+        assert result["metric"] == "ml-kem-768" and result["unit"] == "op/s"
+        assert result["identity"]["table"] == "kem" and result["identity"]["version"] == version
+        assert result["summary"]["median"] > 0
 
 
 def test_power_cycle_gives_a_new_boot_id_and_the_kernel_switch_another_kernel() -> None:

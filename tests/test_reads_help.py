@@ -71,19 +71,24 @@ def test_run_says_up_front_what_it_will_skip(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("will be skipped here"))
-    assert lines[head] == "will be skipped here: 13 of 15 selected tests, before anything runs:"
+    assert lines[head] == "will be skipped here: 19 of 21 selected tests, before anything runs:"
     assert lines[head + 1] == (
         "  test_cipher[aes-128-gcm, aes-256-gcm, aes-128-cbc, chacha20-poly1305], "
         "test_digest[sha256, sha512], test_asymmetric[rsa2048-sign, rsa2048-verify, "
-        "ecdsa-p256-sign, ecdsa-p256-verify], test_openssl_scaling: openssl not found on "
+        "ecdsa-p256-sign, ecdsa-p256-verify], test_kem[ml-kem-768-keygen, ml-kem-768-encaps, "
+        "ml-kem-768-decaps], test_pq_signature[ml-dsa-65-sign, ml-dsa-65-verify], "
+        "test_openssl_scaling: openssl not found on "
         "PATH: install it (Debian/Ubuntu: apt-get install openssl) or point SBCBENCH_OPENSSL "
         "at an openssl binary")
-    assert lines[head + 2] == ("  test_sysbench_scaling: sysbench not installed "
+    assert lines[head + 2] == ("  test_bssl[aes-128-gcm-seal]: bssl not found on PATH: build "
+                               "BoringSSL or AWS-LC (their tool/bssl) or point SBCBENCH_BSSL "
+                               "at a bssl binary")
+    assert lines[head + 3] == ("  test_sysbench_scaling: sysbench not installed "
                                "(apt-get install sysbench)")
-    assert lines[head + 3].startswith("  test_stress_ng_matrixprod_scaling: stress-ng not "
+    assert lines[head + 4].startswith("  test_stress_ng_matrixprod_scaling: stress-ng not "
                                       "installed")
     # the in-process tests (the cryptography package) run: not listed
-    assert "test_inprocess" not in "\n".join(lines[head:head + 4])
+    assert "test_inprocess" not in "\n".join(lines[head:head + 5])
 
 
 def test_skip_lines_group_by_reason() -> None:

@@ -104,7 +104,9 @@ def parser() -> argparse.ArgumentParser:
                    help="no line per sample on stderr, only the summary")
     m.set_defaults(run=commands.cmd_monitor)
     o = sub.add_parser("parse", help="parse a tool's output")
-    o.add_argument("tool", choices=["openssl"])
+    o.add_argument("tool", choices=["openssl", "bssl"],
+                   help="openssl: an 'openssl speed' log; bssl: a 'bssl speed' log "
+                        "(BoringSSL, AWS-LC)")
     o.add_argument("file", type=Path)
     o.add_argument("--openssl-version", type=openssl_version, default=None, metavar="VERSION",
                    help="the version that wrote FILE (e.g. 1.1.1w, or the banner 'openssl "

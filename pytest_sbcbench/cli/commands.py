@@ -204,6 +204,10 @@ def cmd_parse(args: argparse.Namespace) -> int:
     absurd number is unparseable input (exit 2, naming it), never a printed result.  A cell
     of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
     it is left out and said in a note."""
+    if args.tool == "bssl":
+        from .parse_bssl import parse_bssl
+
+        return parse_bssl(args)
     text = read_bytes(args.file, "openssl speed log").decode(errors="replace")
     report = parse_speed(text, args.openssl_version)
     rows, not_run = _checked_rows(report, args.file)
@@ -225,6 +229,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
             name = row["algorithm"]
             if name in both_paths:
                 name = f"{name} ({row['api']})"
+            if "table" in row:  # OpenSSL 3.2+'s KEM and signature tables
+                name = f"{name} ({row['table']})"
             print(f"{name!s:28} {where!s:>8} {value:>18.6g}")
     return 0
 
@@ -242,7 +248,8 @@ def _checked_rows(report: SpeedReport, path: Path) -> tuple[list[dict[str, objec
           **({"api": c.api} if c.api else {})})
         for c in report.throughput]
     cells += [(r.algorithm, r.op, r.per_second, "op/s",
-               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second})
+               {"algorithm": r.algorithm, "op": r.op, "per_second": r.per_second,
+                **({"table": r.kind} if r.kind else {})})
               for r in report.rates]
     for algorithm, where, value, unit, row in cells:
         if value == 0:

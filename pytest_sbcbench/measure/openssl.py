@@ -10,6 +10,7 @@ from ..errors import ParseError, ToolError
 from ..model import Identity, Measurement
 from ..platform.executor import Executor, default_executor
 from .openssl_parse import SpeedReport, parse_speed
+from .openssl_pq import KEM, SIGNATURE, listed_names
 from .sanity import checked
 from .tools import run_tool, which
 
@@ -20,6 +21,12 @@ THROUGHPUT_ALGORITHMS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "aes-192-c
 ASYMMETRIC_ALGORITHMS = {f"rsa{bits}": f"rsa{bits}" for bits in (512, 1024, 2048, 3072, 4096)}
 ASYMMETRIC_ALGORITHMS.update({f"ecdsa-p{bits}": f"ecdsap{bits}" for bits in (256, 384, 521)})
 ASYMMETRIC_OPS = ("sign", "verify")
+# canonical name -> (the name ``openssl speed`` and ``openssl list`` use, its table, its ops):
+# OpenSSL 3.5's default provider (FIPS 203 ML-KEM, FIPS 204 ML-DSA); 3.2-3.4 measure them only
+# through a provider that brings them (the OQS provider names them mlkem768, mldsa65)
+POST_QUANTUM = {"ml-kem-768": ("ML-KEM-768", KEM, ("keygen", "encaps", "decaps")),
+                "ml-dsa-65": ("ML-DSA-65", SIGNATURE, ("keygen", "sign", "verify"))}
+LIST_OPTION = {KEM: "-kem-algorithms", SIGNATURE: "-signature-algorithms"}
 DEFAULT_BLOCK = 16384
 
 
@@ -76,6 +83,8 @@ def openssl_tool(path: str, *, executor: Executor | None = None) -> OpensslTool:
 def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
                block_bytes: int = DEFAULT_BLOCK) -> list[str]:
     """The ``openssl speed -mr`` command line for one canonical algorithm."""
+    if algorithm in POST_QUANTUM:  # no -mr: its +F9/+F10 records name no algorithm (openssl_pq)
+        return [tool.path, "speed", "-seconds", str(seconds), POST_QUANTUM[algorithm][0]]
     base = [tool.path, "speed", "-mr", "-seconds", str(seconds)]
     if algorithm in ASYMMETRIC_ALGORITHMS:
         return [*base, ASYMMETRIC_ALGORITHMS[algorithm]]
@@ -131,7 +140,7 @@ def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
     for _ in range(runs):
         report = speed_once(tool, argv, 2, seconds)
         for op, values in series.items():
-            value = report.per_second(algorithm, op)
+            value = report.per_second(algorithm, op, "")  # the RSA/ECDSA tables
             if value is None:
                 raise no_result(argv, f"{algorithm} {op} rate", report)
             values.append(checked(value, "op/s", argv, f"openssl speed {algorithm} {op} rate"))
@@ -139,6 +148,43 @@ def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
         op: Measurement(algorithm, "op/s", "higher",
                         Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
                                     op=op, threads=1, seconds=seconds),
+                        tuple(values), label=f"{algorithm} {op}")
+        for op, values in series.items()
+    }
+
+
+def post_quantum_problem(tool: OpensslTool, algorithm: str) -> str | None:
+    """Why ``tool`` cannot measure ``algorithm`` (a :data:`POST_QUANTUM` name), from its own
+    ``openssl list -kem-algorithms`` / ``-signature-algorithms``; None when it lists it."""
+    name, kind, _ = POST_QUANTUM[algorithm]
+    argv = [tool.path, "list", LIST_OPTION[kind]]
+    listed = listed_names(run_tool(argv, 60, "openssl list", executor=tool.executor))
+    if name.lower() in {n.lower() for n in listed}:
+        return None
+    names = sorted(n for n in listed if not re.fullmatch(r"[\d.]+", n))  # OIDs left out
+    return (f"openssl {tool.version} at {tool.path} has no {name} ({' '.join(argv[1:])} "
+            f"lists {', '.join(names[:8]) or 'nothing'}): OpenSSL's default provider "
+            "has ML-KEM and ML-DSA from 3.5")
+
+
+def measure_post_quantum(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
+                         ) -> dict[str, Measurement]:
+    """The rates (op/s) of a :data:`POST_QUANTUM` algorithm's three operations from ``runs``
+    invocations of ``openssl speed -seconds N NAME``, read from its KEM or signature table."""
+    _, kind, ops = POST_QUANTUM[algorithm]
+    argv = speed_argv(tool, algorithm, seconds)
+    series: dict[str, list[float]] = {op: [] for op in ops}
+    for _ in range(runs):
+        report = speed_once(tool, argv, len(ops), seconds)
+        for op, values in series.items():
+            value = report.per_second(algorithm, op, kind)
+            if value is None:
+                raise no_result(argv, f"{algorithm} {op} rate ({kind} table)", report)
+            values.append(checked(value, "op/s", argv, f"openssl speed {algorithm} {op} rate"))
+    return {
+        op: Measurement(algorithm, "op/s", "higher",
+                        Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
+                                    op=op, table=kind, threads=1, seconds=seconds),
                         tuple(values), label=f"{algorithm} {op}")
         for op, values in series.items()
     }

@@ -38,6 +38,8 @@ from dataclasses import dataclass, replace
 
 from ..errors import ParseError
 from ..words import counted
+from . import openssl_pq
+from .openssl_blocks import headerless_sizes, lost_header_blocks
 from .openssl_checks import check_terminated, no_conflicts
 from .openssl_multi import (
     MR_RATE_TAGS,
@@ -51,10 +53,6 @@ from .openssl_multi import (
     split_lines,
 )
 
-STANDARD_BLOCKS: dict[int, tuple[int, ...]] = {
-    6: (16, 64, 256, 1024, 8192, 16384),
-    5: (16, 64, 256, 1024, 8192),
-}
 NIST_CURVE = re.compile(r"^nistp(\d+)$", re.IGNORECASE)
 VERSION_UNITS = ("1.1.1 and later give op/s; 1.1.0, 1.0.x and LibreSSL give s/op")
 
@@ -73,6 +71,7 @@ class Rate:
     algorithm: str
     op: str
     per_second: float
+    kind: str = ""  # "" the classic tables; "kem" or "signature" 3.2+'s (see .openssl_pq)
 
 
 @dataclass(frozen=True)
@@ -104,11 +103,24 @@ class SpeedReport:
             paths.setdefault(cell.algorithm, set()).add(cell.api)
         return {name for name, found in paths.items() if {"evp", "legacy"} <= found}
 
-    def per_second(self, algorithm: str, op: str) -> float | None:
+    def per_second(self, algorithm: str, op: str, kind: str | None = None) -> float | None:
+        """The first rate of ``algorithm``'s ``op`` in the tables of ``kind``: ``""`` the
+        classic RSA/DSA/ECDSA/ECDH/EdDSA tables, ``"kem"`` or ``"signature"`` OpenSSL 3.2+'s
+        generic ones (3.5's ``openssl speed rsa2048`` prints an rsa2048 row in all three: three
+        results).  Without ``kind``: the classic tables' rate, else the one other table's;
+        an op two of the generic tables give (rsa2048 keygen as a KEM and as a signature key)
+        is a :class:`ParseError`: name the table."""
+        name = canonical(algorithm)
+        found: dict[str, float] = {}
         for rate in self.rates:
-            if rate.algorithm == canonical(algorithm) and rate.op == op:
-                return rate.per_second
-        return None
+            if rate.algorithm == name and rate.op == op and (kind is None or rate.kind == kind):
+                found.setdefault(rate.kind, rate.per_second)
+        if "" in found:
+            return found[""]
+        if len(found) > 1:
+            raise ParseError("openssl speed output", f"{name} {op} is in the "
+                             f"{' and the '.join(found)} tables: name the table")
+        return next(iter(found.values()), None)
 
 
 def detect_version(text: str) -> str | None:
@@ -148,7 +160,7 @@ def parse_speed(text: str, version: str | None = None) -> SpeedReport:
 
     The ``-mr`` records of this process (or of a ``-multi`` parent) are the result when there
     are any; otherwise the human table is, whatever ``+`` progress lines surround it."""
-    check_terminated(text, SYM_ROW, RSA_ROW, CURVE_ROW)
+    check_terminated(text, SYM_ROW, RSA_ROW, CURVE_ROW, openssl_pq.ROW)
     version = version or detect_version(text)
     lines = split_lines(text)
     if any(record.startswith("+F") for record in lines.records):
@@ -205,7 +217,7 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
             if fields[0] == "+H":
                 blocks = tuple(int(f) for f in fields[1:] if f)
             elif fields[0] == "+F" and len(fields) >= 4:
-                sizes = blocks or _lost_header_blocks(fields, lines, assumed)
+                sizes = blocks or lost_header_blocks(fields, lines, assumed)
                 throughput += _mr_cells(fields, sizes)
             elif fields[0] in MR_RATE_TAGS and unit is None:
                 unitless.append(record_name(fields) or fields[0])
@@ -215,11 +227,14 @@ def _parse_mr(lines: MrLines, version: str | None) -> SpeedReport:
             raise ParseError("openssl speed -mr output", f"bad line {line!r}: {exc}") from exc
     check_parent_totals(lines)
     check_parent_sums(lines, unit)
+    pq, pq_notes = openssl_pq.mr_rates(lines.records, multi=bool(lines.children))
+    rates += [Rate(canonical(name), op, value, kind) for kind, (name, op, value) in pq]
     no_conflicts([*(((c.algorithm, c.block_bytes, c.api), c.bytes_per_second,
                      f"{c.algorithm} at {c.block_bytes} bytes") for c in throughput),
-                  *(((r.algorithm, r.op), r.per_second, f"{r.algorithm} {r.op}") for r in rates)])
+                  *(((r.algorithm, r.op, r.kind), r.per_second, f"{r.algorithm} {r.op}")
+                    for r in rates)])
     return SpeedReport(version, with_paths(throughput), tuple(rates),
-                       _mr_notes(unitless, assumed))
+                       (*_mr_notes(unitless, assumed), *pq_notes))
 
 
 def _mr_cells(fields: list[str], sizes: tuple[int, ...]) -> list[Throughput]:
@@ -243,18 +258,6 @@ def _mr_notes(unitless: list[str], assumed: list[str]) -> tuple[str, ...]:
         notes.append(f"standard block sizes assumed for {', '.join(assumed)}: every child's "
                      "'+H' echo was damaged")
     return tuple(notes)
-
-
-def _lost_header_blocks(fields: list[str], lines: MrLines, assumed: list[str]
-                        ) -> tuple[int, ...]:
-    """Block sizes for a ``+F`` total with no ``+H`` before it.  Only in a damaged ``-multi``
-    log (the children's ``+H`` echoes all cut) are the standard sizes assumed, as for a
-    headerless human table, and said in a note; otherwise the output is not one we know."""
-    sizes = STANDARD_BLOCKS.get(len(fields) - 3) if lines.damaged else None
-    if sizes is None:
-        raise ValueError("no +H block sizes before it")
-    assumed.append(canonical(fields[2]))
-    return sizes
 
 
 def _per_second(seconds: str) -> float:
@@ -311,7 +314,15 @@ def _parse_human(text: str, version: str | None, lines: MrLines) -> SpeedReport:
         if "/s" in line and not re.search(r"\d", line):
             header = line.split()
             continue
-        if header and "keygens/s" not in header:
+        table = openssl_pq.table_of(header)
+        if table is not None:
+            found_pq = openssl_pq.parse_row(line, table[1])
+            if found_pq is not None:
+                rates += [Rate(canonical(name), op, value, table[0])
+                          for name, op, value in found_pq]
+                continue
+            header = []  # the table ended
+        elif header:
             found = _asym_row(line, header)
             if found:
                 rates += found
@@ -341,28 +352,12 @@ def _sym_row(line: str, blocks: tuple[int, ...] | None, lines: MrLines, notes: l
     elif blocks is not None:
         sizes = blocks
     else:
-        sizes = _headerless_sizes(name, values, notes)
+        sizes = headerless_sizes(name, values, notes)
     if len(sizes) != len(values):
         return []
     label, api = match.group("label") or "", printed_api(match.group("name"))
     return [Throughput(name, size, value, label, api) for size, value in zip(sizes, values,
                                                                            strict=True)]
-
-
-def _headerless_sizes(name: str, values: list[float], notes: list[str]) -> tuple[int, ...]:
-    """A row printed without its ``type`` header (``| tail -5``): the standard sizes, if
-    its cells could be a standard run's.  A standard run measures every size it prints, so
-    trailing 0.00 cells after measured ones say the row is something else (a ``-multi
-    -mb`` parent's columns no child ran): its sizes cannot be known, an error."""
-    measured = [value != 0 for value in values]
-    if any(measured) and not measured[-1]:
-        raise ValueError(f"{name}: no 'type' header, and the trailing 0.00 cell(s) after "
-                         "measured ones are no standard run's: block sizes unknown")
-    sizes = STANDARD_BLOCKS.get(len(values), ())
-    if sizes:
-        notes.append(f"standard block sizes {list(sizes)} assumed for {name}: the output "
-                     "has no 'type' header")
-    return sizes
 
 
 def _asym_name(match: re.Match[str]) -> str:

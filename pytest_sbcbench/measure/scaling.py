@@ -98,15 +98,30 @@ def stress_ng_matrixprod(threads: int, seconds: int, runs: int, *,
 # ...``; releases before 0.15 print the same table under ``info:`` (one or two spaces after it)
 STRESS_NG_CPU_ROW = re.compile(r"^stress-ng:\s+(?:\S+\s+)?(?:metrc|info):\s+\[\d+\]\s+cpu"
                                r"\s+(?P<cells>\d+(?:\s+\S+){4,})\s*$")
+# ``--syslog`` sends each line to syslog as ``metrc: [pid] cpu ...`` under the ident stress-ng
+# (openlog("stress-ng", 0, LOG_USER)): on the socket ``<14>Dec  1 22:08:03 stress-ng: metrc:
+# ...``, in a syslog file ``Dec  1 22:08:03 HOST stress-ng: metrc: ...``, in ``journalctl``
+# ``Dec 01 22:08:03 HOST stress-ng[PID]: metrc: ...`` (or an ISO 8601 time with -o short-iso)
+SYSLOG_PREFIX = re.compile(r"^(?:<\d{1,3}>)?(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d"
+                           r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
+                           r"\s+(?:\S+\s+)?stress-ng(?:\[\d+\])?:\s+(?:stress-ng:\s+)?")
+
+
+def _unprefixed(line: str) -> str:
+    """A stress-ng line as stress-ng prints it, whether it was printed or logged through
+    syslog/journald (the logger's time, host and tag taken off)."""
+    found = SYSLOG_PREFIX.match(line)
+    return line if found is None else "stress-ng: " + line[found.end():]
 
 
 def parse_stress_ng(text: str, argv: Sequence[str]) -> float:
     """The ``bogo ops/s (real time)`` of the cpu stressor from --metrics-brief output, under
     the ``metrc:`` tag (0.15 and later) or ``info:`` (older releases): the fifth column after
     ``cpu`` (bogo ops, real, usr, sys time, bogo ops/s real, usr+sys), read as printed and
-    checked (NaN, zero, negative or absurd is a :class:`ToolError`)."""
+    checked (NaN, zero, negative or absurd is a :class:`ToolError`).  Lines behind a syslog or
+    journald prefix (``--syslog``, ``journalctl``) are read as the same lines."""
     for line in text.splitlines():
-        row = STRESS_NG_CPU_ROW.match(line.strip())
+        row = STRESS_NG_CPU_ROW.match(_unprefixed(line.strip()))
         if row is None:
             continue
         try:

@@ -1,7 +1,15 @@
-"""sysbench 0.4 and 1.x: the syntax of the detected version, and results that must exist.
+"""sysbench 0.4, 1.0 and 1.1: the syntax of the detected version, and results that must exist.
 
 sysbench 0.4.12 silently printed nothing for 1.0-style invocations; here a run that printed
-no result is a :class:`ParseError`, never "missing data"."""
+no result is a :class:`ParseError`, never "missing data".
+
+The run's length is ``total time:`` under ``General statistics:`` in 1.0 and ``time elapsed:``
+under ``Throughput:`` in 1.1 (``src/sysbench.c`` ``report_cumulative``: 1.1 prints ``events/s
+(eps)``, ``time elapsed`` and ``total number of events`` there); the cpu test's ``CPU speed:
+events per second`` is printed by both.  A paste without the ``sysbench X.Y`` banner is read
+when its test is unambiguous (the cpu test's ``CPU speed:`` or ``Prime numbers limit``, the
+memory test's ``MiB transferred``): its version is then None.  An output of any other test
+(an OLTP run's ``SQL statistics:``) is an error, never a cpu rate."""
 
 from __future__ import annotations
 
@@ -18,7 +26,7 @@ NUMBER = r"([-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:nan|inf(?:inity)?))
 
 @dataclass(frozen=True)
 class SysbenchResult:
-    version: str
+    version: str | None  # None: the paste has no banner
     test: str  # "cpu" or "memory"
     threads: int | None
     total_time_s: float | None
@@ -63,10 +71,22 @@ def _block_bytes(text: str) -> int | None:
     return int(match.group(1)) * (MIB if unit.startswith("M") else 1024 if unit else 1)
 
 
+CPU_MARKERS = re.compile(r"^\s*(CPU speed:|Prime numbers limit:|Maximum prime number checked in "
+                         r"CPU test:|Doing CPU performance benchmark)", re.MULTILINE)
+
+
+def _version(text: str) -> str | None:
+    try:
+        return parse_version(text)
+    except ParseError:
+        return None
+
+
 def parse_sysbench(text: str) -> SysbenchResult:
-    """cpu or memory output of either version; no result figure is an error."""
-    version = parse_version(text)
-    total = _number(r"total time:\s*([\d.]+)s", text)
+    """cpu or memory output of 0.4, 1.0 or 1.1, with or without its banner; no result figure,
+    or no sign of which test printed it, is an error."""
+    version = _version(text)
+    total = _number(r"(?:total time|time elapsed):\s*([\d.]+)s", text)
     events_f = _number(r"total number of events:\s*(\d+)", text)
     events = int(events_f) if events_f is not None else None
     threads_f = _number(r"Number of threads:\s*(\d+)", text)
@@ -78,13 +98,20 @@ def parse_sysbench(text: str) -> SysbenchResult:
         return SysbenchResult(version, "memory", threads, total, events,
                               bytes_per_second=float(transferred.group(3)) * MIB,
                               block_bytes=_block_bytes(text))
+    what = f"sysbench {version or '(no banner)'} output"
+    if not CPU_MARKERS.search(text):
+        found = "no banner, and " if version is None else ""
+        raise ParseError(what, f"{found}no cpu test ('CPU speed:', 'Prime numbers limit') nor "
+                         "memory test ('MiB transferred') in it: which test printed these "
+                         "numbers?", text[:400])
     rate = _number(r"events per second:\s*" + NUMBER, text)
+    if rate is None:
+        rate = _number(r"events/s \(eps\):\s*" + NUMBER, text)
     if rate is None and total and events:
         rate = events / total
     if rate is None:
-        raise ParseError(f"sysbench {version} output", "no result: neither 'events per second' "
-                         "nor total time and events (wrong syntax for this version?)",
-                         text[:400])
+        raise ParseError(what, "no result: neither 'events per second' nor total time and "
+                         "events (wrong syntax for this version?)", text[:400])
     prime = _number(r"(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)",
                     text)
     return SysbenchResult(version, "cpu", threads, total, events, events_per_second=rate,

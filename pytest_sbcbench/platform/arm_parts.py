@@ -5,7 +5,9 @@ TSV110, and Apple (implementer 0x61) numbers its cores from 0x022. Values follow
 kernel's ``arch/arm64/include/asm/cputype.h`` (checked against the whole list as Steffen Eiden's
 linux-s390 patch moving it to ``include/arch/arm64/asm/cputype-defs.h`` quotes it, which has
 QCOM_CPU_PART_ORYON_X1 0x001), util-linux's ``sys-utils/lscpu-arm.c`` and ARM's technical
-reference manuals."""
+reference manuals.  HiSilicon (0x48) and Phytium (0x70) follow lscpu, with the kernel's name of
+a HiSilicon part beside lscpu's (``Kunpeng-920 (TSV110)``): tests/test_arm_parts_sources.py
+compares them with copies of both sources."""
 
 from __future__ import annotations
 
@@ -49,7 +51,15 @@ PARTS: dict[str, dict[str, str]] = {
              "0x800": "Kryo-2xx-Gold", "0x801": "Kryo-2xx-Silver", "0x802": "Kryo-3xx-Gold",
              "0x803": "Kryo-3xx-Silver", "0x804": "Kryo-4xx-Gold", "0x805": "Kryo-4xx-Silver",
              "0xc00": "Falkor"},
-    "0x48": {"0xd01": "TSV110", "0xd02": "HIP09", "0xd06": "HIP12"},
+    # util-linux lscpu's names (sys-utils/lscpu-arm.c hisi_part[]), the kernel's (cputype.h
+    # HISI_CPU_PART_*) beside them where it has its own; 0xd40/0xd41 are lscpu's ("HiSilicon
+    # uses this ID though advertises A76/A77"); any other part (0xd42 ...) keeps its number
+    "0x48": {"0xd01": "Kunpeng-920 (TSV110)", "0xd02": "Kunpeng-920 (HIP09)",
+             "0xd03": "Kunpeng-920", "0xd06": "Kunpeng-950 (HIP12)", "0xd22": "Kunpeng-920",
+             "0xd40": "Cortex-A76", "0xd41": "Cortex-A77"},
+    # lscpu's ft_part[]; the kernel names no Phytium part
+    "0x70": {"0x303": "FTC310", "0x660": "FTC660", "0x661": "FTC661", "0x662": "FTC662",
+             "0x663": "FTC663", "0x664": "FTC664", "0x862": "FTC862"},
     "0x61": {"0x022": "M1-Icestorm", "0x023": "M1-Firestorm", "0x024": "M1-Pro-Icestorm",
              "0x025": "M1-Pro-Firestorm", "0x028": "M1-Max-Icestorm",
              "0x029": "M1-Max-Firestorm", "0x032": "M2-Blizzard", "0x033": "M2-Avalanche",

@@ -120,8 +120,10 @@ def _mips_arch(info: CpuInfo) -> str | None:
 
 
 def _x86_arch(info: CpuInfo) -> str | None:
+    """x86 ``flags``; an ARM block (``CPU implementer``) is never x86, even where a vendor
+    arm64 kernel prints its hwcaps as ``flags`` (Kylin on a Phytium FT-1500A)."""
     flags = info.first("flags")
-    if flags is None:
+    if flags is None or info.first("cpu implementer") is not None:
         return None
     return "x86_64" if "lm" in flags.split() else "i686"
 
@@ -185,7 +187,8 @@ def infer_arch(info: CpuInfo) -> str:
     3. ``isa`` made of ``mips*`` words: ``mips64`` if one is ``mips64*``, else ``mips``;
        without an isa line, MIPS-only keys (``ASEs implemented``, ``VCED exceptions``):
        ``mips``;
-    4. x86 ``flags``: ``x86_64`` with ``lm``, else ``i686``;
+    4. x86 ``flags`` (in a cpuinfo without ``CPU implementer``): ``x86_64`` with ``lm``, else
+       ``i686``;
     5. ARM: the ELF platform the kernel prints in the model name (``(v5l)``, ``(v6l)``,
        ``(v7l)``, ``(v8l)``, ``(aarch64)``), read as the kernel builds ``uname -m`` from the
        same entry (:func:`_elf_platform_arch`): an ARM1176 whose ``CPU architecture`` says 7

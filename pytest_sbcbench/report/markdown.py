@@ -9,7 +9,7 @@ from typing import Any
 from ..model import Identity, display
 from ..platform.board import BoardProfile
 from ..words import counted
-from . import fleet
+from . import corroboration, fleet
 
 
 def describe(identity: Identity) -> str:
@@ -84,6 +84,48 @@ def cipher_section(families: dict[Identity, dict[str, dict[str, fleet.FleetEntry
     return [*lines, ""] if found else []
 
 
+def corroboration_section(found: Sequence[corroboration.Corroboration]) -> list[str]:
+    """One board against one core by two independent workloads, and whether they agree."""
+    if not found:
+        return []
+    limit = f"{corroboration.AGREEMENT:.0%}"
+    lines = ["## Corroboration (one core, two independent workloads)", "",
+             "A board against a CPU core twice: the multi-core compile against a board made "
+             "only of that core with as many cores, and the single-thread "
+             f"{fleet.CONTROL} control (no board accelerates it) against a board whose fastest "
+             f"core it is. The two ratios agree when the larger is at most {limit} above the "
+             "smaller: then the gap is the core's, not one workload's.", "",
+             "| board | core | compile | slower | control | slower | apart | agree |",
+             "|---|---|---|---|---|---|---|---|"]
+    for c in found:
+        lines.append(f"| {c.board} | {c.core} | {_pair(c.compile)} | {c.compile.slower:.2f}x | "
+                     f"{_pair(c.control)} | {c.control.slower:.2f}x | {c.spread:.1%} | "
+                     f"{'yes' if c.agree else 'no'} |")
+    lines.append("")
+    for c in found:
+        verdict = (f"they agree ({c.spread:.1%} apart, within {limit}): the figure is the "
+                   "core's" if c.agree else
+                   f"they disagree ({c.spread:.1%} apart, more than {limit}): one workload "
+                   "measures more than the core")
+        lines.append(f"- {c.board} is {c.compile.slower:.2f}x slower than {c.compile.reference} "
+                     f"on {c.compile.workload} ({_shown(c.compile.value, 's')} vs "
+                     f"{_shown(c.compile.reference_value, 's')}) and {c.control.slower:.2f}x "
+                     f"behind {c.control.reference}'s {c.core} on {c.control.workload} "
+                     f"({_value(c.control.value, 'B/s')} vs "
+                     f"{_value(c.control.reference_value, 'B/s')}): {verdict}.")
+    return [*lines, ""]
+
+
+def _pair(ratio: corroboration.Ratio) -> str:
+    return (f"{_shown(ratio.value, ratio.unit)} vs {_shown(ratio.reference_value, ratio.unit)} "
+            f"({ratio.reference})")
+
+
+def _shown(value: float, unit: str) -> str:
+    """Build times as the compile table prints them (461.28 s), throughputs by display."""
+    return f"{value:.2f} s" if unit == "s" else _value(value, unit)
+
+
 def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile],
            vs: str | None = None, measured_clock: bool = False) -> str:
     all_groups = fleet.groups(entries)
@@ -103,6 +145,7 @@ def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile
     lines += ["## Crypto gaps, split by the control", ""]
     for identity, family in families.items():
         lines += gap_section(family, identity, vs)
+    lines += corroboration_section(corroboration.corroborations(entries, profiles))
     lines += cipher_section(families)
     lines += ["## Not ranked (no other machine with the same identity)", ""]
     for (metric, unit, identity), group in sorted(single.items(), key=lambda i: i[0][0]):
@@ -114,7 +157,11 @@ def render(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile
 
 def as_json(entries: Sequence[fleet.FleetEntry], profiles: dict[str, BoardProfile],
             vs: str | None = None, measured_clock: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"rankings": [], "gaps": [], "cipher_preference": []}
+    out: dict[str, Any] = {"rankings": [], "gaps": [], "cipher_preference": [],
+                           "corroboration": [
+                               {**asdict(c), "apart": c.spread, "agree": c.agree,
+                                "agreement": corroboration.AGREEMENT}
+                               for c in corroboration.corroborations(entries, profiles)]}
     for (metric, unit, identity), group in fleet.groups(entries).items():
         if len(group) < 2:
             continue

@@ -38,6 +38,7 @@ CRYPTO = {"crypto": "openssl and in-process cipher, hash and signature throughpu
 BUILTIN: tuple[Registration, ...] = (
     Registration("crypto", CRYPTO),
     Registration("inprocess", CRYPTO),
+    Registration("bssl", CRYPTO),
     Registration("compile", {"compile": "clean release builds of pinned source trees"}),
     Registration("scaling", {"scaling": "throughput against thread count"}),
     Registration("memory", {"memory": "DRAM bandwidth"},

@@ -1,4 +1,6 @@
-"""``openssl speed``: cipher and digest throughput (``-evp``), RSA and ECDSA sign and verify."""
+"""``openssl speed``: cipher and digest throughput (``-evp``), RSA and ECDSA sign and verify,
+and where the board's openssl has them (OpenSSL 3.5's default provider) ML-KEM-768 and ML-DSA-65
+from the KEM and signature tables."""
 
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ CIPHERS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "chacha20-poly1305")
 DIGESTS = ("sha256", "sha512")
 ASYMMETRIC = (("rsa2048", "sign"), ("rsa2048", "verify"),
               ("ecdsa-p256", "sign"), ("ecdsa-p256", "verify"))
+POST_QUANTUM = (("ml-kem-768", "keygen", "test_kem"), ("ml-kem-768", "encaps", "test_kem"),
+                ("ml-kem-768", "decaps", "test_kem"),
+                ("ml-dsa-65", "sign", "test_pq_signature"),
+                ("ml-dsa-65", "verify", "test_pq_signature"))
 BLOCK = 16384
 MISSING_OPENSSL = ("openssl not found on PATH: install it (Debian/Ubuntu: apt-get install "
                    "openssl) or point {env} at an openssl binary")
@@ -132,8 +138,44 @@ class OpensslRate(OpensslWorkload):
         return TimedRun((rates[self.op],))
 
 
+class OpensslPostQuantum(OpensslRate):
+    """``openssl speed -seconds N ML-KEM-768`` / ``ML-DSA-65`` (OpenSSL 3.2+'s KEM and signature
+    tables, :mod:`~pytest_sbcbench.measure.openssl_pq`): one operation's rate, op/s; unavailable,
+    saying why, where the board's openssl does not list the algorithm."""
+
+    def __init__(self, algorithm: str, op: str, test: str) -> None:
+        super().__init__(algorithm, op)
+        self.test = test
+
+    def available(self, ctx: Context) -> str | None:
+        missing = available_openssl(ctx)
+        if missing is not None:
+            return missing
+        key = f"{TOOL_KEY}:{self.algorithm}"
+        if key not in ctx.shared:
+            from ..measure.openssl import post_quantum_problem
+
+            try:
+                ctx.shared[key] = post_quantum_problem(tool(ctx), self.algorithm)
+            except SbcBenchError as exc:
+                ctx.shared[key] = f"openssl cannot list its algorithms: {exc}"
+        return ctx.shared[key]  # type: ignore[no-any-return]
+
+    def plan(self, settings: Settings) -> Plan:
+        base = OpensslWorkload.plan(self, settings)  # keygen and two more phases run
+        return Plan(base.runs, base.quick_runs, base.seconds, base.quick_seconds,
+                    sample_s=3 * base.seconds, quick_sample_s=3 * base.quick_seconds)
+
+    def sample(self, ctx: Context) -> TimedRun:
+        from ..measure.openssl import measure_post_quantum
+
+        rates = measure_post_quantum(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)
+        return TimedRun((rates[self.op],))
+
+
 WORKLOADS = [
     *(OpensslThroughput(a, "test_cipher") for a in CIPHERS),
     *(OpensslThroughput(a, "test_digest") for a in DIGESTS),
     *(OpensslRate(a, op) for a, op in ASYMMETRIC),
+    *(OpensslPostQuantum(a, op, test) for a, op, test in POST_QUANTUM),
 ]
