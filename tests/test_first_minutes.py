@@ -3,10 +3,16 @@ every skip with its reason, a tool where Debian's user installs it, the lab reci
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from helpers import REPO
-
+from pytest_sbcbench.measure.tools import not_found
 from pytest_sbcbench.model import Evidence, Identity, Measurement, Result, Summary, Verdict
 from pytest_sbcbench.report.tally import tally_line
 from pytest_sbcbench.words import caught
@@ -64,3 +70,47 @@ def test_the_lab_build_time_is_the_measured_one() -> None:
     saved = next(line for line in text.splitlines() if "--sbc-save-baseline" in line
                  and "a72.yaml" in line)
     assert "--sbc-lab-kernel kernel-6.1 " in saved
+
+
+def test_cargo_in_the_users_cargo_bin_is_named_when_path_lacks_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    cargo = home / ".cargo" / "bin" / "cargo"
+    cargo.parent.mkdir(parents=True)
+    cargo.write_text("#!/bin/sh\necho cargo 1.65.0\n")
+    monkeypatch.setenv("HOME", str(home))
+    assert not_found("cargo", "install it") == "cargo not found on PATH: install it"
+    cargo.chmod(0o755)  # a program now: named, with the PATH line it needs
+    assert not_found("cargo", "install it") == (
+        f"cargo not found on PATH, but {cargo} is installed: add ~/.cargo/bin to PATH "
+        f"(export PATH=\"{cargo.parent}:$PATH\") and run again")
+    assert not_found("no-such-tool", "install it") == "no-such-tool not found on PATH: install it"
+
+
+def test_sbcbench_list_names_the_cargo_the_path_misses(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    cargo = home / ".cargo" / "bin" / "cargo"
+    cargo.parent.mkdir(parents=True)
+    cargo.write_text("#!/bin/sh\necho cargo 1.65.0\n")
+    cargo.chmod(0o755)
+    bare = tmp_path / "bin"  # a PATH with neither cargo nor anything else
+    bare.mkdir()
+    env = {**os.environ, "HOME": str(home), "PATH": str(bare)}
+    done = subprocess.run([sys.executable, "-m", "pytest_sbcbench.cli", "list", "--json"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    reasons = {row["name"]: row["reason"] for row in json.loads(done.stdout)
+               if row["name"].startswith("compile")}
+    assert reasons and all(str(cargo) in (r or "") for r in reasons.values()), reasons
+
+
+def test_sbcbench_run_says_why_each_test_skipped_at_the_end(tmp_path: Path) -> None:
+    """pytest's default short summary names no skip's reason (``-rs``); ``sbcbench run`` asks
+    for it, so the reason is in the default output next to the counts, not only up front."""
+    env = {k: v for k, v in os.environ.items() if k != "SBCBENCH_BSSL"}
+    env["PATH"] = str(tmp_path / "bin")  # no bssl (nor anything else) on it
+    done = subprocess.run([sys.executable, "-m", "pytest_sbcbench.cli", "run", "-k", "bssl"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = done.stdout[done.stdout.index("short test summary info"):]
+    assert "SKIPPED [1] " in summary and "bssl not found on PATH" in summary, done.stdout
