@@ -3,8 +3,8 @@
 pytest's own help (hundreds of lines headed ``usage: pytest.main()``) is one option away:
 ``sbcbench run --pytest-help``.  The sbcbench options come from the plugin's one table
 (:data:`..plugin.options.OPTIONS`), so this text never drifts from what pytest accepts; the
-defaults that ``sbcbench run`` sets itself (the baselines directory) are stated as it sets
-them."""
+defaults that ``sbcbench run`` sets itself (the baselines directory, the results file) are
+stated as it sets them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ HELP_FLAGS = ("-h", "--help")
 PYTEST_HELP = "--pytest-help"
 # what sbcbench run sets unlike a plain pytest run (see run.suite.run_argv)
 OWN_DEFAULTS = {"--sbc-baselines": "baseline directory (default: ./baselines in the current "
-                                   "directory; sbcbench run passes it to pytest)"}
+                                   "directory; sbcbench run passes it to pytest)",
+                "--sbc-results": "write this run's results JSON to PATH (default: ./run.json in "
+                                 "the current directory; sbcbench run passes it to pytest)"}
 USAGE = """\
 usage: sbcbench run [pytest options] [sbcbench options]
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..words import counted
+from ..words import caught, counted
 from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
 from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
 from .boots import ONE_BOOT_ALLOWANCE, BootPrior
@@ -154,7 +154,7 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
             f"{counted(d.baseline_boots, 'baseline boot')} vs "
             f"{counted(d.candidate_boots, 'candidate boot')}, "
             f"{counted(d.samples_used, 'run')} in this boot, df {d.df:.1f}, boot drift from "
-            f"{noise.source}; 95% of drops >= {d.catch95_pct:.1f}% are caught, "
+            f"{noise.source}; {caught(d.catch95_pct)}, "
             f"{POWER:.0%} power at {d.detectable_pct:.1f}%")
     tail = {
         "regression": "regression confirmed" + (" after re-measuring"

@@ -3,6 +3,7 @@ failure is loud."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -62,3 +63,20 @@ def which(name: str, *, executor: Executor | None = None) -> str | None:
     if done.timed_out or done.returncode != 0 or not found or not found[0].startswith("/"):
         return None
     return found[0]
+
+
+USER_BIN_DIRS = ("~/.cargo/bin", "~/.local/bin")
+"""Where a user's own installers put tools (rustup: ``~/.cargo/bin``; ``pip install --user``,
+pipx: ``~/.local/bin``), which a login shell has on PATH only once the installer's profile
+line has run (``. ~/.cargo/env``)."""
+
+
+def not_found(name: str, advice: str) -> str:
+    """Why ``name`` is not run: not on PATH, and ``advice``; when it is installed in one of
+    :data:`USER_BIN_DIRS` of this machine, that file is named with the PATH line it needs."""
+    for folder in USER_BIN_DIRS:
+        candidate = Path(folder).expanduser() / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return (f"{name} not found on PATH, but {candidate} is installed: add {folder} to "
+                    f"PATH (export PATH=\"{candidate.parent}:$PATH\") and run again")
+    return f"{name} not found on PATH: {advice}"

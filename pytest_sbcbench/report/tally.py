@@ -5,7 +5,8 @@
     P(any false alarm) <= 5%
 
 Counts are of the metrics judged in this run (deselected tests are not counted); a regression
-is named with its change and interval; while candidate boots are still to come the line says
+is named with its change and interval (what the gate can catch is said in words when no rate
+can drop that far: :func:`..words.caught`); while candidate boots are still to come the line says
 so (``pending``); while metrics are undecided it says what deciding them would take (the
 weakest metric's boots, both sides).  ``sbcbench compare`` prints the same line."""
 
@@ -17,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..model import Evidence, Result
-from ..words import counted
+from ..words import caught, counted
 
 ORDER = ("regression", "implausible", "invalid", "incomparable", "pending", "inconclusive",
          "no-baseline", "improvement", "pass")
@@ -72,7 +73,7 @@ def _catch(evidence: Sequence[Evidence]) -> str:
               and math.isfinite(e.catch95_pct)]
     if not values:
         return ""
-    return f"; 95% of drops >= {statistics.median(values):.1f}% are caught (median metric)"
+    return f"; {caught(statistics.median(values))} (median metric)"
 
 
 def tally_line(results: Sequence[Result], suite: str | None = None, label: str = "gate",

@@ -3,7 +3,7 @@
 ``sbcbench run [pytest args]`` runs ``pytest_sbcbench/benchmarks`` from any directory with the
 package as rootdir, so test ids read ``benchmarks/test_crypto.py::test_cipher[aes-128-gcm]``
 exactly as ``pytest benchmarks/`` in the repository gives them (baselines recorded either way
-match); baselines default to ``./baselines``."""
+match); baselines default to ``./baselines``, the results JSON to ``./run.json``."""
 
 from __future__ import annotations
 
@@ -28,12 +28,32 @@ SUITE = PACKAGE / "benchmarks"
 SUITE_INI = SUITE / "suite.ini"
 
 
-def run_argv(args: Sequence[str], cwd: Path) -> list[str]:
-    """pytest's arguments for the shipped suite plus the user's ``args``."""
+RESULTS = "run.json"
+"""The results JSON ``sbcbench run`` writes in the current directory without ``--sbc-results``
+(the summary's ``results JSON:`` line names it; ``sbcbench compare`` reads it)."""
+
+
+REPORT_SKIPS = "-ra"
+"""pytest's short summary of ``sbcbench run``: skips with their reasons, xfails, failures and
+errors (pytest's default, ``-rfE``, names no skip's reason)."""
+
+
+def _given(args: Sequence[str], option: str) -> bool:
+    return any(a == option or a.startswith(f"{option}=") for a in args)
+
+
+def run_argv(args: Sequence[str], cwd: Path, results: bool = False) -> list[str]:
+    """pytest's arguments for the shipped suite plus the user's ``args``; ``results``: a run
+    that measures (not a listing) writes :data:`RESULTS` unless told where, and lists every skip
+with its reason (:data:`REPORT_SKIPS`)."""
     argv = [str(SUITE), "-c", str(SUITE_INI), "--rootdir", str(PACKAGE),
             "-p", "no:cacheprovider"]
-    if not any(a == "--sbc-baselines" or a.startswith("--sbc-baselines=") for a in args):
+    if not _given(args, "--sbc-baselines"):
         argv += ["--sbc-baselines", str(cwd / "baselines")]
+    if results and not _given(args, "--sbc-results"):
+        argv += ["--sbc-results", str(cwd / RESULTS)]
+    if results:  # every skip with its reason at the end, as -ra in the repository's settings
+        argv.append(REPORT_SKIPS)  # (a later -r of the user's wins)
     return [*argv, *args]
 
 
@@ -48,7 +68,7 @@ def run(args: Sequence[str], plugins: Sequence[object] = ()) -> int:
     import pytest
 
     sys.dont_write_bytecode = True
-    return int(pytest.main(run_argv(args, Path.cwd()), plugins=list(plugins)))
+    return int(pytest.main(run_argv(args, Path.cwd(), results=True), plugins=list(plugins)))
 
 
 def list_registered(as_json: bool, sysroot: Path) -> int:

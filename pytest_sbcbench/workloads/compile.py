@@ -147,13 +147,13 @@ class Build(BaseWorkload):
         return ""
 
     def available(self, ctx: Context) -> str | None:
-        from ..measure.tools import which
+        from ..measure.tools import not_found, which
 
         if not ctx.executor.is_local:
             return self.board_reason(ctx)
         tool = self.spec.build[0]
         if which(tool, executor=ctx.executor) is None:
-            return f"{tool} not found on PATH: install it to run this build"
+            return not_found(tool, "install it to run this build")
         if ctx.host.children_times() is None:
             return ("this host cannot account a build's CPU time (--sbc-sysroot is a captured "
                     "tree: builds need the live machine)")
