@@ -30,13 +30,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from history_anchors import chromeperf, otava_defaults, perfherder
 
-from history_anchors import chromeperf, otava_defaults, perfherder  # noqa: E402
-
-from pytest_sbcbench.judge.boot_test import BootSession  # noqa: E402
-from pytest_sbcbench.judge.changes import board_steps, incidents  # noqa: E402
-from pytest_sbcbench.judge.history_read import (  # noqa: E402
+from pytest_sbcbench.judge.boot_test import BootSession
+from pytest_sbcbench.judge.changes import board_steps, incidents
+from pytest_sbcbench.judge.history_read import (
     BoardHistory,
     LabelPoint,
     MetricSeries,

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
 from ..values import board_name, duration_seconds, interval_seconds, min_effect_pct
-from . import commands
+from . import commands, history_cli
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
 
@@ -193,6 +193,8 @@ def parser() -> argparse.ArgumentParser:
     h.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="the baselines directory holding history.sqlite (default: baselines)")
     h.set_defaults(run=commands.cmd_history)
+    history_cli.history_commands(h)
+    history_cli.publish_command(sub)
     return top
 
 

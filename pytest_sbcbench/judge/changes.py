@@ -273,3 +273,9 @@ def incidents(board: str, steps: Sequence[Step],
         out.append(Incident(ident, board, first.first_bad, earliest.last_good, first.position,
                             tuple(sorted(g, key=lambda s: s.metric)), state, when))
     return out
+
+
+def board_incidents(board: BoardHistory, triage: Mapping[str, tuple[str, str]] | None = None,
+                    propose: Proposer = candidate_indices) -> list[Incident]:
+    """A board's incidents, with their triage states (``sbcbench history changes``)."""
+    return incidents(board.board, board_steps(board, propose), triage)

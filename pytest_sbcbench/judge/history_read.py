@@ -43,6 +43,7 @@ class LabelPoint:
     sessions: tuple[BootSession, ...]
     verdicts: tuple[tuple[str, int], ...]  # (status, count), most frequent first
     kernels: tuple[str, ...]
+    created: str = ""  # when its first session of this metric was recorded
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def boards(path: Path) -> list[str]:
         return [b for (b,) in db.execute("SELECT DISTINCT board FROM sessions ORDER BY board")]
 
 
-_ROWS = ("SELECT s.id, s.label, s.kernel_release, s.boot_id, r.test, r.metric, r.unit, "
+_ROWS = ("SELECT s.id, s.created, s.label, s.kernel_release, s.boot_id, r.test, r.metric, r.unit, "
          "r.identity, r.samples, r.status FROM sessions s JOIN results r ON r.session_id = s.id "
          "WHERE s.board = ? ORDER BY s.id")
 
@@ -107,7 +108,7 @@ def board_history(path: Path, board: str) -> BoardHistory:
     return history_of(board, rows)
 
 
-Row = tuple[int, str | None, str | None, str | None, str, str, str, str, str, str]
+Row = tuple[int, str, str | None, str | None, str | None, str, str, str, str, str, str]
 
 
 def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
@@ -115,12 +116,13 @@ def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
     order: dict[str, int] = {}
     found: dict[tuple[str, str, str], dict[str, _Label]] = {}
     units: dict[tuple[str, str, str], str] = {}
-    for session, label, kernel, boot, test, metric, unit, identity, samples, status in rows:
+    for session, created, label, kernel, boot, test, metric, unit, identity, samples, status \
+            in rows:
         name = label or kernel or f"session-{session}"
         order.setdefault(name, len(order))
         key = (test, metric, identity)
         units.setdefault(key, unit)
-        point = found.setdefault(key, {}).setdefault(name, _Label())
+        point = found.setdefault(key, {}).setdefault(name, _Label(created))
         point.verdicts[status] += 1
         if kernel:
             point.kernels.add(kernel)
@@ -140,14 +142,15 @@ def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
 
 
 class _Label:
-    def __init__(self) -> None:
+    def __init__(self, created: str) -> None:
+        self.created = created
         self.sessions: list[BootSession] = []
         self.verdicts: Counter[str] = Counter()
         self.kernels: set[str] = set()
 
     def freeze(self, label: str) -> LabelPoint:
         return LabelPoint(label, tuple(self.sessions), tuple(self.verdicts.most_common()),
-                          tuple(sorted(self.kernels)))
+                          tuple(sorted(self.kernels)), self.created)
 
 
 def all_boards(path: Path) -> list[BoardHistory]:

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import SbcBenchError
+
 OTAVA_MISSING = ("sbcbench history changes needs Apache Otava's change-point method: "
                  "pip install 'pytest-sbcbench[history]' (or pip install apache-otava)")
 WINDOW = 50  # Otava's default window (labels)
 CANDIDATE_P = 0.01  # proposals only: the boot test and Holm decide
 
 
-class StepsUnavailable(RuntimeError):
+class StepsUnavailable(SbcBenchError):
     """Apache Otava is not installed (the message says how to install it)."""
 
 

@@ -1,0 +1,104 @@
+"""``sbcbench publish OUT``: a static site of the history, readable from the file system.
+
+    OUT/index.html          the boards (labels, metrics, last label, open incidents) and
+                            every open incident
+    OUT/boards/BOARD.html   a board's incidents and one small chart per metric across labels
+                            (:mod:`.site_svg`: inline SVG, no script)
+    OUT/feed.xml            an Atom feed of the incidents (:mod:`.atom`)
+
+Pages are plain HTML with relative links and no script, so they open from a folder, a CI
+artifact or any static web server.  Every file is written atomically."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+
+from ..fileio import write_atomic
+from ..judge import changes, history_read
+from ..judge.changes import Incident
+from ..judge.history_read import BoardHistory
+from ..judge.label_levels import levels
+from ..words import counted
+from . import atom, site_svg
+
+STYLE = ("body{font-family:sans-serif;margin:1.5em;max-width:80em}"
+         "table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
+         "text-align:left}.charts{display:flex;flex-wrap:wrap;gap:8px}"
+         ".state-open{color:#d62728}.state-acknowledged{color:#ff7f0e}")
+
+
+def _page(title: str, body: str, up: str = "") -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(title)}</title><link rel=\"icon\" href=\"data:,\">"
+            f"<link rel=\"alternate\" type=\"application/atom+xml\" href=\"{up}feed.xml\" "
+            f"title=\"incidents\"><style>{STYLE}</style></head><body>\n{body}\n</body></html>\n")
+
+
+def board_file(board: str) -> str:
+    return f"boards/{board}.html"
+
+
+def _sizes(incident: Incident) -> str:
+    return "; ".join(f"{escape(s.metric)} {s.change_pct:+.2f}% ({s.ci_pct[0]:+.2f}% .. "
+                     f"{s.ci_pct[1]:+.2f}%)" for s in incident.steps)
+
+
+def _incident_rows(found: Sequence[Incident], up: str) -> str:
+    rows = "".join(
+        f"<tr id=\"{escape(i.id)}\"><td><a href=\"{up}{board_file(i.board)}#{escape(i.id)}\">"
+        f"{escape(i.id)}</a></td><td class=\"state-{i.state}\">{escape(i.state)}</td>"
+        f"<td>{escape(i.last_good)}</td><td>{escape(i.first_bad)}</td>"
+        f"<td>{_sizes(i)}</td></tr>" for i in found)
+    return ("<table><tr><th>incident</th><th>state</th><th>last good</th><th>first bad</th>"
+            f"<th>metrics: change (95% interval)</th></tr>{rows}</table>") if found else \
+        "<p>none</p>"
+
+
+def index_page(boards: Sequence[BoardHistory], found: Sequence[Incident]) -> str:
+    rows = "".join(
+        f"<tr><td><a href=\"{board_file(b.board)}\">{escape(b.board)}</a></td>"
+        f"<td>{len(b.labels)}</td><td>{len(b.series)}</td>"
+        f"<td>{escape(b.labels[-1] if b.labels else '-')}</td>"
+        f"<td>{sum(i.is_open for i in found if i.board == b.board)}</td></tr>"
+        for b in boards)
+    open_ = [i for i in found if i.is_open]
+    body = (f"<h1>sbcbench history</h1><p>{counted(len(boards), 'board')}, "
+            f"{counted(len(open_), 'open incident')}. <a href=\"feed.xml\">Atom feed of "
+            "incidents</a></p><h2>Boards</h2><table><tr><th>board</th><th>labels</th>"
+            f"<th>metrics</th><th>last label</th><th>open incidents</th></tr>{rows}</table>"
+            f"<h2>Open incidents</h2>{_incident_rows(open_, '')}")
+    return _page("sbcbench history", body)
+
+
+def board_page(board: BoardHistory, found: Sequence[Incident]) -> str:
+    mine = [i for i in found if i.board == board.board]
+    charts = []
+    for series in board.series:
+        marks = [(i.first_bad, i.id) for i in mine if series.name in i.metrics]
+        title = f"{series.name} ({series.unit}, {series.better} is better)"
+        charts.append(f"<figure>{site_svg.chart(title, series.unit, levels(series), marks)}"
+                      "</figure>")
+    body = (f"<p><a href=\"../index.html\">all boards</a></p><h1>{escape(board.board)}</h1>"
+            f"<p>{counted(len(board.labels), 'label')} in order of first session: "
+            f"{escape(', '.join(board.labels[:3]))}{' ... ' if len(board.labels) > 3 else ''}"
+            f"{escape(board.labels[-1]) if len(board.labels) > 3 else ''}. Each chart: the "
+            "mean of the boot means per label (line), its 95% interval (bars), incidents "
+            "(dashed red, before the first bad label).</p>"
+            f"<h2>Incidents</h2>{_incident_rows(mine, '../')}"
+            f"<h2>Metrics</h2><div class=\"charts\">{''.join(charts)}</div>")
+    return _page(f"sbcbench history: {board.board}", body, "../")
+
+
+def publish(path: Path, out: Path) -> list[Path]:
+    """Write the site for the history at ``path`` into ``out``; the files written."""
+    boards = history_read.all_boards(path)
+    triage = history_read.read_triage(path)
+    found = [i for b in boards for i in changes.board_incidents(b, triage)]
+    (out / "boards").mkdir(parents=True, exist_ok=True)
+    written = [write_atomic(out / "index.html", index_page(boards, found).encode())]
+    written += [write_atomic(out / board_file(b.board), board_page(b, found).encode())
+                for b in boards]
+    written.append(write_atomic(out / "feed.xml", atom.feed(found, boards).encode()))
+    return written
