@@ -167,3 +167,17 @@ def test_history_show_draws_a_chart(tmp_path: Path) -> None:
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
     svg = (tmp_path / "c" / "star64-sha512.svg").read_text()
     assert "star64@L08 (open)" in svg
+
+
+def test_without_otava_the_commands_say_how_to_install_it(tmp_path: Path) -> None:
+    """A Python where ``import otava`` fails (the module blocked in a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    build(tmp_path / "history.sqlite", labels=6)
+    code = ("import sys; sys.modules['otava'] = None; from pytest_sbcbench.cli import main; "
+            f"sys.exit(main(['history', 'changes', '--baselines', {str(tmp_path)!r}]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2
+    assert "pip install 'pytest-sbcbench[history]'" in done.stderr
