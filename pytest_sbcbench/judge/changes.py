@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .boot_decide import upper_tail
-from .boot_test import BootSession, boot_noise, reduce_side
+from .boot_test import BootSide, boot_noise
 from .family import holm
 from .history_read import BoardHistory, MetricSeries
 from .steps import candidate_indices
@@ -138,27 +138,43 @@ class Incident:
                 "metrics": [s.as_dict() for s in self.steps]}
 
 
-def split_test(before: Sequence[BootSession], after: Sequence[BootSession]) -> Split | None:
+def merge_sides(sides: Sequence[BootSide]) -> BootSide:
+    """Labels' boots as one side (each label reduced once: :attr:`LabelPoint.side`); the same
+    as reducing all their sessions together, as no boot spans two labels."""
+    if len(sides) == 1:
+        return sides[0]
+    means = tuple(m for s in sides for m in s.means)
+    mean = math.fsum(means) / len(means)
+    return BootSide(tuple(k for s in sides for k in s.keys), means,
+                    tuple(n for s in sides for n in s.sessions),
+                    tuple(q for s in sides for q in s.run_share),
+                    math.fsum(s.within_ss for s in sides), sum(s.within_df for s in sides),
+                    math.fsum(s.session_ss for s in sides), sum(s.session_df for s in sides),
+                    math.fsum(s.session_run_share for s in sides), mean,
+                    math.fsum((m - mean) ** 2 for m in means))
+
+
+def split_test(before: Sequence[BootSide], after: Sequence[BootSide]) -> Split | None:
     """The gate's two-sample t on boot means between two runs of labels; None: no variance."""
-    base, cand = reduce_side(before), reduce_side(after)
+    base, cand = merge_sides(before), merge_sides(after)
     noise = boot_noise(base, cand)
     if noise is None:
         return None
     return Split(cand.mean - base.mean, noise.se, noise.df, base.k, cand.k)
 
 
-def _sessions(series: MetricSeries, lo: int, hi: int) -> list[BootSession]:
-    return [s for p in series.points[lo:hi] for s in p.sessions]
+def _sides(series: MetricSeries, lo: int, hi: int) -> list[BootSide]:
+    return [side for p in series.points[lo:hi] if (side := p.side) is not None]
 
 
 def label_levels(series: MetricSeries) -> list[float]:
-    """One value per label: the mean of its boot means, log space."""
-    return [reduce_side(p.sessions).mean for p in series.points]
+    """One value per label with samples: the mean of its boot means, log space."""
+    return [side.mean for p in series.points if (side := p.side) is not None]
 
 
 def _test_at(series: MetricSeries, c: int, lo: int, hi: int) -> Split | None:
-    before = _sessions(series, max(lo, c - MAX_SIDE), c)
-    after = _sessions(series, c, min(hi, c + MAX_SIDE))
+    before = _sides(series, max(lo, c - MAX_SIDE), c)
+    after = _sides(series, c, min(hi, c + MAX_SIDE))
     return split_test(before, after) if before and after else None
 
 

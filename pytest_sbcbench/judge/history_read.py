@@ -17,9 +17,10 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from .boot_test import BootSession
+from .boot_test import BootSession, BootSide, reduce_side
 from .history import HistoryError, _check_readable, _connect
 
 LOWER_IS_BETTER_UNITS = frozenset({"s", "ms", "us", "ns", "s/op"})
@@ -44,6 +45,11 @@ class LabelPoint:
     verdicts: tuple[tuple[str, int], ...]  # (status, count), most frequent first
     kernels: tuple[str, ...]
     created: str = ""  # when its first session of this metric was recorded
+
+    @cached_property
+    def side(self) -> BootSide | None:
+        """Its sessions reduced to boots (:func:`.boot_test.reduce_side`), once; None: none."""
+        return reduce_side(self.sessions) if self.sessions else None
 
 
 @dataclass(frozen=True)
@@ -122,11 +128,14 @@ def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
         order.setdefault(name, len(order))
         key = (test, metric, identity)
         units.setdefault(key, unit)
-        point = found.setdefault(key, {}).setdefault(name, _Label(created))
+        labels = found.setdefault(key, {})
+        point = labels.get(name)
+        if point is None:
+            point = labels[name] = _Label(created)
         point.verdicts[status] += 1
         if kernel:
             point.kernels.add(kernel)
-        values = tuple(float(v) for v in json.loads(samples))
+        values = _samples(samples)
         if status not in ("implausible", "invalid") and values and all(v > 0 for v in values):
             point.sessions.append(BootSession(values, boot or f"session-{session}"))
     names = Counter(metric for _, metric, _ in found)
@@ -139,6 +148,17 @@ def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
         out.append(MetricSeries(board, metric, shown, units[key], better_of(units[key]),
                                 points))
     return BoardHistory(board, tuple(order), tuple(sorted(out, key=lambda s: s.name)))
+
+
+def _samples(text: str) -> tuple[float, ...]:
+    """A stored samples list (``json.dumps`` of floats), parsed quickly; JSON when unusual."""
+    inner = text.strip()[1:-1]
+    if not inner.strip():
+        return ()
+    try:
+        return tuple(map(float, inner.split(",")))
+    except ValueError:
+        return tuple(float(v) for v in json.loads(text))
 
 
 class _Label:

@@ -7,10 +7,8 @@ it); a label's level is the mean of its boot means, and its interval Student's t
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 
-from .boot_test import reduce_side
 from .history_read import LabelPoint, MetricSeries
 from .tdist import t_ppf
 
@@ -35,14 +33,14 @@ class LabelLevel:
 
 
 def level(point: LabelPoint) -> LabelLevel:
-    if not point.sessions:
+    side = point.side
+    if side is None:
         return LabelLevel(point.label, (), None, None, point.verdicts, point.kernels)
-    logs = reduce_side(point.sessions).means
-    mean = statistics.fmean(logs)
+    logs, mean = side.means, side.mean
     interval = None
     if len(logs) > 1:
-        half = t_ppf(0.5 + CONFIDENCE / 2, len(logs) - 1) * statistics.stdev(logs) \
-            / math.sqrt(len(logs))
+        sd = math.sqrt(side.spread_ss / (len(logs) - 1))
+        half = t_ppf(0.5 + CONFIDENCE / 2, len(logs) - 1) * sd / math.sqrt(len(logs))
         interval = (math.exp(mean - half), math.exp(mean + half))
     return LabelLevel(point.label, tuple(math.exp(v) for v in logs), math.exp(mean), interval,
                       point.verdicts, point.kernels)
