@@ -40,6 +40,7 @@ class Settings:
     min_effect_pct: float | None = None
     max_runs: int | None = None
     candidate: str | None = None
+    kernel_commit: str | None = None
     gate: bool = False
     lab_kernel: str | None = None
     boots: int | None = None

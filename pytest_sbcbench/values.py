@@ -23,6 +23,28 @@ def board_name(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+def candidate_label(value: str) -> str:
+    """A ``--sbc-candidate`` label: printable text on one line, not only spaces (the history
+    lists labels one a line)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(f"{value!r}: a label needs a non-blank name (the "
+                                         "kernel or BSP under test)")
+    if not value.isprintable():
+        raise argparse.ArgumentTypeError(f"{value!r}: a label is one line of printable text "
+                                         "(no newline, tab or control character)")
+    return value.strip()
+
+
+def commit_hash(value: str) -> str:
+    """A ``--sbc-kernel-commit``: 7 to 64 hex digits."""
+    from .platform.booted import valid_commit
+
+    reason = valid_commit(value.strip())
+    if reason is not None:
+        raise argparse.ArgumentTypeError(f"{value!r}: {reason}")
+    return value.strip().lower()
+
+
 MAX_RUNS = 1000  # timed runs per workload: beyond this a typo, not a plan (days of runs)
 
 

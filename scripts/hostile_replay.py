@@ -726,13 +726,16 @@ def run_all(root: Path) -> list[Row]:
     cases three at a time (each waits mostly on its own pytest process)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    import hostile_history  # issue 31's histories
     import hostile_inputs  # issue 23's poisoned inputs
     import hostile_pytest
 
-    rows = [_run_one(root, function) for function in (*CASES, *hostile_inputs.CASES)]
+    rows = [_run_one(root, function)
+            for function in (*CASES, *hostile_inputs.CASES, *hostile_history.CASES)]
     with ThreadPoolExecutor(max_workers=3) as pool:
         rows += list(pool.map(lambda f: _run_one(root, f),
-                              (*hostile_pytest.CASES, *hostile_inputs.PYTEST_CASES)))
+                              (*hostile_pytest.CASES, *hostile_inputs.PYTEST_CASES,
+                               *hostile_history.PYTEST_CASES)))
     return rows
 
 

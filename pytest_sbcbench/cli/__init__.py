@@ -192,6 +192,9 @@ def parser() -> argparse.ArgumentParser:
                                        "(<baselines>/history.sqlite)")
     h.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="the baselines directory holding history.sqlite (default: baselines)")
+    h.add_argument("--order", choices=["first", "version"], default="first",
+                   help="labels of a board by their first session (default) or by the kernel "
+                        "version they booted")
     h.set_defaults(run=commands.cmd_history)
     history_cli.history_commands(h)
     history_cli.publish_command(sub)

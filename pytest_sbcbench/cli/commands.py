@@ -294,13 +294,15 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     from ..judge import history
 
-    print(history.render(history.summary(history.history_path(args.baselines))))
+    path = history.history_path(args.baselines)
+    print(history.render(history.summary(path, getattr(args, "order", "first"))))
     return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """A before/after view when every file is of one board (``--view auto``), else the
     fleet comparison."""
+    _check_out_dir(args.out)
     loaded = [load_results(path) for path in args.results]
     for path, done in zip(args.results, loaded, strict=True):
         if done.interrupted:
@@ -320,6 +322,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         _write_report(args.out, f"report.{'json' if args.format == 'json' else 'md'}", shown,
                       entries, args.vs, args.log)
     return 0
+
+
+def _check_out_dir(out: Path | None) -> None:
+    """``--out`` names a directory (made when missing); anything else there is refused first,
+    before a report is shown."""
+    if out is not None and (out.exists() or out.is_symlink()) and not out.is_dir():
+        raise SbcBenchError(f"--out {out}: not a directory; --out expects a directory (the "
+                            "report and its charts are written into it)")
 
 
 def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> int:

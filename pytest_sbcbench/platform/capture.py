@@ -48,7 +48,8 @@ DT_BASE = DEVICE_TREE_DIRS[1]
 # Shell glob patterns relative to the root: what probe, facts, board detection, the physics
 # limits, the samplers and the storage interface read (see the modules using Sysroot).
 PATTERNS: tuple[str, ...] = (
-    f"{PROC}/cpuinfo", f"{PROC}/crypto", f"{PROC}/meminfo", f"{PROC}/stat", f"{PROC}/version",
+    f"{PROC}/cpuinfo", f"{PROC}/cmdline", f"{PROC}/crypto", f"{PROC}/meminfo", f"{PROC}/stat",
+    f"{PROC}/version",
     f"{PROC}/{SYS}/kernel/osrelease", f"{PROC}/{SYS}/kernel/random/boot_id",
     f"{ETC}/os-release", "usr/lib/os-release",
     f"{DT_BASE}/model", f"{DT_BASE}/compatible",

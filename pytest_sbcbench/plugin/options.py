@@ -23,6 +23,8 @@ from ..values import (
     QUICK_IDLE_WAIT,
     board_name,
     boot_count,
+    candidate_label,
+    commit_hash,
     interval_seconds,
     max_runs,
     min_effect_pct,
@@ -120,7 +122,10 @@ OPTIONS: tuple[Option, ...] = (
            boot_count, "N"),
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
-           "default: the kernel release)", str, "LABEL"),
+           "default: the kernel release)", candidate_label, "LABEL"),
+    _value("--sbc-kernel-commit", "kernel_commit",
+           "the commit the booted kernel was built from, recorded in the history (default: "
+           "the -g<sha> suffix of its release, if any)", commit_hash, "SHA"),
     Option("--sbc-list", None,
            "list every registered workload (markers, availability, expected time) and exit; "
            "'sbcbench list' runs this", {"choices": ("text", "json"), "default": None}),

@@ -33,7 +33,8 @@ def plan_suite(run: Session, tests: Sequence[str]) -> None:
         board = run.board.name
     except SysrootError:  # a host without /proc: nothing that needs the board runs
         return
-    run.recorder.plan_suite(run.baseline, tests, candidate_for(run.target, board), boots_left)
+    run.recorder.plan_suite(run.baseline, tests, candidate_for(run.target, board, run.notes),
+                            boots_left)
     if run.settings.save_baseline:
         from ..judge.saving import same_reference
         from .candidate import this_boot

@@ -53,6 +53,9 @@ class Outputs:
         env["session_findings"] = [f.as_dict() for f in preflight.findings]
         if lab is not None:
             env["lab"] = lab.environment()
+        from .candidate import booted_now
+
+        env["booted"] = booted_now(target)  # what was booted: the history's ordering key
         if target.settings.candidate is not None:
             env["label"] = target.settings.candidate  # the reference a baseline boot belongs to
         return env
