@@ -6,7 +6,6 @@ prints the summary), :func:`publish_command` adds ``publish``."""
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import sys
 from pathlib import Path
@@ -15,11 +14,15 @@ from ..errors import SbcBenchError
 from ..values import board_name
 
 
-def _baselines(command: argparse.ArgumentParser) -> None:
+def _baselines(command: argparse.ArgumentParser, order: bool = True) -> None:
     # SUPPRESS: a value given before the action (sbcbench history --baselines X show) stays
     command.add_argument("--baselines", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="the baselines directory holding history.sqlite "
                               "(default: baselines)")
+    if order:
+        command.add_argument("--order", choices=["first", "version"], default=argparse.SUPPRESS,
+                             help="labels of a board by their first session (default) or by "
+                                  "the kernel version they booted")
 
 
 def history_commands(history: argparse.ArgumentParser) -> None:
@@ -46,7 +49,7 @@ def history_commands(history: argparse.ArgumentParser) -> None:
                                                        "'sbcbench history changes' names it)")
     triage.add_argument("--state", required=True, choices=["acknowledged", "invalid", "fixed"])
     triage.add_argument("--note", default="", help="why (kept with the state)")
-    _baselines(triage)
+    _baselines(triage, order=False)
     triage.set_defaults(run=cmd_triage)
 
 
@@ -57,7 +60,14 @@ def publish_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     publish.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                          help="the baselines directory holding history.sqlite "
                               "(default: baselines)")
+    publish.add_argument("--order", choices=["first", "version"], default="first",
+                         help="labels of a board by their first session (default) or by the "
+                              "kernel version they booted")
     publish.set_defaults(run=cmd_publish)
+
+
+def _order(args: argparse.Namespace) -> str:
+    return str(getattr(args, "order", "first"))
 
 
 def _path(args: argparse.Namespace) -> Path:
@@ -86,7 +96,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from ..report import history_view
 
     path = _path(args)
-    board = history_read.board_history(path, _board(path, args.board))
+    board = history_read.board_history(path, _board(path, args.board), _order(args))
     chosen = [s for s in board.series if args.metric in (None, s.metric, s.name)]
     if not chosen:
         raise SbcBenchError(f"no metric {args.metric!r} on {board.board} (it has: "
@@ -116,7 +126,7 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
     path = _path(args)
     triage = history_read.read_triage(path)
-    boards = history_read.all_boards(path)
+    boards = history_read.all_boards(path, _order(args))
     found = [i for b in boards for i in changes.board_incidents(b, triage)]
     names = [b.board for b in boards]
     if args.json:
@@ -134,15 +144,14 @@ def cmd_triage(args: argparse.Namespace) -> int:
     if args.incident not in known:
         raise SbcBenchError(f"no incident {args.incident!r} in {path} (its incidents "
                             f"now: {', '.join(sorted(known)) or 'none'})")
-    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    history_read.append_triage(path, args.incident, args.state, now, args.note)
-    print(f"{args.incident}: {args.state} ({now})")
+    when = history_read.append_triage(path, args.incident, args.state, args.note)
+    print(f"{args.incident}: {args.state} ({when})")
     return 0
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
     from ..report import website
 
-    pages = website.publish(_path(args), args.out)
+    pages = website.publish(_path(args), args.out, _order(args))
     print(f"published {len(pages)} pages into {args.out} (open {args.out / 'index.html'})")
     return 0

@@ -12,28 +12,19 @@ Triage states of incidents live in the same file, in an append-only table of the
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from . import history
 from .boot_test import BootSession, BootSide, reduce_side
-from .history import HistoryError, _check_readable, _connect
+from .candidates import MetricKey
+from .history import HistoryError
 
 LOWER_IS_BETTER_UNITS = frozenset({"s", "ms", "us", "ns", "s/op"})
-TRIAGE_STATES = ("acknowledged", "invalid", "fixed")
-TRIAGE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS incident_triage (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    incident TEXT NOT NULL,
-    state TEXT NOT NULL,
-    created TEXT NOT NULL,
-    note TEXT NOT NULL
-);
-"""
+TRIAGE_STATES = history.TRIAGE_STATES
 
 
 @dataclass(frozen=True)
@@ -95,49 +86,47 @@ def _open(path: Path) -> None:
 def boards(path: Path) -> list[str]:
     """The boards the history holds, by name."""
     _open(path)
-    with _connect(path) as db:
-        _check_readable(db, path)
-        return [b for (b,) in db.execute("SELECT DISTINCT board FROM sessions ORDER BY board")]
+    return sorted({group.board for group in history.summary(path)})
 
 
-_ROWS = ("SELECT s.id, s.created, s.label, s.kernel_release, s.boot_id, r.test, r.metric, r.unit, "
-         "r.identity, r.samples, r.status FROM sessions s JOIN results r ON r.session_id = s.id "
-         "WHERE s.board = ? ORDER BY s.id")
-
-
-def board_history(path: Path, board: str) -> BoardHistory:
+def board_history(path: Path, board: str, order: str = "first") -> BoardHistory:
     """Every measurement of ``board``, each across the labels it was measured under."""
     _open(path)
-    with _connect(path) as db:
-        _check_readable(db, path)
-        rows = db.execute(_ROWS, (board,)).fetchall()
-    return history_of(board, rows)
+    found = history.label_history(path, board=board, role=None, order=order,
+                                  usable_only=False)
+    return history_of(board, found)
 
 
-Row = tuple[int, str, str | None, str | None, str | None, str, str, str, str, str, str]
+def all_boards(path: Path, order: str = "first") -> list[BoardHistory]:
+    """Every board's history, read in one pass, by board name."""
+    _open(path)
+    per: dict[str, list[history.LabelHistory]] = {}
+    for label in history.label_history(path, role=None, order=order, usable_only=False):
+        per.setdefault(label.board, []).append(label)
+    return [history_of(board, labels) for board, labels in sorted(per.items())]
 
 
-def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
-    """Group result rows (oldest session first) into series; labels ordered by first session."""
+def history_of(board: str, labels: Iterable[history.LabelHistory]) -> BoardHistory:
+    """A board's labels (in the store's order; a baseline and a candidate label of one name
+    are one label) as series per measurement."""
     order: dict[str, int] = {}
-    found: dict[tuple[str, str, str], dict[str, _Label]] = {}
-    units: dict[tuple[str, str, str], str] = {}
-    for session, created, label, kernel, boot, test, metric, unit, identity, samples, status \
-            in rows:
-        name = label or kernel or f"session-{session}"
+    found: dict[MetricKey, dict[str, _Label]] = {}
+    units: dict[MetricKey, str] = {}
+    for lh in labels:
+        name = lh.label or str(lh.booted.get("kernel_release") or f"{lh.role}-{lh.first}")
         order.setdefault(name, len(order))
-        key = (test, metric, identity)
-        units.setdefault(key, unit)
-        labels = found.setdefault(key, {})
-        point = labels.get(name)
-        if point is None:
-            point = labels[name] = _Label(created)
-        point.verdicts[status] += 1
-        if kernel:
-            point.kernels.add(kernel)
-        values = _samples(samples)
-        if status not in ("implausible", "invalid") and values and all(v > 0 for v in values):
-            point.sessions.append(BootSession(values, boot or f"session-{session}"))
+        kernel = lh.booted.get("kernel_release")
+        for key, series in lh.metrics.items():
+            units.setdefault(key, series.unit)
+            by_name = found.setdefault(key, {})
+            point = by_name.get(name)
+            if point is None:
+                point = by_name[name] = _Label(min((b.first for b in series.boots),
+                                                  default=lh.first))
+            if kernel:
+                point.kernels.add(str(kernel))
+            for boot in series.boots:
+                point.add(boot)
     names = Counter(metric for _, metric, _ in found)
     out = []
     for key, by_label in found.items():
@@ -150,17 +139,6 @@ def history_of(board: str, rows: Iterable[Row]) -> BoardHistory:
     return BoardHistory(board, tuple(order), tuple(sorted(out, key=lambda s: s.name)))
 
 
-def _samples(text: str) -> tuple[float, ...]:
-    """A stored samples list (``json.dumps`` of floats), parsed quickly; JSON when unusual."""
-    inner = text.strip()[1:-1]
-    if not inner.strip():
-        return ()
-    try:
-        return tuple(map(float, inner.split(",")))
-    except ValueError:
-        return tuple(float(v) for v in json.loads(text))
-
-
 class _Label:
     def __init__(self, created: str) -> None:
         self.created = created
@@ -168,46 +146,26 @@ class _Label:
         self.verdicts: Counter[str] = Counter()
         self.kernels: set[str] = set()
 
+    def add(self, boot: history.BootRecord) -> None:
+        """A boot's sessions: every verdict counted, usable samples kept (as the gate)."""
+        for sid, runs, status in zip(boot.session_ids, boot.runs, boot.statuses, strict=True):
+            self.verdicts[status] += 1
+            if status not in history.UNUSABLE and runs and all(v > 0 for v in runs):
+                self.sessions.append(BootSession(runs, boot.boot_id or f"session-{sid}"))
+
     def freeze(self, label: str) -> LabelPoint:
         return LabelPoint(label, tuple(self.sessions), tuple(self.verdicts.most_common()),
                           tuple(sorted(self.kernels)), self.created)
 
 
-def all_boards(path: Path) -> list[BoardHistory]:
-    """Every board's history, read in one pass, by board name."""
+def append_triage(path: Path, incident: str, state: str, note: str = "") -> str:
+    """Record a triage state of ``incident`` (never replacing an earlier one); when."""
     _open(path)
-    with _connect(path) as db:
-        _check_readable(db, path)
-        rows = db.execute(_ROWS.replace("WHERE s.board = ? ", "")
-                          .replace("ORDER BY s.id", "ORDER BY s.board, s.id")
-                          .replace("SELECT s.id", "SELECT s.board, s.id")).fetchall()
-    per: dict[str, list[Row]] = {}
-    for board, *rest in rows:
-        per.setdefault(board, []).append(tuple(rest))
-    return [history_of(board, r) for board, r in sorted(per.items())]
-
-
-def append_triage(path: Path, incident: str, state: str, created: str, note: str = "") -> int:
-    """Record a triage state of ``incident`` (never replacing an earlier one); its row id."""
-    if state not in TRIAGE_STATES:
-        raise ValueError(f"state {state!r}: expected one of {TRIAGE_STATES}")
-    _open(path)
-    with _connect(path) as db:
-        _check_readable(db, path)
-        db.executescript(TRIAGE_SCHEMA)
-        cursor = db.execute("INSERT INTO incident_triage (incident, state, created, note) "
-                            "VALUES (?, ?, ?, ?)", (incident, state, created, note))
-        return int(cursor.lastrowid or 0)
+    row = history.append_triage(path, incident, state, note or None)
+    return next(t.at for t in history.read_triage(path, incident) if t.id == row)
 
 
 def read_triage(path: Path) -> Mapping[str, tuple[str, str]]:
     """Each triaged incident's latest state and when it was set."""
     _open(path)
-    with _connect(path) as db:
-        _check_readable(db, path)
-        try:
-            rows = db.execute("SELECT incident, state, created FROM incident_triage "
-                              "ORDER BY id").fetchall()
-        except sqlite3.OperationalError:  # no incident triaged yet
-            return {}
-    return {incident: (state, created) for incident, state, created in rows}
+    return {incident: (t.state, t.at) for incident, t in history.states(path).items()}

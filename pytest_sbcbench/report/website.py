@@ -91,9 +91,10 @@ def board_page(board: BoardHistory, found: Sequence[Incident]) -> str:
     return _page(f"sbcbench history: {board.board}", body, "../")
 
 
-def publish(path: Path, out: Path) -> list[Path]:
-    """Write the site for the history at ``path`` into ``out``; the files written."""
-    boards = history_read.all_boards(path)
+def publish(path: Path, out: Path, order: str = "first") -> list[Path]:
+    """Write the site for the history at ``path`` into ``out`` (labels in ``order``: ``first``
+    session or kernel ``version``); the files written."""
+    boards = history_read.all_boards(path, order)
     triage = history_read.read_triage(path)
     found = [i for b in boards for i in changes.board_incidents(b, triage)]
     (out / "boards").mkdir(parents=True, exist_ok=True)
