@@ -37,7 +37,7 @@ from pytest_sbcbench.judge.changes import board_steps, incidents
 from pytest_sbcbench.judge.history_read import (
     BoardHistory,
     LabelPoint,
-    MetricSeries,
+    MetricHistory,
 )
 
 METRICS, BOOTS, RUNS = 25, 3, 3
@@ -64,7 +64,7 @@ def draw(rng: random.Random, labels: int, start: int | None) -> Draws:
 def board(draws: Draws, upto: int) -> BoardHistory:
     names = tuple(f"L{j:03d}" for j in range(upto))
     series = tuple(
-        MetricSeries("sim", f"m{m:02d}", f"m{m:02d}", "B/s", "higher", tuple(
+        MetricHistory("sim", f"m{m:02d}", f"m{m:02d}", "B/s", "higher", tuple(
             LabelPoint(names[j], tuple(BootSession(tuple(runs), f"{names[j]}-{b}")
                                        for b, runs in enumerate(labels[j])), (), ())
             for j in range(upto)))

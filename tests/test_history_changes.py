@@ -20,22 +20,22 @@ from history_docs import build
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.judge import changes, history_read
 from pytest_sbcbench.judge.boot_test import BootSession
-from pytest_sbcbench.judge.history_read import BoardHistory, LabelPoint, MetricSeries
+from pytest_sbcbench.judge.history_read import BoardHistory, LabelPoint, MetricHistory
 
 pytest.importorskip("otava", reason="needs Apache Otava (pip install 'pytest-sbcbench[history]')")
 
 
 def series(name: str, levels: Sequence[float], rng: random.Random, boots: int = 3,
-           cv: float = 0.005) -> MetricSeries:
+           cv: float = 0.005) -> MetricHistory:
     points = tuple(
         LabelPoint(f"L{j:02d}", tuple(
             BootSession(tuple(lv * (1 + rng.gauss(0, cv)) for _ in range(3)), f"L{j:02d}-{b}")
             for b in range(boots)), (("pass", boots),), ())
         for j, lv in enumerate(levels))
-    return MetricSeries("b", name, name, "B/s", "higher", points)
+    return MetricHistory("b", name, name, "B/s", "higher", points)
 
 
-def board(*metrics: MetricSeries) -> BoardHistory:
+def board(*metrics: MetricHistory) -> BoardHistory:
     return BoardHistory("b", metrics[0].labels, metrics)
 
 
@@ -93,7 +93,7 @@ def test_boot_means_not_runs_are_the_replicates() -> None:
                         f"L{j:02d}-{b}")
             for b, off in enumerate(1 + rng.gauss(0, 0.02) for _ in range(3))), (), ())
         for j, lv in enumerate(levels))
-    noisy = MetricSeries("b", "m", "m", "B/s", "higher", drifting)
+    noisy = MetricHistory("b", "m", "m", "B/s", "higher", drifting)
     assert not any(s.confirmed for s in changes.board_steps(
         board(noisy), propose=lambda values: [8]))
 

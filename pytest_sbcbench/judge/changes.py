@@ -1,6 +1,6 @@
 """Change points across labels, with the boot as the unit of replication (issue 29, item 3).
 
-For each measurement of a board (a :class:`.history_read.MetricSeries`):
+For each measurement of a board (a :class:`.history_read.MetricHistory`):
 
 1. **Propose**: Apache Otava's windowed E-divisive (:mod:`.steps`) on one point per label, the
    mean of its boot means in log space, proposes where steps may start.
@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from .boot_decide import upper_tail
 from .boot_test import BootSide, boot_noise
 from .family import holm
-from .history_read import BoardHistory, MetricSeries
+from .history_read import BoardHistory, MetricHistory
 from .steps import candidate_indices
 from .tdist import t_ppf
 
@@ -163,22 +163,22 @@ def split_test(before: Sequence[BootSide], after: Sequence[BootSide]) -> Split |
     return Split(cand.mean - base.mean, noise.se, noise.df, base.k, cand.k)
 
 
-def _sides(series: MetricSeries, lo: int, hi: int) -> list[BootSide]:
+def _sides(series: MetricHistory, lo: int, hi: int) -> list[BootSide]:
     return [side for p in series.points[lo:hi] if (side := p.side) is not None]
 
 
-def label_levels(series: MetricSeries) -> list[float]:
+def label_levels(series: MetricHistory) -> list[float]:
     """One value per label with samples: the mean of its boot means, log space."""
     return [side.mean for p in series.points if (side := p.side) is not None]
 
 
-def _test_at(series: MetricSeries, c: int, lo: int, hi: int) -> Split | None:
+def _test_at(series: MetricHistory, c: int, lo: int, hi: int) -> Split | None:
     before = _sides(series, max(lo, c - MAX_SIDE), c)
     after = _sides(series, c, min(hi, c + MAX_SIDE))
     return split_test(before, after) if before and after else None
 
 
-def _step(series: MetricSeries, c: int, lo: int, hi: int, positions: Sequence[int]
+def _step(series: MetricHistory, c: int, lo: int, hi: int, positions: Sequence[int]
           ) -> Step | None:
     """The best split near proposal ``c`` between neighbours ``lo`` and ``hi``, tested."""
     tests = {j: _test_at(series, j, lo, hi)
@@ -208,12 +208,12 @@ def _step(series: MetricSeries, c: int, lo: int, hi: int, positions: Sequence[in
 class _Proposed:
     """A measurement's labels with samples, where they are on the board, and proposals."""
 
-    series: MetricSeries
+    series: MetricHistory
     where: tuple[int, ...]
     proposals: tuple[int, ...]
 
 
-def _propose(series: MetricSeries, positions: Sequence[int], propose: Proposer
+def _propose(series: MetricHistory, positions: Sequence[int], propose: Proposer
              ) -> _Proposed | None:
     keep = [i for i, p in enumerate(series.points) if p.sessions]
     if len(keep) < 2 * SIDE_LABELS:
@@ -244,7 +244,7 @@ def _confirm(steps: Sequence[Step], rate: float) -> list[Step]:
     return [replace(s, confirmed=r) for s, r in zip(steps, rejected, strict=True)]
 
 
-def series_steps(series: MetricSeries, positions: Sequence[int],
+def series_steps(series: MetricHistory, positions: Sequence[int],
                  propose: Proposer = candidate_indices) -> list[Step]:
     """Every tested step of one measurement, each tested up to the series' ends."""
     p = _propose(series, positions, propose)

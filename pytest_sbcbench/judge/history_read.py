@@ -44,7 +44,7 @@ class LabelPoint:
 
 
 @dataclass(frozen=True)
-class MetricSeries:
+class MetricHistory:
     """One measurement on one board across labels (oldest label first)."""
 
     board: str
@@ -65,9 +65,9 @@ class BoardHistory:
 
     board: str
     labels: tuple[str, ...]
-    series: tuple[MetricSeries, ...]
+    series: tuple[MetricHistory, ...]
 
-    def positions(self, series: MetricSeries) -> list[int]:
+    def positions(self, series: MetricHistory) -> list[int]:
         """Where each of ``series``' labels is in the board's order."""
         place = {label: i for i, label in enumerate(self.labels)}
         return [place[p.label] for p in series.points]
@@ -134,7 +134,7 @@ def history_of(board: str, labels: Iterable[history.LabelHistory]) -> BoardHisto
         shown = metric if names[metric] == 1 else f"{metric} ({test})"
         points = tuple(p.freeze(lab) for lab, p in sorted(by_label.items(),
                                                           key=lambda kv: order[kv[0]]))
-        out.append(MetricSeries(board, metric, shown, units[key], better_of(units[key]),
+        out.append(MetricHistory(board, metric, shown, units[key], better_of(units[key]),
                                 points))
     return BoardHistory(board, tuple(order), tuple(sorted(out, key=lambda s: s.name)))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .history_read import LabelPoint, MetricSeries
+from .history_read import LabelPoint, MetricHistory
 from .tdist import t_ppf
 
 CONFIDENCE = 0.95
@@ -46,5 +46,5 @@ def level(point: LabelPoint) -> LabelLevel:
                       point.verdicts, point.kernels)
 
 
-def levels(series: MetricSeries) -> list[LabelLevel]:
+def levels(series: MetricHistory) -> list[LabelLevel]:
     return [level(p) for p in series.points]

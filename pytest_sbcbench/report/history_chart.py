@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import SbcBenchError
 from ..judge.changes import Incident
-from ..judge.history_read import MetricSeries
+from ..judge.history_read import MetricHistory
 from ..judge.label_levels import LabelLevel
 from ..model import DISPLAY_UNITS
 from .charts import MATPLOTLIB_MISSING, save
@@ -23,7 +23,7 @@ class ChartUnavailable(SbcBenchError):
     """matplotlib is not installed (the message says how to install it)."""
 
 
-def write(series: MetricSeries, levels: Sequence[LabelLevel], incidents: Sequence[Incident],
+def write(series: MetricHistory, levels: Sequence[LabelLevel], incidents: Sequence[Incident],
           out: Path) -> list[Path]:
     """``<board>-<metric>.png`` and ``.svg`` in ``out``."""
     plt = pyplot()

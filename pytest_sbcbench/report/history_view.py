@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..judge.changes import Incident, Step
-from ..judge.history_read import MetricSeries
+from ..judge.history_read import MetricHistory
 from ..judge.label_levels import LabelLevel
 from ..model import display
 from ..words import counted
@@ -29,7 +29,7 @@ def _verdicts(level: LabelLevel) -> str:
     return ", ".join(f"{n} {status}" for status, n in level.verdicts) or "no verdict"
 
 
-def show_text(series: MetricSeries, levels: Sequence[LabelLevel],
+def show_text(series: MetricHistory, levels: Sequence[LabelLevel],
               incidents: Sequence[Incident]) -> str:
     starts = {i.first_bad: i for i in incidents if series.name in i.metrics}
     head = (f"{series.board}  {series.name} ({series.unit}, {series.better} is better): "
@@ -49,7 +49,7 @@ def show_text(series: MetricSeries, levels: Sequence[LabelLevel],
     return "\n".join(lines)
 
 
-def show_json(series: MetricSeries, levels: Sequence[LabelLevel],
+def show_json(series: MetricHistory, levels: Sequence[LabelLevel],
               incidents: Sequence[Incident]) -> dict[str, object]:
     return {"schema": SHOW_SCHEMA, "board": series.board, "metric": series.name,
             "unit": series.unit, "better": series.better,
