@@ -23,6 +23,7 @@ from ..judge import changes, history_read
 from ..judge.changes import Incident
 from ..judge.history_read import BoardHistory
 from ..judge.label_levels import levels
+from ..model import DISPLAY_UNITS
 from ..words import counted
 from . import atom, site_svg
 
@@ -92,7 +93,8 @@ def board_page(board: BoardHistory, found: Sequence[Incident], order: str = "fir
     charts = []
     for series in board.series:
         marks = [(i.first_bad, i.id) for i in mine if series.name in i.metrics]
-        title = f"{series.name} ({series.unit}, {series.better} is better)"
+        shown = DISPLAY_UNITS.get(series.unit, (series.unit, 1.0))[0]
+        title = f"{series.name} ({shown}, {series.better} is better)"
         charts.append(f"<figure>{site_svg.chart(title, series.unit, levels(series), marks)}"
                       "</figure>")
     body = (f"<p><a href=\"../index.html\">all boards</a></p><h1>{escape(board.board)}</h1>"
