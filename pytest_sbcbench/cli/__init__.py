@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
 from ..values import board_name, duration_seconds, interval_seconds, min_effect_pct
-from . import baseline_commands, bisect_cmd, commands
+from . import baseline_commands, bisect_cmd, commands, history_cli
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
 
@@ -223,6 +223,8 @@ def parser() -> argparse.ArgumentParser:
                    help="labels of a board by their first session (default) or by the kernel "
                         "version they booted")
     h.set_defaults(run=commands.cmd_history)
+    history_cli.history_commands(h)
+    history_cli.publish_command(sub)
     bisect_cmd.add(sub)
     return top
 

@@ -1,0 +1,162 @@
+"""``sbcbench history show|changes|triage`` and ``sbcbench publish``: the history for people.
+
+:func:`history_commands` adds the three actions under ``sbcbench history`` (which alone still
+prints the summary), :func:`publish_command` adds ``publish``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import SbcBenchError
+from ..values import board_name
+
+
+def _baselines(command: argparse.ArgumentParser, order: bool = True) -> None:
+    # SUPPRESS: a value given before the action (sbcbench history --baselines X show) stays
+    command.add_argument("--baselines", type=Path, default=argparse.SUPPRESS, metavar="DIR",
+                         help="the baselines directory holding history.sqlite "
+                              "(default: baselines)")
+    if order:
+        command.add_argument("--order", choices=["first", "version"], default=argparse.SUPPRESS,
+                             help="labels of a board by their first session (default) or by "
+                                  "the kernel version they booted")
+
+
+def history_commands(history: argparse.ArgumentParser) -> None:
+    actions = history.add_subparsers(dest="history_command", metavar="ACTION")
+    show = actions.add_parser("show", help="one metric across labels: boot means, each "
+                                           "label's interval and verdicts; a chart with --out")
+    show.add_argument("board", nargs="?", type=board_name, default=None,
+                      help="the board (default: the only board the history holds)")
+    show.add_argument("-k", dest="metric", default=None, metavar="METRIC",
+                      help="the metric (e.g. sha512; default: every metric of the board)")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    show.add_argument("--out", type=Path, default=None, metavar="DIR",
+                      help="also write a PNG and an SVG chart per metric into DIR")
+    _baselines(show)
+    show.set_defaults(run=cmd_show)
+    changes = actions.add_parser("changes", help="change points across labels, boot-aware, "
+                                                 "grouped into incidents")
+    changes.add_argument("--json", action="store_true", help="print JSON")
+    _baselines(changes)
+    changes.set_defaults(run=cmd_changes)
+    triage = actions.add_parser("triage", help="record an incident's triage state "
+                                               "(append-only: the latest one counts)")
+    triage.add_argument("incident", metavar="ID", help="the incident (BOARD@LABEL, as "
+                                                       "'sbcbench history changes' names it)")
+    triage.add_argument("--state", required=True, choices=["acknowledged", "invalid", "fixed"])
+    triage.add_argument("--note", default="", help="why (kept with the state)")
+    _baselines(triage, order=False)
+    triage.set_defaults(run=cmd_triage)
+
+
+def publish_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    publish = sub.add_parser("publish", help="a static site from the history: boards, "
+                                             "incidents, a chart per metric, an Atom feed")
+    publish.add_argument("out", type=Path, metavar="OUT", help="folder to write the site into")
+    publish.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
+                         help="the baselines directory holding history.sqlite "
+                              "(default: baselines)")
+    publish.add_argument("--order", choices=["first", "version"], default="first",
+                         help="labels of a board by their first session (default) or by the "
+                              "kernel version they booted")
+    publish.add_argument("--jobs", type=int, default=None, metavar="N",
+                         help="processes judging and writing the boards (default: one per "
+                              "CPU from 8 boards on)")
+    publish.set_defaults(run=cmd_publish)
+
+
+def _order(args: argparse.Namespace) -> str:
+    return str(getattr(args, "order", "first"))
+
+
+def _path(args: argparse.Namespace) -> Path:
+    from ..judge import history
+
+    return history.history_path(getattr(args, "baselines", Path("baselines")))
+
+
+def _board(path: Path, asked: str | None) -> str:
+    from ..judge import history_read
+
+    boards = history_read.boards(path)
+    if asked is not None:
+        if asked not in boards:
+            raise SbcBenchError(f"board {asked!r} is not in {path} (it holds: "
+                                f"{', '.join(boards) or 'no board'})")
+        return asked
+    if len(boards) != 1:
+        raise SbcBenchError(f"{path} holds {len(boards)} boards ({', '.join(boards)}): "
+                            "name one")
+    return boards[0]
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from ..judge import changes, history_read, label_levels
+    from ..report import history_view
+
+    path = _path(args)
+    board = history_read.board_history(path, _board(path, args.board), _order(args))
+    chosen = [s for s in board.series if args.metric in (None, s.metric, s.name)]
+    if not chosen:
+        raise SbcBenchError(f"no metric {args.metric!r} on {board.board} (it has: "
+                            f"{', '.join(s.name for s in board.series)})")
+    found = changes.board_incidents(board, history_read.read_triage(path))
+    docs, texts, written = [], [], []
+    for series in chosen:
+        levels = label_levels.levels(series)
+        docs.append(history_view.show_json(series, levels, found))
+        texts.append(history_view.show_text(series, levels, found))
+        if args.out is not None:
+            from ..report import history_chart
+
+            written += history_chart.write(series, levels, found, args.out)
+    if args.json:
+        print(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2))
+    else:
+        print("\n\n".join(texts))
+    if written:
+        print(f"charts: {', '.join(str(p) for p in written)}", file=sys.stderr)
+    return 0
+
+
+def cmd_changes(args: argparse.Namespace) -> int:
+    from ..judge import changes, history_read
+    from ..report import history_view
+
+    path = _path(args)
+    triage = history_read.read_triage(path)
+    boards = history_read.all_boards(path, _order(args))
+    found = [i for b in boards for i in changes.board_incidents(b, triage)]
+    names = [b.board for b in boards]
+    if args.json:
+        print(json.dumps(history_view.changes_json(found, names), indent=2))
+    else:
+        print(history_view.changes_text(found, len(names)))
+    return 0
+
+
+def cmd_triage(args: argparse.Namespace) -> int:
+    from ..judge import changes, history_read
+
+    path = _path(args)
+    known = {i.id for b in history_read.all_boards(path) for i in changes.board_incidents(b)}
+    if args.incident not in known:
+        raise SbcBenchError(f"no incident {args.incident!r} in {path} (its incidents "
+                            f"now: {', '.join(sorted(known)) or 'none'})")
+    when = history_read.append_triage(path, args.incident, args.state, args.note)
+    print(f"{args.incident}: {args.state} ({when})")
+    return 0
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    from ..report import website
+
+    if args.jobs is not None and args.jobs < 1:
+        raise SbcBenchError(f"--jobs {args.jobs}: expected 1 or more")
+    pages = website.publish(_path(args), args.out, _order(args), args.jobs)
+    print(f"published {len(pages)} pages into {args.out} (open {args.out / 'index.html'})")
+    return 0
