@@ -40,10 +40,9 @@ from gate_boots import (
     pct,
 )
 
-from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_sides
+from pytest_sbcbench.judge.boot_decide import METRIC_RATE, BootDecision, BootPlan, decide_sides
 from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
 from pytest_sbcbench.judge.family import (
-    METRIC_RATE,
     SUITE_RATE,
     SuiteMetric,
     close_family,
@@ -119,7 +118,8 @@ def looks_of(bases: Sequence[BootSide], suite: Sequence[Draw], plan: BootPlan, b
         if cached is not None and (lone is None or j > 0):
             per_metric.append(cached[j])
         else:
-            per_metric.append(look_boots(base, cand[:boots], plan, lone if j == 0 else 0.0))
+            shift = lone if lone is not None and j == 0 else 0.0
+            per_metric.append(look_boots(base, cand[:boots], plan, shift))
     return [family_at(bases, [m[c] for m in per_metric], plan) for c in range(boots)]
 
 
@@ -193,9 +193,9 @@ def _trial(bases: Sequence[BootSide], suite: Sequence[Draw], plans: dict[str, Bo
         c, plan = int(name.split()[1]), plans[name]
         cached = [look_boots(b, cand[:c], plan, 0.0) for b, (_, cand) in zip(bases, suite,
                                                                                strict=True)]
-        null = looks_of(bases, suite, plan, c, cached=cached)[-1]
-        drop = looks_of(bases, suite, plan, c, LONE, cached)[-1]
-        out[name] = (null.failed, "m0" in drop.regressions, _passes(null), c, c, True)
+        last = looks_of(bases, suite, plan, c, cached=cached)[-1]
+        hit = looks_of(bases, suite, plan, c, LONE, cached)[-1]
+        out[name] = (last.failed, "m0" in hit.regressions, _passes(last), c, c, True)
     if not any(p.startswith(("hand", "auto")) for p in protocols):
         return out
     plan = plans["every"]

