@@ -248,6 +248,16 @@ def heavy_cells() -> list[BootCell]:
     return cells
 
 
+EVERY_BOOT = ("hand 1", "hand 3", "auto")
+
+
+def protocols_of(cell: BootCell) -> tuple[str, ...]:
+    """The protocols a cell is run under: the bound mixes' --sbc-boots 1 and 3 are the bound
+    table's own cells (:func:`gate_boots.bound_cells`), so only the every-boot protocols here;
+    the heavy-tailed and outlier cells under all five."""
+    return PROTOCOLS if cell.offsets != "normal" else EVERY_BOOT
+
+
 PROTOCOL_NAMES = {"fixed 1": "--sbc-boots 1", "fixed 3": "--sbc-boots 3",
                   "hand 1": "1 boot by hand / compare", "hand 3": "3 boots by hand / compare",
                   "auto": "--sbc-boots auto"}
@@ -278,7 +288,7 @@ def protocols_table(trials: int, seed: int, cells: Sequence[BootCell] | None = N
                     progress: Callable[[str], None] | None = None) -> list[str]:
     lines = list(HEAD)
     for cell in cells if cells is not None else protocol_cells():
-        lines += rows(cell, run_cell(cell, trials, seed))
+        lines += rows(cell, run_cell(cell, trials, seed, protocols=protocols_of(cell)))
         if progress is not None:
             progress(lines[-1])
     return lines
