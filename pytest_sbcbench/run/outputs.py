@@ -57,7 +57,7 @@ class Outputs:
             env["label"] = target.settings.candidate  # the reference a baseline boot belongs to
         candidate = recorder.candidate
         if candidate is not None and not target.settings.save_baseline \
-                and candidate.label is not None and candidate.plan.boots > 1:
+                and candidate.label is not None:
             env["boot_plan"] = candidate.plan.as_dict()  # the label's, for its later boots
         return env
 
