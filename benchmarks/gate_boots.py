@@ -55,6 +55,7 @@ class BootCell:
     drops: tuple[tuple[str, float], ...] = ()  # ("lone" | "suite", shift), with its target
     targets: tuple[float, ...] = ()  # detection target per drop
     metrics: int = N_METRICS
+    offsets: str = "normal"  # "normal", "t3" (Student-t, 3 df, same SD) or "outlier" (below)
 
     def cv_of(self, j: int) -> float:
         return self.cv[j % len(self.cv)]
@@ -102,15 +103,38 @@ def detect_cells() -> list[BootCell]:
 Draw = tuple[list[BootSession], list[tuple[float, ...]]]  # baseline sessions, candidate boots
 
 
-def draw_suite(rng: random.Random, cell: BootCell) -> list[Draw]:
-    shared = [rng.gauss(0.0, 1.0) for _ in range(cell.k + cell.c)]
+OUTLIER_SDS = 4.0  # "outlier": one baseline boot of the suite this many drift SDs fast
+
+
+def offset(rng: random.Random, kind: str) -> float:
+    """A boot's offset in drift SDs: normal, or Student-t with 3 df scaled to unit SD."""
+    z = rng.gauss(0.0, 1.0)
+    if kind != "t3":
+        return z
+    chi2 = sum(rng.gauss(0.0, 1.0) ** 2 for _ in range(3))
+    return z / math.sqrt(chi2 / 3.0) / math.sqrt(3.0)
+
+
+def draw_suite(rng: random.Random, cell: BootCell, candidate_boots: int | None = None
+               ) -> list[Draw]:
+    """Baseline sessions and candidate boots per metric: the cell's c, the last of MAX_RUNS
+    runs and the others of RUNS; or ``candidate_boots``, each of MAX_RUNS (each a look, which
+    takes a prefix).  Under "outlier" one baseline
+    boot of the suite (drawn at random) is OUTLIER_SDS drift SDs faster on every metric, so
+    the candidate looks slower."""
+    c = cell.c if candidate_boots is None else candidate_boots
+    kind = cell.offsets
+    shared = [offset(rng, kind) for _ in range(cell.k + c)]
+    bad = rng.randrange(cell.k) if kind == "outlier" else -1
     out = []
     for j in range(cell.metrics):
         cv, drift = cell.cv_of(j), cell.drift_of(j)
         boots = []
-        for b in range(cell.k + cell.c):
-            z = shared[b] if cell.shared else rng.gauss(0.0, 1.0)
-            n = RUNS if b < cell.k + cell.c - 1 else MAX_RUNS
+        for b in range(cell.k + c):
+            z = shared[b] if cell.shared else offset(rng, kind)
+            z -= OUTLIER_SDS if b == bad else 0.0
+            last = cell.k + c - 1 if candidate_boots is None else cell.k  # the looks' boots
+            n = RUNS if b < last else MAX_RUNS
             boots.append(tuple(100.0 * (1.0 + drift * z) * (1.0 + rng.gauss(0.0, cv))
                                for _ in range(n)))
         out.append(([BootSession(boots[b], f"b{b}") for b in range(cell.k)], boots[cell.k:]))

@@ -1,7 +1,8 @@
 """How good are the verdicts?  The shipped candidate-boots gate simulated over whole suites,
 beside other tools' rules, and replayed on real samples of this VM.
 
-    python3 benchmarks/gate_simulation.py [--cells bound|detect|all] [--trials 500] [--seed 2026]
+    python3 benchmarks/gate_simulation.py [--cells bound|detect|protocols|few|auto|all]
+                                          [--trials 500] [--seed 2026]
     python3 benchmarks/gate_simulation.py --replay       # real samples of this VM
 
 (``--boots`` is accepted for ``--cells``.)  The default mode drives the procedure the plugin
@@ -36,6 +37,18 @@ run its noise (SD "CV").
   - Bencher's t-test threshold: this run's mean beyond the baseline samples' mean plus
     t(0.99, n - 1) standard deviations (it judges one new value against history).
 
+- **Protocol cells** (``--cells protocols``, :mod:`gate_protocols`, issue 28): the same mixes
+  and k, plus heavy-tailed (Student-t, 3 df) and one-outlier-boot cells, under every protocol a
+  label's boots come by: ``--sbc-boots 1`` and ``3`` (one look, the whole budget), 1 and 3
+  boots recorded by hand or judged by ``sbcbench compare`` (every boot a look at 1/6 of the
+  budget), and ``--sbc-boots auto`` (the same looks, booting on until decided, at most 6).
+  Each: unchanged suites failing (<= 5%), lone 3% drops caught (the rule's realized power),
+  unchanged metrics judged ``pass`` (where the power is below 80%, at most 5%).
+- **Few boots** (``--cells few``): lone 3% (CV 1%, drift 0.5%, 10 baseline boots) at 1 and 2
+  candidate boots (``--sbc-boots c``) beside a plain two-sample t on boot means.
+- **Auto detection** (``--cells auto``): ``--sbc-boots auto`` on the detection cells, each drop
+  caught and the candidate boots it took.
+
 ``--replay``: the four openssl metrics recorded on the development VM
 (``tests/data/this_machine/gate-replay_*``) through the same procedure
 (:func:`pytest_sbcbench.judge.boot_decide.decide_boots`, then ``close_family``).
@@ -52,7 +65,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gate_boots import MAX_RUNS, N_METRICS, AnchorRule, boots_table
+import gate_protocols
+from gate_boots import MAX_RUNS, N_METRICS, AnchorRule, boots_table, detect_cells
 from pyperf._utils import is_significant
 
 from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_boots
@@ -125,9 +139,22 @@ ANCHORS: dict[str, AnchorRule] = {
 
 
 def tables(which: str, trials: int, seed: int) -> list[str]:
-    """The default mode's output: the cells' table, and the anchors beside the detection cells."""
-    return [f"{trials} suites of {N_METRICS} metrics per cell, seed {seed}", "",
-            *boots_table(which, trials, seed, ANCHORS)]
+    """The default mode's output: the cells' table, and the anchors beside the detection cells;
+    then the protocols' table, the few-boots table and ``--sbc-boots auto`` on the detection
+    cells."""
+    out = [f"{trials} suites of {N_METRICS} metrics per cell, seed {seed}", ""]
+    if which in ("bound", "detect", "all"):
+        out += boots_table(which, trials, seed, ANCHORS)
+    if which in ("protocols", "all"):
+        out += ["", "A label's boots under each protocol (issue 28):", "",
+                *gate_protocols.protocols_table(trials, seed)]
+    if which in ("few", "all"):
+        out += ["", "One and two candidate boots against a plain t on boot means:", "",
+                *gate_protocols.few_boots_table(trials, seed)]
+    if which in ("auto", "all"):
+        out += ["", "--sbc-boots auto (budget 6) on the detection cells:", "",
+                *gate_protocols.auto_detect_table(trials, seed, detect_cells())]
+    return out
 
 
 REPLAY_DIR = Path(__file__).parent.parent / "tests" / "data" / "this_machine"
@@ -245,8 +272,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="the candidate-boots gate simulated over "
                                                  "whole suites, beside other tools' rules")
     parser.add_argument("--cells", "--boots", dest="cells", default="all",
-                        choices=("bound", "detect", "all"),
-                        help="the suite-bound cells, the detection cells, or both (default)")
+                        choices=("bound", "detect", "protocols", "few", "auto", "all"),
+                        help="the suite-bound cells, the detection cells, the protocols' "
+                             "cells, few boots, auto detection, or all (default)")
     parser.add_argument("--trials", type=int, default=500, help="suites per cell")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--replay", action="store_true",

@@ -44,6 +44,8 @@ class Settings:
     gate: bool = False
     lab_kernel: str | None = None
     boots: int | None = None
+    boots_auto: bool = False  # --sbc-boots auto: boot on until decided or the budget is spent
+    boots_budget: int | None = None  # --sbc-boots-budget (default looks.DEFAULT_BOOT_BUDGET)
 
     @property
     def idle_wait(self) -> float:

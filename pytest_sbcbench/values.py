@@ -70,12 +70,20 @@ def positive_int(value: str) -> int:
 MAX_BOOTS = 50
 
 
+AUTO_BOOTS = "auto"
+
+
 def boot_count(value: str) -> int:
-    """Boots of one run (``--sbc-boots``): a whole number from 1 to :data:`MAX_BOOTS`."""
+    """Boots of one run (``--sbc-boots-budget``): a whole number from 1 to :data:`MAX_BOOTS`."""
     number = whole_number(value)
     if number > MAX_BOOTS:
         raise argparse.ArgumentTypeError(f"{value!r} is too many boots: at most {MAX_BOOTS}")
     return number
+
+
+def boots_value(value: str) -> int | str:
+    """``--sbc-boots``: a number of boots (:func:`boot_count`) or ``auto``."""
+    return AUTO_BOOTS if value.strip().lower() == AUTO_BOOTS else boot_count(value)
 
 
 def _seconds(value: str, low: float, high: float, what: str, *, zero_ok: bool = False) -> float:

@@ -118,3 +118,27 @@ def test_boots_without_a_lab_are_refused_saying_how_to_record_them(
         pytest.ExitCode.USAGE_ERROR  # at most 50
     one = pytester.runpytest("benchmarks", "-k", "nothing-matches", "--sbc-boots", "1")
     assert one.ret == pytest.ExitCode.NO_TESTS_COLLECTED  # one boot needs no reboot
+
+
+def test_three_boots_recorded_by_hand_keep_the_bound_over_twenty_suites(
+        boot: Boot, pytester: pytest.Pytester) -> None:
+    """Issue 28: boots recorded by hand (a run per boot, the same label) spend one error budget
+    per label (every boot a look at 1/6 of it), so twenty unchanged candidates of three boots
+    each (sixty gate runs, seeded by their boot names) give no exit 1; each run says what is
+    pending, and the label's plan is recorded with its first session."""
+    for i in range(1, 6):
+        boot(f"base-{i}", "-k", "sha256 or sha512", "--sbc-save-baseline").assert_outcomes(
+            passed=2)
+    codes = []
+    for suite in range(20):
+        for i in (1, 2, 3):
+            done = boot(f"hand{suite}-{i}", "-k", "sha256 or sha512", "--sbc-gate",
+                        "--sbc-candidate", f"hand{suite}")
+            codes.append(done.ret)
+    assert pytest.ExitCode.TESTS_FAILED not in codes, codes
+    assert set(codes) <= {pytest.ExitCode.OK, 6}  # 6: undecided (pending), never a regression
+    from pytest_sbcbench.judge import history
+
+    (saved,) = (pytester.path / "bl").glob("*.json")  # the board's baseline file
+    recorded = history.label_plan(pytester.path / "bl" / history.FILE_NAME, saved.stem, "hand0")
+    assert recorded == {"boots": 6, "every_boot": True}

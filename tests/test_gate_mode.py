@@ -55,11 +55,15 @@ def test_gate_passes_fails_and_stays_undecided_with_its_own_exit_code(
         monkeypatch.setenv("SBCBENCH_BOOT_ID", f"boot-{boot}")
         widget(samples, "--sbc-save-baseline").assert_outcomes(passed=1)
     monkeypatch.setenv("SBCBENCH_BOOT_ID", "candidate")
-    # each scenario its own candidate label: gate runs of one label are that candidate's boots
-    same = widget("100.2,99.9,100.4", "--sbc-gate", "--sbc-candidate", "same")
+    # each scenario its own candidate label: gate runs of one label are that candidate's boots;
+    # --sbc-boots 1 plans the label as one boot judged with the whole error budget (without it
+    # every boot is a look at 1/6 of the budget, issue 28, and one boot cannot pass here)
+    same = widget("100.2,99.9,100.4", "--sbc-gate", "--sbc-boots", "1", "--sbc-candidate",
+                  "same")
     assert same.ret == pytest.ExitCode.OK, same.stdout.str()
     same.stdout.fnmatch_lines(["gate: 1 metric, 10 baseline boots vs 1 candidate boot: 1 pass*"])
-    slower = widget("80,80.5,79.8", "--sbc-gate", "--sbc-candidate", "slower")
+    slower = widget("80,80.5,79.8", "--sbc-gate", "--sbc-boots", "1", "--sbc-candidate",
+                    "slower")
     assert slower.ret == pytest.ExitCode.TESTS_FAILED
     slower.stdout.fnmatch_lines(["gate: 1 metric, * 1 regression (widget -2*% [[]-*, -*[]])*"])
     noisy = widget("100,70,130", "--sbc-gate", "--sbc-max-runs", "3", "--sbc-candidate",

@@ -23,7 +23,10 @@ def test_default_mode_holds_the_bound_and_detects_the_drops() -> None:
     and every detection cell (10 vs 3) gets a row; few unchanged suites fail anywhere, every
     detection target is met on these seeded suites, and the anchors are judged on the same
     draws."""
-    lines = gate_simulation.tables("all", TRIALS, 7)
+    every = gate_simulation.tables("all", TRIALS, 7)
+    cut = every.index("A label's boots under each protocol (issue 28):")
+    lines, later = every[:cut - 1], every[cut:]
+    _protocols_few_boots_and_auto(later)
     assert lines[0] == f"{TRIALS} suites of 25 metrics per cell, seed 7"
     assert lines[2].startswith("| cell (25 metrics, 3 runs a boot) | k baseline vs c candidate")
     rows = [_cells(x) for x in lines[4:] if x.startswith("| ") and " vs " in x]
@@ -48,6 +51,44 @@ def test_default_mode_holds_the_bound_and_detects_the_drops() -> None:
     pyperf = next(a for a in anchors if a[0] == "lone 3% drop; CV 0.3%, drift 0.5%"
                   and a[1].startswith("pyperf"))
     assert pyperf[2] == "100.0%"  # its t-test on one session calls the boot's drift a change
+
+
+def _heavy(cell: str) -> bool:
+    return cell.startswith(("t(3) offsets", "one baseline boot"))
+
+
+def _protocols_few_boots_and_auto(lines: list[str]) -> None:
+    """Issue 28's tables: every bound mix and k, the heavy-tailed and one-outlier-boot cells,
+    under the five protocols; the few-boots rows beside the plain t; auto on the detection
+    cells with the boots it took."""
+    rows = [_cells(x) for x in lines if x.startswith("| ") and x.count(" | ") == 8
+            and not x.startswith("| cell")]
+    protocols = {"--sbc-boots 1", "--sbc-boots 3", "1 boot by hand / compare",
+                 "3 boots by hand / compare", "--sbc-boots auto"}
+    assert {r[2] for r in rows} == protocols
+    cells = {(r[0], r[1]) for r in rows}
+    assert len(cells) == 16 + 8 and len(rows) == 3 * 16 + 5 * 8
+    assert {c for c, _ in cells if _heavy(c)} == {
+        "t(3) offsets, drift 1%, CV 0.3%", "t(3) offsets, drift 0.5%, CV 1%",
+        "one baseline boot 4 SD fast; drift 1%, CV 0.3%",
+        "one baseline boot 4 SD fast; drift 0.5%, CV 1%"}
+    assert {r[2] for r in rows if not _heavy(r[0])} == {
+        "1 boot by hand / compare", "3 boots by hand / compare", "--sbc-boots auto"}
+    failing = [float(r[3].split("%")[0]) / 100 * TRIALS for r in rows
+               if r[2] != "--sbc-boots 1"]
+    assert sum(failing) <= 0.05 * TRIALS * len(failing)  # the bound, over the cells at once
+    for r in rows:
+        assert r[5].endswith("%") and r[6].endswith("%") and r[7] in ("met", "NOT met")
+        if r[2] == "--sbc-boots auto":
+            boots, drop = r[8].split(", ")[0].split("; ")
+            assert 1 <= float(boots) <= 6 and 1 <= float(drop) <= 6
+        else:
+            assert r[8] == "-"
+    few = [_cells(x) for x in lines if x.startswith("| 1 |") or x.startswith("| 2 |")]
+    assert [r[0] for r in few] == ["1", "2"] and all(r[3].endswith(" points") for r in few)
+    auto = [_cells(x) for x in lines if x.count(" | ") == 3 and x.startswith(("| lone",
+                                                                              "| suite"))]
+    assert len(auto) == 6 and all(r[2].endswith("met)") for r in auto)
 
 
 def test_real_samples_from_this_host_through_the_procedure() -> None:

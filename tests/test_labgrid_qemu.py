@@ -199,6 +199,36 @@ def test_sbc_boots_reboots_the_board_between_boots_and_saves_each_boot(lab: LabR
                                                                          last["boot_id"]]
 
 
+def test_sbc_boots_auto_decides_or_stops_at_its_budget_and_says_which(lab: LabRun,
+                                                                      tmp_path: Path) -> None:
+    """Issue 28: ``--sbc-boots auto`` on the real board, after a two-boot baseline: it boots the
+    candidate until the gate is decided or its budget (2 here) is spent, reboots between, and
+    the summary says which; an undecided gate exits 6, never 0."""
+    results = tmp_path / "qemu.json"
+    digest_on_board(lab, tmp_path, results, "--sbc-boots", "2", "--sbc-save-baseline")
+    argv = [sys.executable, "-m", "pytest", "benchmarks/test_crypto.py", "-k", "sha256",
+            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider", "-p", "labgrid",
+            "--lg-env", str(lab.env_file), "--sbc-boots", "auto", "--sbc-boots-budget", "2",
+            "--sbc-gate", "--sbc-candidate", "auto", "--sbc-baselines",
+            str(tmp_path / "baselines"), "--sbc-results", str(results)]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LG_ENV", "SBCBENCH_OPENSSL", "SBCBENCH_BOOT_ID")}
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=900,
+                          check=False, env=env)
+    out = done.stdout + done.stderr
+    assert "sbcbench: boot 1 of at most 2" in out, out
+    decided = "--sbc-boots auto decided: " in out
+    stopped = "--sbc-boots auto stopped at its budget of 2 boots, undecided" in out
+    assert decided != stopped, out  # exactly one of them, said
+    if stopped:
+        assert "sbcbench: boot 2 of at most 2" in out and done.returncode == 6, out
+        assert (tmp_path / "qemu.boot1.json").is_file()  # the boot before the last, written
+    else:
+        assert done.returncode in (0, 1), out
+    plan = json.loads(results.read_text())["environment"]["boot_plan"]
+    assert plan == {"boots": 2, "every_boot": True}
+
+
 def test_other_work_on_the_emulators_host_is_a_finding_of_the_boards_numbers(
         lab: LabRun, tmp_path: Path) -> None:
     """A busy loop on this controller (outside the child pytest's process tree, so not the

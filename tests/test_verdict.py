@@ -12,6 +12,7 @@ import pytest
 
 from helpers import star64_tree
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
+from pytest_sbcbench.judge.looks import OFFLINE, ONE_BOOT
 from pytest_sbcbench.judge.save_note import boots_note, catch_note, findings_note
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import (
@@ -57,7 +58,9 @@ def result(samples: tuple[float, ...], n_metrics: int = 1, max_runs: int = 6) ->
 def test_sessions_of_one_boot_are_one_replicate() -> None:
     steady = result((1000.0, 1003.0, 997.0))
     three = judge(steady, baseline(), "star64")
-    assert three.status == "pass" and three.evidence is not None
+    # one candidate boot against ten: the pass rule's heavy-tail allowance (issue 28) leaves
+    # its noise bound too wide for "pass", and nothing regressed
+    assert three.status == "inconclusive" and three.evidence is not None
     assert three.evidence.baseline_boots == 10 and three.evidence.samples == 3
     one = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY, tuple(
         StoredSession("x", s, {"boot_id": "same"}) for s in BOOTS.values())),))
@@ -314,8 +317,10 @@ def test_min_effect_and_budget_options(pytester: pytest.Pytester, scripted: Run)
                     "--sbc-max-runs", "4", "--sbc-results", str(out))
     wide.assert_outcomes(passed=1)
     noisy = verdicts(out)["noisy"]
-    # delta 40%: the noise allows "no regression of 40%" within the minimum
-    assert noisy["status"] == "pass" and noisy["min_effect_pct"] == 40.0 and noisy["n"] == 3
+    # delta 40% decides within the minimum: nothing near it regressed (a pass at one
+    # candidate boot needs more than the heavy-tail bound allows this noisy workload, issue 28)
+    assert noisy["status"] in ("pass", "inconclusive") and noisy["min_effect_pct"] == 40.0
+    assert noisy["n"] == (3 if noisy["status"] == "pass" else 4)
     capped = scripted("new", "benchmarks", "-k", "noisy", "--sbc-max-runs", "4",
                       "--sbc-results", str(out))
     capped.assert_outcomes(passed=1)
@@ -344,7 +349,7 @@ def test_fewer_cpus_online_is_judged_not_another_machine() -> None:
                                             sessions),))
     steady = result((1000.0, 1003.0, 997.0))
     one = judge(steady, two, "star64", {"cpu_model": "ARM Cortex-A72", "cpus": 1})
-    assert one.status == "pass"
+    assert one.status == "inconclusive"  # judged (one candidate boot: no pass, issue 28)
     assert one.detail.endswith("this run has 1 CPU online, the baseline 2: a kernel or BSP "
                                "change, judged as such")
     other = judge(steady, two, "star64", {"cpu_model": "AMD EPYC", "cpus": 2})
@@ -358,4 +363,17 @@ def test_delta_from_the_judges_side_overrides_the_files() -> None:
     lenient = dataclasses.replace(m, details={PLAN_KEY: {**m.details[PLAN_KEY],
                                                          "min_effect_pct": 50.0}})
     assert plan_of(lenient, 1).min_effect_pct == 50.0  # pytest's own run: its own plan
-    assert plan_of(lenient, 1, 1, 3.0).min_effect_pct == 3.0  # compare's side wins
+    assert plan_of(lenient, 1, ONE_BOOT, 3.0).min_effect_pct == 3.0  # compare's side wins
+
+
+def test_a_files_boots_left_is_never_believed() -> None:
+    """Issue 28: a results file claiming candidate boots still to come would make every
+    metric pending (a hidden regression); the plan is the judge's, from the boots given."""
+    m = result((960.0, 962.0, 958.0)).measurement
+    claims = dataclasses.replace(m, details={PLAN_KEY: {**m.details[PLAN_KEY],
+                                                        "boots_left": 5}})
+    assert plan_of(claims, 1, ONE_BOOT).boots == 1
+    assert plan_of(claims, 1, OFFLINE).boots == OFFLINE.boots
+    slower = judge(Result(TEST, claims, summarize(claims.samples), Verdict("no-baseline", "")),
+                   baseline(), "star64")
+    assert slower.status == "regression"  # not pending

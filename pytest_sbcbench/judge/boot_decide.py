@@ -1,8 +1,12 @@
-"""One metric's verdict at a look: candidate boots against baseline boots (issue 22).
+"""One metric's verdict at a look: candidate boots against baseline boots (issues 22, 28).
 
-A gate run plans ``boots`` candidate boots.  Before the last one every look is ``pending``
-(the boot's ``min_runs`` are taken and kept; nothing is decided).  In the last boot the run loop
-looks after ``min_runs`` and after each further run while the status is ``continue``:
+A candidate label's plan (:class:`.looks.LabelPlan`) says which of its boots are looks and the
+share of the error budget each spends: ``--sbc-boots N`` looks at boot N only (the boots before
+are ``pending``: their ``min_runs`` are taken and kept, nothing is decided); an every-boot plan
+(``auto``, boots recorded by hand, ``sbcbench compare``) looks at every boot up to its budget,
+and a metric still undecided at a boot before the budget's last is ``pending`` (the next boot
+judges it again).  In a boot that is a look the run loop looks after ``min_runs`` and after each
+further run while the status is ``continue`` (both alphas below scaled by the boot's share):
 
 * **regression** when the move the bad way exceeds ``t(1 - alpha_look, df) x SE``, declared
   only at the regression looks of the last boot (``2 x min_runs``, the confirmation, and
@@ -31,7 +35,7 @@ from ..words import caught, counted
 from .boot_hints import BootsNeeded, cached_noise_upper, needed, needed_text
 from .boot_test import BootNoise, BootSession, BootSide, boot_noise, reduce_side
 from .boots import ONE_BOOT_ALLOWANCE, BootPrior
-from .looks import NOISE_CONFIDENCE, PASS_ALPHA, POWER, LookSchedule
+from .looks import NOISE_CONFIDENCE, PASS_ALPHA, POWER, LookSchedule, pass_df
 from .tdist import incomplete_beta, t_ppf
 
 BootStatus = Literal["continue", "pending", "regression", "pass", "improvement", "inconclusive"]
@@ -50,6 +54,7 @@ class BootPlan(LookSchedule):
     alpha: float = METRIC_RATE / 25
     allowance: BootPrior = ONE_BOOT_ALLOWANCE
     noise_confidence: float = NOISE_CONFIDENCE  # power is judged at this bound of the noise
+    every_boot: bool = False  # the label's plan looks at every boot (boots: its budget)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_runs <= self.max_runs or self.boots < 1:
@@ -78,6 +83,28 @@ class BootDecision:
     noise_source: str
     needed: BootsNeeded | None
     detail: str
+    share: float = 1.0  # of the label's error budget this look spent (0: none, pending)
+    alpha: float = 0.0  # a regression look's alpha at this boot (the share included)
+
+
+HEAVY_BOOTS = 2
+HEAVY_DF = 3.0  # one candidate boot of an every-boot plan: boots may be Student-t, 3 df
+
+
+def one_boot_quantile(alpha: float) -> float:
+    """The critical value, in SEs, for one candidate boot in an every-boot plan: a single boot
+    cannot show its own spread, so its offset is taken as Student-t with 3 df of the boots'
+    SD (a bad boot now and then, as real boards have), not as normal: t(1 - alpha, 3) / sqrt(3).
+    (``--sbc-boots 1`` keeps the normal-theory test and its full power, issue 28.)"""
+    return t_ppf(1 - alpha, HEAVY_DF) / math.sqrt(HEAVY_DF / (HEAVY_DF - 2))
+
+
+def _p_value(x: float, df: float, c: int, plan: BootPlan) -> float:
+    """One-sided p of the move (in SEs) the bad way, as the look's critical value counts it."""
+    p = upper_tail(x, df)
+    if c <= HEAVY_BOOTS and plan.every_boot:
+        p = max(p, upper_tail(x * math.sqrt(HEAVY_DF / (HEAVY_DF - 2)), HEAVY_DF))
+    return p
 
 
 def upper_tail(x: float, df: float) -> float:
@@ -115,27 +142,34 @@ def decide_sides(base: BootSide, cand: BootSide, n: int, better: Literal["higher
         return BootDecision("inconclusive", _pct(d), (-math.inf, math.inf), math.inf, math.inf,
                             math.inf, 1.0, 0.0, base.k, cand.k, n, "none", None,
                             "inconclusive: no repeated sample anywhere, so no variance")
-    t_r = t_ppf(1 - plan.alpha_look, noise.df)
+    share, judged = plan.boot_share(cand.k), plan.judged_share(cand.k)
+    alpha = plan.alpha_look * judged
+    t_r = t_ppf(1 - alpha, noise.df)
+    if cand.k <= HEAVY_BOOTS and plan.every_boot:
+        t_r = max(t_r, one_boot_quantile(alpha))
     worse, tol = sign * d, t_r * noise.se
-    bound = cached_noise_upper(noise.df, plan.noise_confidence)
+    bound = cached_noise_upper(pass_df(noise.df, base.k + cand.k), plan.noise_confidence)
     detectable = (t_r + t_ppf(POWER, noise.df)) * bound * noise.se
     catch = (t_r + t_ppf(CATCH, noise.df)) * noise.se
-    upper = worse + t_ppf(1 - plan.alpha_pass, noise.df) * noise.se
-    status = _status(worse, tol, upper, detectable, n, cand.k, plan)
+    upper = worse + t_ppf(1 - plan.alpha_pass * judged, noise.df) * noise.se
+    status = _status(worse, tol, upper, detectable, n, cand.k, share, plan)
     hint = None if not explain or status in ("pass", "regression", "improvement") else needed(
-        noise, plan.min_runs, base.k, max(cand.k, plan.boots), plan.delta, plan.alpha_look,
-        plan.noise_confidence)
+        noise, plan.min_runs, base.k, max(cand.k, 1 if plan.every_boot else plan.boots),
+        plan.delta, alpha, plan.noise_confidence)
     low, high = sorted((_pct(d - tol), _pct(d + tol)))
     decision = BootDecision(status, _pct(d), (low, high), _bad(tol, sign),
                             _bad(detectable, sign), _bad(catch, sign),
-                            upper_tail(worse / noise.se, noise.df), noise.df, base.k, cand.k,
-                            n, noise.source, hint, "")
+                            _p_value(worse / noise.se, noise.df, cand.k, plan), noise.df,
+                            base.k, cand.k,
+                            n, noise.source, hint, "", share, alpha)
     return _with_detail(decision, noise, plan) if explain else decision
 
 
 def _status(worse: float, tol: float, upper: float, detectable: float, n: int, c: int,
-            plan: BootPlan) -> BootStatus:
-    if c < plan.boots:
+            share: float, plan: BootPlan) -> BootStatus:
+    if share == 0.0:  # not a look: a boot before the plan's one look, or beyond the plan
+        if c > plan.boots:
+            return "inconclusive"
         return "continue" if n < plan.min_runs else "pending"
     final = n >= plan.max_runs
     if worse > tol:
@@ -144,11 +178,23 @@ def _status(worse: float, tol: float, upper: float, detectable: float, n: int, c
         return "improvement"
     if upper < plan.delta and detectable <= plan.delta:
         return "pass"
-    return "inconclusive" if final else "continue"
+    if not final:
+        return "continue"
+    return "inconclusive" if c >= plan.boots else "pending"
+
+
+def _pending_text(d: BootDecision, plan: BootPlan) -> str:
+    if d.candidate_boots > plan.boots:
+        return (f"inconclusive: the label's plan ({plan.label_plan.describe()}) is spent at "
+                f"candidate boot {d.candidate_boots}: judge a new label")
+    if not plan.every_boot:
+        return f"pending: candidate boot {d.candidate_boots} of {plan.boots}"
+    return (f"pending: undecided at candidate boot {d.candidate_boots} of at most {plan.boots} "
+            f"(1/{plan.boots} of the error budget spent a boot): boot again")
 
 
 def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecision:
-    conf = 100.0 * (1 - 2 * plan.alpha_look)
+    conf = 100.0 * (1 - 2 * d.alpha)
     head = (f"change {d.change_pct:+.2f}% ({conf:.2f}% CI {d.ci_pct[0]:+.2f}% .. "
             f"{d.ci_pct[1]:+.2f}%), tolerance {d.tolerance_pct:.2f}%, "
             f"{counted(d.baseline_boots, 'baseline boot')} vs "
@@ -160,12 +206,13 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
         "regression": "regression confirmed" + (" after re-measuring"
                                                  if plan.max_runs > plan.min_runs else ""),
         "continue": "undecided: measuring again",
-        "pending": f"pending: candidate boot {d.candidate_boots} of {plan.boots}",
+        "pending": _pending_text(d, plan),
         "improvement": "faster than the baseline beyond noise: if it is meant to stay, "
                        "record a new baseline on the new reference (never on a candidate)",
         "pass": f"pass: no regression of {plan.min_effect_pct:g}% or more "
                 f"({100 * (1 - PASS_ALPHA):.0f}% confidence, power >= {POWER:.0%})",
-        "inconclusive": f"inconclusive at delta {plan.min_effect_pct:g}%",
+        "inconclusive": f"inconclusive at delta {plan.min_effect_pct:g}%"
+        if d.candidate_boots <= plan.boots else _pending_text(d, plan),
     }[d.status]
     if d.status in ("pending", "inconclusive", "continue"):
         tail += "; " + needed_text(d.needed, plan.min_effect_pct)

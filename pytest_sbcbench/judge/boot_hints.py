@@ -3,8 +3,8 @@
 The variance components of a look (between-boot and run-to-run) are taken as they were
 estimated; for k' baseline and c' candidate boots of r runs each the test has k' + c' - 2
 degrees of freedom and the pass rule needs
-``(t(1 - alpha, df) + t(0.8, df)) x noise_upper(df) x SE(k', c', r) <= delta``, the same
-power-at-the-noise's-upper-bound rule a look applies."""
+``(t(1 - alpha, df) + t(0.8, df)) x noise_upper(pass_df) x SE(k', c', r) <= delta``, the same
+power-at-the-noise's-upper-bound rule a look applies (:func:`.looks.pass_df`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from .boot_test import BootNoise
-from .looks import NOISE_CONFIDENCE, POWER, noise_upper
+from .looks import NOISE_CONFIDENCE, POWER, noise_upper, pass_df
 from .tdist import t_ppf
 
 cached_noise_upper = lru_cache(maxsize=1024)(noise_upper)  # df lies on a grid
@@ -41,7 +41,7 @@ def detectable(noise: BootNoise, k: int, c: int, runs: int, alpha: float,
     if df < 1:
         return float("inf")
     z = t_ppf(1 - alpha, df) + t_ppf(POWER, df)
-    return z * cached_noise_upper(df, confidence) * noise.se_for(k, c, runs)
+    return z * cached_noise_upper(pass_df(df, k + c), confidence) * noise.se_for(k, c, runs)
 
 
 def needed(noise: BootNoise, runs: int, k: int, c: int, delta: float, alpha: float,

@@ -15,8 +15,12 @@ means, with
 where tau^2 is the pooled variance of the boot means about their side's mean (k + c - 2
 degrees of freedom, from the boot means alone: nothing is borrowed from other metrics).  When
 every boot has the same sessions and runs the bracket is zero and the test is Student's exact
-two-sample t; otherwise the bracket uses the pooled within-session variance s_w^2 and the
-session variance, and the degrees of freedom are Satterthwaite's.
+two-sample t; where the bracket is negative (the candidate's boots have more runs, as the last
+boot of a run that re-measured does) it is dropped and the test is Student's t on the boot
+means with k + c - 2 degrees of freedom (conservative, and no degrees of freedom lost to the
+correction); where it is positive (the candidate's boots less sure) it uses the pooled
+within-session variance s_w^2 and the session variance, and the degrees of freedom are
+Satterthwaite's.
 
 Where the boots leave no degrees of freedom (one baseline boot and one candidate boot), the
 between-boot variance is an assumption: the larger of the documented one-boot allowance and the
@@ -173,7 +177,12 @@ def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_A
     mean_u = (sum(u_b) * (k - 1) / k + sum(u_c) * (c - 1) / c) / df_boot
     a, b = tau2 * scale, inner - mean_u * scale
     between = tau2 - mean_u
-    var, df, source = a + b, _satterthwaite([(a, df_boot), (b, df_w + df_s)]), "boots"
+    if b <= 0:  # the candidate's boots are as sure as the baseline's or surer (more runs in
+        # its last boot): Student's t on the boot means, exact df (the bracket dropped is
+        # negative, so this only errs on the safe side; subtracting it cost df, issue 28)
+        var, df, source = a, float(df_boot), "boots"
+    else:
+        var, df, source = a + b, _satterthwaite([(a, df_boot), (b, df_w + df_s)]), "boots"
     if s_s2 > between and s_s2 * scale + inner > var:  # sessions spread more than boots show
         between, var, df, source = s_s2, s_s2 * scale + inner, df_boot, "session spread"
     if var < floor_b * scale + inner:  # a boot never reproduces exactly

@@ -6,7 +6,7 @@ each metric's verdict judges all of the candidate's boots against all of the bas
 (:mod:`.boot_decide`).  :class:`Candidate` holds what a verdict needs of that: the sessions of
 the earlier boots per metric (test, metric and identity, so only the same measurement is
 pooled) and this session's boot id.  (The boots still to come under ``--sbc-boots``, which
-make this boot's look ``pending``, travel in each result's plan.)"""
+make this boot's look ``pending``, are the label's plan: :class:`.looks.LabelPlan`.)"""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..model import Measurement
 from .boot_test import BootSession
+from .looks import ONE_BOOT, LabelPlan
 
 MetricKey = tuple[str, str, str]  # test, metric, identity as canonical JSON
 
@@ -31,11 +32,13 @@ def key_of(test: str, m: Measurement) -> MetricKey:
 @dataclass(frozen=True)
 class Candidate:
     """``label``: the candidate (``--sbc-candidate``, else the kernel release); ``boot_id``:
-    this session's boot; ``earlier``: per metric, the sessions of the earlier boots."""
+    this session's boot; ``earlier``: per metric, the sessions of the earlier boots;
+    ``plan``: the label's boot plan (fixed at its first run; a run judged alone: one boot)."""
 
     label: str | None = None
     boot_id: str | None = None
     earlier: Mapping[MetricKey, tuple[BootSession, ...]] = field(default_factory=dict)
+    plan: LabelPlan = ONE_BOOT
 
     def sessions(self, test: str, m: Measurement) -> list[BootSession]:
         """Every candidate session of ``test``'s measurement ``m``, this one last."""

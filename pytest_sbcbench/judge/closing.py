@@ -5,8 +5,11 @@ Each test decided at Holm's first step (alpha 4% / m) when it ended; here the fi
 of every metric judged are taken together: Holm's step-down over their p-values (each p counted
 over the look schedule's regression looks, as its test was) can make later regressions, and the
 suite-mean test at 1% catches a kernel-wide slowdown no metric shows alone.  Both can only add
-failures.  Nothing is closed while candidate boots are pending (``--sbc-boots``: the last boot
-closes the family)."""
+failures.  Each look spends the share of the label's error budget its boot spends (issue 28:
+Holm at 4% x share, each p-value divided by its metric's share; the suite-mean test at
+1% x share), so the looks of a label's boots together stay within the budget.  Nothing is
+closed at a boot that spends nothing (``--sbc-boots N`` before boot N: the last boot closes
+the family)."""
 
 from __future__ import annotations
 
@@ -18,9 +21,15 @@ from typing import Literal
 from ..model import Result, Verdict
 from .baseline import BaselineEntry
 from .boot_decide import METRIC_RATE, BootDecision
-from .boot_test import reduce_side
-from .family import SuiteMean, SuiteMetric, close_family, suite_mean_test
-from .verdict import JudgeContext, comparable, final_decision, plan_of
+from .family import (
+    SUITE_RATE,
+    SuiteMean,
+    SuiteMetric,
+    close_family,
+    suite_mean_test,
+    suite_metric,
+)
+from .verdict import JudgeContext, baseline_sessions, comparable, final_decision, plan_of
 
 DECIDED = ("pass", "regression", "improvement", "inconclusive")
 
@@ -53,13 +62,12 @@ def _judged(results: Sequence[Result], context: JudgeContext
             continue
         m = r.measurement
         sessions = context.candidate.sessions(r.test, m)
-        plan = plan_of(m, context.n_metrics, context.candidate.boots_of(r.test, m),
-                       context.min_effect_pct, context.boots_left)
+        plan = plan_of(m, context.n_metrics, context.candidate.plan, context.min_effect_pct)
         decision = final_decision(found, m, plan, sessions)
         better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
-        # the baseline's boots as reduced once for the entry (BaselineEntry.side)
-        side = SuiteMetric(f"{r.test} {m.metric}", found.side, reduce_side(sessions), better)
-        counted = min(1.0, decision.p_value * len(plan.regression_looks))  # as its test did
+        side = suite_metric(f"{r.test} {m.metric}", baseline_sessions(found), sessions, better)
+        looks = len(plan.regression_looks)  # as its test counted it, at its boot's share
+        counted = min(1.0, decision.p_value * looks / decision.share) if decision.share else 1.0
         out.append((i, dataclasses.replace(decision, p_value=counted), side))
     return out
 
@@ -67,11 +75,11 @@ def _judged(results: Sequence[Result], context: JudgeContext
 def close_run(results: Sequence[Result], context: JudgeContext) -> Closing:
     """Holm's later steps and the suite-mean test over the results judged against a baseline."""
     judged = _judged(results, context)
-    pending = any(d.status == "pending" for _, d, _ in judged)
-    if pending or not judged:
-        empty = suite_mean_test([])
-        return Closing((), empty, pending, len(judged))
-    suite = suite_mean_test([s for _, _, s in judged])
+    shares = [d.share for _, d, _ in judged if d.share > 0]
+    if not shares:
+        pending = any(d.status == "pending" for _, d, _ in judged)
+        return Closing((), suite_mean_test([]), pending, len(judged))
+    suite = suite_mean_test([s for _, _, s in judged], SUITE_RATE * min(shares))
     family = close_family([(str(i), d) for i, d, _ in judged], suite, METRIC_RATE)
     return Closing(tuple(int(i) for i in family.added), suite, False, len(judged))
 

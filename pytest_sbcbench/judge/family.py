@@ -145,7 +145,7 @@ def suite_mean_test(metrics: Sequence[SuiteMetric], rate: float = SUITE_RATE) ->
               f"way ({100 * (1 - 2 * rate):.0f}% CI {ci[0]:+.2f}% .. {ci[1]:+.2f}%), "
               f"{k} baseline vs {c} candidate boots, p = {p:.3g}")
     if status == "regression":
-        detail += f": the whole suite is slower (suite-mean test at {rate:.0%})"
+        detail += f": the whole suite is slower (suite-mean test at {100 * rate:.2g}%)"
     return SuiteMean(status, 100.0 * math.expm1(d), ci, p, len(metrics), k, c, detail)
 
 

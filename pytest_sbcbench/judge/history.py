@@ -242,3 +242,23 @@ def earlier_boots(path: Path, board: str, label: str) -> EarlierBoots:
 def candidate_sessions(path: Path, board: str, label: str) -> list[tuple[MetricKey, BootSession]]:
     """The earlier sessions of candidate ``label`` on ``board`` (:func:`earlier_boots`)."""
     return earlier_boots(path, board, label).sessions
+
+
+def label_plan(path: Path, board: str, label: str) -> object:
+    """The boot plan recorded with the first session of candidate ``label`` on ``board`` that
+    has one (``environment["boot_plan"]``, issue 28), as stored; None: none recorded."""
+    if not path.is_file():
+        return None
+    with _connect(path) as db:
+        _check_readable(db, path)
+        rows = db.execute(
+            "SELECT environment FROM sessions WHERE board = ? AND role = 'candidate' AND "
+            "label = ? ORDER BY id", (board, label)).fetchall()
+    for (environment,) in rows:
+        try:
+            plan = json.loads(environment).get("boot_plan")
+        except (ValueError, AttributeError):
+            continue
+        if plan is not None:
+            return plan
+    return None

@@ -32,7 +32,7 @@ from .boot_test import BootSession, reduce_side
 from .boots import BaselineSession
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
-from .looks import DEFAULT_MIN_EFFECT_PCT, RUN_BUDGET_FACTOR
+from .looks import DEFAULT_MIN_EFFECT_PCT, ONE_BOOT, RUN_BUDGET_FACTOR, LabelPlan
 from .validity import HOST_NOISE, KERNEL_THREADS
 
 MACHINE_KEYS = ("cpu_model", "cpus")  # recorded and compared; only the model makes a run
@@ -104,21 +104,20 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
 
 def judge(result: Result, baseline: Baseline | None, board: str,
           machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
-          n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None,
-          boots_left: int = 0) -> Verdict:
+          n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None
+          ) -> Verdict:
     """regression / pass / improvement / inconclusive against the same identity: the candidate's
     boots (``candidate``: its earlier boots, this session last) against the baseline's
     (:mod:`.boot_decide`), at Holm's first step over ``n_metrics`` metrics judged and the plan
     the result carries (:func:`plan_of`; ``min_effect_pct``: delta from the judge's side, as
-    ``sbcbench compare --min-effect`` gives it; ``boots_left``: the candidate boots the judge
-    knows are still to come, never what the file says); incomparable or no-baseline
-    otherwise."""
+    ``sbcbench compare --min-effect`` gives it; the boot plan is the candidate's, never what
+    the file says); incomparable or no-baseline otherwise."""
     m = result.measurement
     found = comparable(result.test, m, baseline, board, machine)
     if isinstance(found, Verdict):
         return found
     sessions = candidate.sessions(result.test, m)
-    plan = plan_of(m, n_metrics, candidate.boots_of(result.test, m), min_effect_pct, boots_left)
+    plan = plan_of(m, n_metrics, candidate.plan, min_effect_pct)
     verdict = verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
     note = cpus_note(found, machine)
     return dataclasses.replace(verdict, detail=f"{verdict.detail}; {note}") if note else verdict
@@ -142,24 +141,25 @@ def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
 
 
 def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
-             n_metrics: int, boots_left: int = 0) -> BootPlan:
+             n_metrics: int, label_plan: LabelPlan = ONE_BOOT) -> BootPlan:
     """A metric's plan in a run: ``max_runs`` (``--sbc-max-runs``) or RUN_BUDGET_FACTOR x
     ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); alpha 4% / m
-    (Holm's first step); ``boots_left``: candidate boots still to come in this run
-    (``--sbc-boots``), so this boot's look is ``pending``."""
+    (Holm's first step); ``label_plan``: the candidate label's boot plan (which boots are
+    looks, and the share of the budget each spends)."""
     budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
     effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
-    return BootPlan(min_runs, max(min_runs, budget), 1 + boots_left, effect,
-                    per_test_alpha(n_metrics))
+    return BootPlan(min_runs, max(min_runs, budget), label_plan.boots, effect,
+                    per_test_alpha(n_metrics), every_boot=label_plan.every_boot)
 
 
-def plan_details(plan: BootPlan, n_metrics: int, boots_left: int = 0) -> dict[str, Any]:
+def plan_details(plan: BootPlan, n_metrics: int) -> dict[str, Any]:
     """What a result carries of its plan (``details["sequential"]``), so a results file judged
-    later (``sbcbench compare``) gets the decision the run gave.  ``alpha`` is informative: a
-    judge never takes it from a file (it follows from the metrics judged)."""
+    later (``sbcbench compare``) gets the decision the run gave.  ``alpha`` and ``label_plan``
+    are informative: a judge never takes them from a file (alpha follows from the metrics
+    judged, the boot plan from the boots given)."""
     return {"min_runs": plan.min_runs, "max_runs": plan.max_runs,
             "min_effect_pct": plan.min_effect_pct, "alpha": plan.alpha, "n_metrics": n_metrics,
-            "boots_left": boots_left}
+            "label_plan": plan.label_plan.as_dict()}
 
 
 MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is not believed
@@ -181,22 +181,22 @@ def _plan_values(raw: Any) -> tuple[int, int, float] | None:
     return low, high, effect
 
 
-def plan_of(m: Measurement, n_metrics: int, candidate_boots: int = 1,
-            min_effect_pct: float | None = None, boots_left: int = 0) -> BootPlan:
-    """The plan recorded in the measurement's details (runs, budget, delta), at alpha 4% /
-    ``n_metrics``, with ``candidate_boots`` given and ``boots_left`` still to come as the
-    judge knows them (the run's boot cycle; 0 for a file judged later: its last boot is the
-    deciding one, whatever the file claims); without a believable plan (a results file written
-    before plans were stored, or one whose values no run would use), its samples as a fixed
-    count, delta 3%."""
+def plan_of(m: Measurement, n_metrics: int, label_plan: LabelPlan = ONE_BOOT,
+            min_effect_pct: float | None = None) -> BootPlan:
+    """The plan recorded in the measurement's details (runs, budget, delta), at alpha
+    4% / ``n_metrics`` and the judge's boot plan ``label_plan`` (never the file's: a file's
+    claim of boots still to come is not believed); without a believable one (a results file
+    written before plans were stored, or one whose values no run would use), its samples as a
+    fixed count, delta 3%."""
     values = _plan_values(m.details.get(PLAN_KEY))
     alpha = per_test_alpha(max(1, n_metrics))
-    boots = candidate_boots + max(0, min(boots_left, MAX_PLANNED_BOOTS))
+    boots, every = label_plan.boots, label_plan.every_boot
     if values is None:
         n = max(1, len(m.samples))
-        return BootPlan(n, n, boots, min_effect_pct or DEFAULT_MIN_EFFECT_PCT, alpha)
+        return BootPlan(n, n, boots, min_effect_pct or DEFAULT_MIN_EFFECT_PCT, alpha,
+                        every_boot=every)
     low, high, effect = values
-    return BootPlan(low, high, boots, min_effect_pct or effect, alpha)
+    return BootPlan(low, high, boots, min_effect_pct or effect, alpha, every_boot=every)
 
 
 def decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,
@@ -230,9 +230,7 @@ def wants_more(test: str, m: Measurement, baseline: Baseline | None,
     found = comparable(test, m, baseline, "", machine)
     if isinstance(found, Verdict):
         return False
-    sessions = candidate.sessions(test, m)
-    boots = dataclasses.replace(plan, boots=candidate.boots_of(test, m) + plan.boots - 1)
-    return decision(found, m, boots, sessions).status == "continue"
+    return decision(found, m, plan, candidate.sessions(test, m)).status == "continue"
 
 
 def _finite(value: float) -> float | None:
@@ -255,7 +253,7 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
                    "boot-to-boot drift counted for it is not in its numbers")
     hint = d.needed
     evidence = Evidence(d.change_pct, (_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
-                        100.0 * (1 - 2 * plan.alpha_look), _finite(d.tolerance_pct),
+                        100.0 * (1 - 2 * d.alpha), _finite(d.tolerance_pct),
                         _finite(d.detectable_pct), plan.min_effect_pct, d.samples_used,
                         base_samples, d.baseline_boots,
                         hint.runs_at_planned if hint else None,
@@ -311,7 +309,6 @@ class JudgeContext:
     candidate: Candidate = ALONE
     n_metrics: int = DEFAULT_SUITE_METRICS
     min_effect_pct: float | None = None  # delta from the judge's side (compare --min-effect)
-    boots_left: int = 0  # candidate boots still to come in this run (--sbc-boots); never a file's
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -329,8 +326,7 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
     return judge(result, context.baseline, context.board_name, context.machine,
-                 context.candidate, context.n_metrics, context.min_effect_pct,
-                 context.boots_left)
+                 context.candidate, context.n_metrics, context.min_effect_pct)
 
 
 UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed

@@ -1,4 +1,5 @@
-"""``--sbc-boots N``: the selected suite run N times with a reboot of the lab board between.
+"""``--sbc-boots N`` or ``auto``: the selected suite run N times (``auto``: until the gate is
+decided, at most ``--sbc-boots-budget`` times) with a reboot of the lab board between.
 
 pytest's own test loop runs once per boot (the same items, the same node ids, so every boot's
 results are judged against the same baseline entries); after each boot but the last, every
@@ -23,8 +24,10 @@ NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p l
           "its label")
 
 
-def check(boots: int | None, has_lab: bool) -> None:
-    if boots is not None and boots > 1 and not has_lab:
+def check(boots: int | str | None, has_lab: bool) -> None:
+    """More than one boot in one run needs a lab; ``auto`` without one plans the label's boots
+    for runs recorded by hand (each run is one boot of the plan)."""
+    if isinstance(boots, int) and boots > 1 and not has_lab:
         raise pytest.UsageError(NO_LAB.format(n=boots))
 
 
@@ -43,19 +46,28 @@ def _one_round(session: pytest.Session) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     run = existing(session.config)
-    if run is None or not run.active or (run.settings.boots or 1) <= 1 \
-            or session.config.option.collectonly:
-        return None  # pytest's own loop
+    if run is None or not run.active or session.config.option.collectonly:
+        return None
     # imported here: a project without benchmarks never imports the run layer
-    from ..run.boot_cycle import boots_of, next_boot
+    from ..run.boot_cycle import auto_line, auto_outcome, boots_of, next_boot
+
+    if boots_of(run) <= 1:
+        return None  # pytest's own loop
+    auto = run.settings.boots_auto
 
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
         raise session.Interrupted(f"{counted(session.testsfailed, 'error')} during collection")
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    most = "at most " if auto else ""
     for boot in range(1, boots_of(run) + 1):
         if reporter is not None:
-            reporter.write_sep("-", f"sbcbench: boot {boot} of {boots_of(run)}")
+            reporter.write_sep("-", f"sbcbench: boot {boot} of {most}{boots_of(run)}")
         _one_round(session)
+        outcome = auto_outcome(run) if auto else None
+        if auto and (outcome is not None or boot == boots_of(run)):
+            run.auto_done = True
+            run.notes.append(auto_line(run, outcome))
+            break
         if boot < boots_of(run):
             try:
                 line = next_boot(run)

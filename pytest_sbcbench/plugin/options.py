@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..values import (
+    AUTO_BOOTS,
     DEFAULT_INTERVAL,
     IDLE_WAIT,
     MAX_RUNS,
     QUICK_IDLE_WAIT,
     board_name,
     boot_count,
+    boots_value,
     candidate_label,
     commit_hash,
     interval_seconds,
@@ -120,8 +122,15 @@ OPTIONS: tuple[Option, ...] = (
     _value("--sbc-boots", "boots",
            "run the selected suite N times with a reboot of the lab board between (labgrid "
            "power cycle, or reboot over its shell), each boot its own session: N baseline boots "
-           "with --sbc-save-baseline, else N boots of the candidate judged together",
-           boot_count, "N"),
+           "with --sbc-save-baseline, else N boots of the candidate judged together at the "
+           "last; 'auto': boot on until every metric is decided or a regression is found, at "
+           "most --sbc-boots-budget boots, judging every boot (without a lab: this run is one "
+           "boot of such a plan)",
+           boots_value, "N|auto"),
+    _value("--sbc-boots-budget", "boots_budget",
+           "the most candidate boots a label is judged over when every boot is a look "
+           "(--sbc-boots auto, boots recorded by hand), each spending 1/N of the error budget "
+           "(default 6; fixed at the label's first run)", boot_count, "N"),
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
            "default: the kernel release)", candidate_label, "LABEL"),
@@ -133,7 +142,7 @@ OPTIONS: tuple[Option, ...] = (
            "'sbcbench list' runs this", {"choices": ("text", "json"), "default": None}),
 )
 # Settings fields no option fills directly: worked out from the rows above
-DERIVED = frozenset({"sysroot_given", "explicit"})
+DERIVED = frozenset({"sysroot_given", "explicit", "boots_auto"})
 # For tests and simulations only (like SBCBENCH_BOOT_ID): lets --sbc-save-baseline save a run
 # replayed on a --sbc-sysroot tree, whose numbers are this machine's, as the tree's board.
 REPLAY_SAVE_VARIABLE = "SBCBENCH_SIMULATED_SAVE"
@@ -187,7 +196,10 @@ def settings_from(config: pytest.Config, values: Mapping[str, Any] | None = None
         interval=float(given_values["interval"] or DEFAULT_INTERVAL),
         accept=tuple(given_values["accept"] or ()),
         explicit=explicit(given_values),
+        boots_auto=given_values["boots"] == AUTO_BOOTS,
     )
+    if given_values["boots_auto"]:
+        given_values["boots"] = None
     return Settings(**given_values)
 
 

@@ -7,10 +7,13 @@ as its earlier boots (as pytest judges a boot with the history's), m for Holm's 
 counted as pytest counts it, then Holm's later steps and the suite-mean test
 (:func:`judge.closing.close_run`).  A candidate session that is already one of the baseline's
 sessions (same boot, same samples), or given twice, is refused: it would be compared with
-itself.  The outcome maps to the pytest gate's exit codes (:func:`outcome`; ``sbcbench compare
---help``): 0 every metric decided and none regressed, 1 a regression or an implausible number,
-2 unusable input (raised as an error by the loaders), 4 cannot gate (incomparable, or without a
-baseline), 6 undecided."""
+itself.  The boots given are judged by the every-boot plan (:data:`judge.looks.OFFLINE`: the
+c-th boot's look spends 1/6 of the error budget), whatever plan or boots left a file claims, so
+``compare B c1``, ``B c1 c2``, ... together stay within the bound (issue 28).  The outcome maps
+to the pytest gate's exit codes (:func:`outcome`; ``sbcbench compare --help``): 0 every metric
+decided and none regressed, 1 a regression or an implausible number, 2 unusable input (raised
+as an error by the loaders), 4 cannot gate (incomparable, or without a baseline), 6
+undecided."""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from ..judge.boot_test import BootSession
 from ..judge.candidates import Candidate, MetricKey, key_of, pooled
 from ..judge.closing import Closing, close_run, with_closing
 from ..judge.history import UNUSABLE
-from ..judge.looks import DEFAULT_MIN_EFFECT_PCT
+from ..judge.looks import DEFAULT_MIN_EFFECT_PCT, OFFLINE
 from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, judge_result
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster
@@ -184,7 +187,8 @@ def candidate_of(reference: Baseline, files: Sequence[tuple[Path, ResultsFile]])
             earlier += mine
     last = files[-1][1]
     label = last.environment.get("label") or last.environment.get("kernel")
-    return Candidate(str(label) if label else None, boot_id(last.environment), pooled(earlier))
+    return Candidate(str(label) if label else None, boot_id(last.environment), pooled(earlier),
+                     OFFLINE)
 
 
 def compare(reference: Baseline, board: str, environment: Mapping[str, Any],
@@ -199,7 +203,7 @@ def compare(reference: Baseline, board: str, environment: Mapping[str, Any],
     n_metrics = count_metrics(reference, [r.test for r in results])
     context = JudgeContext(board, board_profile(board, profiles, environment), reference,
                            machine(environment), candidate=candidate or Candidate(
-                               None, boot_id(environment)), n_metrics=n_metrics,
+                               None, boot_id(environment), plan=OFFLINE), n_metrics=n_metrics,
                            min_effect_pct=min_effect_pct)
     judged = [dataclass_replace(r, judge_result(r, context)) for r in results]
     closing = close_run(judged, context)

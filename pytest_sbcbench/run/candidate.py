@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def keeps_history(settings: Settings) -> bool:
     """The run's session goes to the history (see :meth:`.outputs.Outputs.record_history`)."""
     return (settings.save_baseline or settings.gate or settings.candidate is not None
-            or (settings.boots or 1) > 1)
+            or (settings.boots or 1) > 1 or settings.boots_auto)
 
 
 def label_of(settings: Settings, kernel_release: str | None) -> str | None:

@@ -58,6 +58,10 @@ class Outputs:
         env["booted"] = booted_now(target)  # what was booted: the history's ordering key
         if target.settings.candidate is not None:
             env["label"] = target.settings.candidate  # the reference a baseline boot belongs to
+        candidate = recorder.candidate
+        if candidate is not None and not target.settings.save_baseline \
+                and candidate.label is not None:
+            env["boot_plan"] = candidate.plan.as_dict()  # the label's, for its later boots
         return env
 
     def write(self, target: RunTarget, board: BoardProfile, profiles: dict[str, BoardProfile],
@@ -125,11 +129,15 @@ class Outputs:
                                       environment, interrupted)
 
 
-def boot_results_path(settings: Settings, boot: int) -> Path | None:
-    """``--sbc-results``; under ``--sbc-boots`` the boots before the last write
-    ``NAME.bootI.json`` beside it."""
+def boot_results_path(settings: Settings, boot: int, last: bool | None = None
+                      ) -> Path | None:
+    """``--sbc-results``; under ``--sbc-boots`` the boots before the last (``last``: this boot
+    is the run's last, by default boot N of ``--sbc-boots N``) write ``NAME.bootI.json``
+    beside it."""
     path = settings.results
-    if path is None or boot >= (settings.boots or 1):
+    if last is None:
+        last = boot >= (settings.boots or 1)
+    if path is None or last:
         return path
     return path.with_name(f"{path.stem}.boot{boot}{path.suffix}")
 

@@ -63,7 +63,6 @@ class Recorder:
         self.max_runs: int | None = None
         self.n_metrics = 1
         self.candidate: Candidate | None = None
-        self.boots_left = 0
         # saving a baseline: a regression against the boots of the same reference is a far
         # boot (recorded and reported by the save), not a failed test
         self.far_boot: Callable[[Result], bool] = lambda result: False
@@ -77,15 +76,14 @@ class Recorder:
                        plan=workload.plan(target.settings))
 
     def plan_suite(self, baseline: Baseline | None, tests: Sequence[str],
-                   candidate: Candidate | None = None, boots_left: int = 0) -> None:
+                   candidate: Candidate | None = None) -> None:
         """Before the first test of a boot: m, the metrics of the collected ``tests`` that
-        have a baseline (Holm's first step: alpha 4% / m), the candidate (its earlier boots)
-        and the candidate boots still to come after this one."""
+        have a baseline (Holm's first step: alpha 4% / m) and the candidate (its earlier boots
+        and its label's boot plan)."""
         from ..judge.verdict import count_metrics
 
         self.n_metrics = count_metrics(baseline, tests)
         self.candidate = candidate
-        self.boots_left = boots_left
 
     def plan(self, target: RunTarget, min_runs: int,
              min_effect_pct: float | None = None) -> BootPlan:
@@ -95,7 +93,7 @@ class Recorder:
 
         effect = target.settings.min_effect_pct or min_effect_pct
         budget = self.max_runs or target.settings.max_runs
-        return run_plan(min_runs, budget, effect, self.n_metrics, self.boots_left)
+        return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan)
 
     def new_boot(self) -> None:
         """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
@@ -115,7 +113,7 @@ class Recorder:
             plan = dataclasses.replace(self.plan(target, n), max_runs=n)
         if PLAN_KEY not in measurement.details:
             details = {**measurement.details,
-                       PLAN_KEY: plan_details(plan, self.n_metrics, self.boots_left)}
+                       PLAN_KEY: plan_details(plan, self.n_metrics)}
             measurement = dataclasses.replace(measurement, details=details)
         handle = Handle(test, measurement)
         self.pending.setdefault(test, []).append(handle)
@@ -256,7 +254,13 @@ class Recorder:
 
         return JudgeContext(against.board.name, against.board, against.baseline,
                             against.machine, tuple(found), strict, against.limits,
-                            self.judged_as(), self.n_metrics, boots_left=self.boots_left)
+                            self.judged_as(), self.n_metrics)
+
+    def close_preview(self, against: Judged, strict: bool) -> Closing:
+        """What :meth:`close` would find now, the results left as they are."""
+        from ..judge.closing import close_run
+
+        return close_run(self.results, self._judge_context(against, (), strict))
 
     def close(self, against: Judged, strict: bool) -> Closing:
         """Holm's later steps and the suite-mean test over this boot's results (the results'
