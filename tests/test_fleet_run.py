@@ -127,4 +127,5 @@ def test_ctrl_c_releases_every_place(lab: Lab, tmp_path: Path) -> None:
     assert out.splitlines()[-1] == "fleet: 1 place, exit 2 (interrupted or unusable) " \
                                    "(interrupted)"
     assert "place sbc-fleet-1 [board=lab-a]: exit 2 (interrupted or unusable)" in out
+    assert "by hand" not in err, err
     assert_all_released(lab)

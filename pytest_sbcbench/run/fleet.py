@@ -200,6 +200,8 @@ def _pytest(fleet: Fleet, run: PlaceRun) -> None:
     run.code = place_code(run.returncode)
     lines = run.log.read_text(errors="replace").splitlines()
     run.why = next((m.group(1) for m in map(SUMMARY.match, reversed(lines)) if m), "")
+    if not run.why and run.returncode < 0:
+        run.why = f"pytest ended by signal {-run.returncode}"
     fleet.say(f"{run.name}: pytest exited {run.returncode} after {run.seconds:.0f} s")
 
 
@@ -219,35 +221,45 @@ def _release(fleet: Fleet, run: PlaceRun) -> None:
         fleet.say(f"{run.name}: released")
 
 
-def _one(fleet: Fleet, run: PlaceRun) -> None:
+def _one(fleet: Fleet, run: PlaceRun, done: threading.Event) -> None:
     try:
         if not fleet.stopping.is_set() and _reserve(fleet, run) and not fleet.stopping.is_set():
             _pytest(fleet, run)
     except Exception as exc:  # one place's trouble is its own line, never the fleet's crash
         run.code, run.why = UNUSABLE, f"{type(exc).__name__}: {exc}"
     finally:
-        _release(fleet, run)
+        try:
+            _release(fleet, run)
+        finally:
+            done.set()
     if fleet.stopping.is_set() and run.returncode is None and not run.why:
         run.code, run.why = UNUSABLE, "interrupted before it ran"
 
 
 def run_fleet(plan: FleetPlan, say: Callable[[str], None]) -> tuple[list[PlaceRun], bool]:
-    """Every place's run, in parallel; whether the fleet was interrupted (Ctrl-C)."""
+    """Every place's run, in parallel; whether the fleet was interrupted (Ctrl-C).
+
+    The main thread waits on one event per place, not on ``Thread.join``: a join interrupted
+    by Ctrl-C marks its thread finished while it still runs (Python 3.11's threading), and the
+    releases would be cut off at exit."""
     fleet = Fleet(plan, say, client_tool())
     runs = [PlaceRun(tags) for tags in plan.places]
-    threads = [threading.Thread(target=_one, args=(fleet, run), name=f"fleet-{i}")
-               for i, run in enumerate(runs)]
+    finished = [threading.Event() for _ in runs]
+    threads = [threading.Thread(target=_one, args=(fleet, run, done), name=f"fleet-{i}")
+               for i, (run, done) in enumerate(zip(runs, finished, strict=True))]
     for thread in threads:
         thread.start()
     interrupted = False
-    while any(thread.is_alive() for thread in threads):
+    while not all(done.is_set() for done in finished):
         try:
-            for thread in threads:
-                thread.join()
+            for done in finished:
+                done.wait()
         except KeyboardInterrupt:
             interrupted = True
             say("interrupted: stopping every place's run, then releasing the places")
             fleet.interrupt()
+    for thread in threads:
+        thread.join()
     return runs, interrupted
 
 
