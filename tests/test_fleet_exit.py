@@ -4,10 +4,11 @@ fleet's as the worst by the documented order (2 > 1 > 4 > 6 > 0); its command li
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
-from pytest_sbcbench.cli import parser
+from pytest_sbcbench.cli import main, parser
 from pytest_sbcbench.run.fleet import PlaceRun, tally
 from pytest_sbcbench.run.fleet_exit import WORST_FIRST, fleet_code, place_code
 
@@ -72,3 +73,14 @@ def test_command_line_refuses(bad: list[str], capsys: pytest.CaptureFixture[str]
 def test_fleet_merge_still_parses() -> None:
     args = parser().parse_args(["fleet", "merge", "a.json", "b.json"])
     assert args.fleet_command == "merge" and len(args.results) == 2
+
+
+def test_no_environment_file_reserves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checked before any reservation: no env file at all, or one that does not exist, is 4."""
+    monkeypatch.delenv("LG_ENV", raising=False)
+    assert main(["fleet", "run", "--places", "board=a", "--", "-k", "x"]) == 4
+    assert "give --lg-env ENV or set LG_ENV" in capsys.readouterr().err
+    missing = tmp_path / "env.yaml"
+    assert main(["fleet", "run", "--places", "board=a", "--lg-env", str(missing)]) == 4
+    assert f"environment file {missing} not found" in capsys.readouterr().err

@@ -73,6 +73,10 @@ def cmd_fleet_run(args: argparse.Namespace) -> int:
         print("sbcbench fleet run: no environment file: give --lg-env ENV or set LG_ENV",
               file=sys.stderr)
         return CANNOT_GATE
+    if not lg_env.is_file():
+        print(f"sbcbench fleet run: environment file {lg_env} not found: nothing was reserved",
+              file=sys.stderr)
+        return CANNOT_GATE
     plan = FleetPlan(places=list(args.places), lg_env=lg_env.resolve(),
                      coordinator=args.coordinator or os.environ.get("LG_COORDINATOR")
                      or DEFAULT_COORDINATOR, pytest_args=list(args.pytest_args),
