@@ -250,10 +250,11 @@ def run_fleet(plan: FleetPlan, say: Callable[[str], None]) -> tuple[list[PlaceRu
     for thread in threads:
         thread.start()
     interrupted = False
-    while not all(done.is_set() for done in finished):
+    while True:
         try:
             for done in finished:
                 done.wait()
+            break
         except KeyboardInterrupt:
             interrupted = True
             say("interrupted: stopping every place's run, then releasing the places")
