@@ -172,7 +172,9 @@ def _reserve(fleet: Fleet, run: PlaceRun) -> bool:
     got = fleet.call(["acquire"], place=f"+{run.token}")
     run.acquired = got.returncode == 0
     if not run.acquired or run.place is None:
-        run.code, run.why = CANNOT_GATE, f"not acquired: {_failed('acquire', got)}"
+        run.code = CANNOT_GATE
+        run.why = f"not acquired: {_failed('acquire', got)}" if not run.acquired else \
+            f"reserved, but no place named: {_failed('show', shown)}"
         return False
     fleet.say(f"{run.name}: reserved and acquired (token {run.token})")
     return True
