@@ -453,7 +453,7 @@ def lab_profile(baselines: Path, tags: Mapping[str, str] = TAGS,
     one to ``<baselines>/boards``: the "board" is this machine, which no built-in profile
     names."""
     folder = baselines / "boards"
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{tags['board']}.json").write_text(json.dumps({
         "schema": "sbcbench-board/1", "name": tags["board"], "title": title,
         "soc": tags["soc"], "arch": os.uname().machine,

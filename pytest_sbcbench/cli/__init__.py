@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import SbcBenchError
 from ..measure.openssl_parse import detect_version, mr_rate_unit
 from ..values import board_name, duration_seconds, interval_seconds, min_effect_pct
-from . import baseline_commands, bisect_cmd, commands, history_cli
+from . import baseline_commands, bisect_cmd, commands, fleet_run, history_cli
 
 DESCRIPTION = "``sbcbench`` command line: the plugin's functions outside pytest."
 
@@ -70,7 +70,8 @@ def capture_options(command: argparse.ArgumentParser) -> None:
 
 
 def fleet_options(fleet: argparse.ArgumentParser) -> None:
-    """``sbcbench fleet merge RESULTS... [--out DIR] [--baselines DIR]``."""
+    """``sbcbench fleet merge RESULTS... [--out DIR] [--baselines DIR]`` and ``sbcbench fleet
+    run --places TAGS... -- PYTEST_ARGS`` (:mod:`.fleet_run`)."""
     actions = fleet.add_subparsers(dest="fleet_command", required=True)
     merge = actions.add_parser("merge", help="one fleet report from per-place results "
                                              "files (one pytest per labgrid place)")
@@ -80,6 +81,7 @@ def fleet_options(fleet: argparse.ArgumentParser) -> None:
     merge.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                        help="extra board profiles in DIR/boards (default: ./baselines)")
     merge.set_defaults(run=commands.cmd_fleet_merge)
+    fleet_run.add_parser(actions)
 
 
 def baseline_options(command: argparse.ArgumentParser) -> None:
@@ -211,7 +213,8 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("format", choices=["lava"])
     e.add_argument("results", type=Path)
     e.set_defaults(run=commands.cmd_export)
-    fleet_options(sub.add_parser("fleet", help="a lab's fleet: merge per-place results"))
+    fleet_options(sub.add_parser("fleet", help="a lab's fleet: run the suite on "
+                                               "reserved places, merge per-place results"))
     baseline_options(sub.add_parser(
         "baseline", help="a baseline's sessions: list them with their findings, drop one "
                          "reviewably, restore it (a signed baseline must be signed again)"))
