@@ -68,7 +68,7 @@ def widget(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 
 E2E_FILES = ("test_hostile_replay.py", "test_labgrid_compile.py", "test_gate_boots.py",
              "test_bisect.py", "test_loaded_host.py", "test_baseline_clean.py",
-             "test_fleet_run.py", "test_history_standin.py", "test_quick_start.py",
+             "test_fleet_run.py", "test_history_standin.py",
              "test_labgrid.py", "test_labgrid_workloads.py", "test_labgrid_shell.py")
 """The long end-to-end files (a lab over sshd or a serial console, the offline crate built on a
 board, the hostile replay, the hand-recorded gate): the ``e2e`` stage, run with ``--e2e``."""

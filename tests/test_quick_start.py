@@ -70,7 +70,7 @@ def test_the_quick_start_chains_on_any_machine() -> None:
 
 
 @pytest.mark.e2e
-def test_the_quick_start_runs_in_order_and_each_command_exits_0(tmp_path: Path) -> None:
+def test_the_quick_start_runs_in_order_and_each_command_succeeds(tmp_path: Path) -> None:
     for name in COPIED:
         source = REPO / name
         if name == "baselines":  # the profiles only: no baseline saved in this checkout
@@ -86,7 +86,10 @@ def test_the_quick_start_runs_in_order_and_each_command_exits_0(tmp_path: Path) 
         done = subprocess.run(argv(command), cwd=tmp_path, env=env, capture_output=True,
                               text=True, timeout=1800)
         shown = f"$ {shlex.join(command)}\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"
-        assert done.returncode == 0, shown
+        # compare is the gate's judge and exits with its codes: 6 (undecided) is what one boot
+        # a side usually gives, 0 when every metric decided; 1 (a regression) or 2/4 (the
+        # files did not chain) fail the quick start
+        assert done.returncode in ((0, 6) if command[1] == "compare" else (0,)), shown
         for name in written(command):
             assert (tmp_path / name).is_file(), shown
             said = [line.removeprefix("results JSON: ") for line in done.stdout.splitlines()
