@@ -33,8 +33,12 @@ CAPTURED = DATA / "this_machine"
 PACKAGE = REPO / "pytest_sbcbench"
 # module -> the adapters that may import it (fnmatch patterns relative to the package): the
 # executors (local, and remote ones such as labgrid's ssh channel) and the host
-ADAPTERS = {"subprocess": ("platform/*executor.py", "platform/labgrid_ssh.py"),
-            "psutil": ("platform/host.py",)}  # labgrid_ssh: the labgrid executor's ssh channel
+# labgrid_ssh: the labgrid executor's ssh channel.  run/bisect/git.py, run/bisect/suite.py and
+# run/fleet.py run the controller's own commands (git bisect, a pytest per step or place,
+# labgrid-client), each a whole pytest run of its own, never a command on a board.
+ADAPTERS = {"subprocess": ("platform/*executor.py", "platform/labgrid_ssh.py",
+                           "run/bisect/git.py", "run/bisect/suite.py", "run/fleet.py"),
+            "psutil": ("platform/host.py",)}
 MOUNTS = ("proc /proc proc rw,relatime 0 0\n"
           "/dev/vda / ext4 rw,relatime,discard 0 0\n"
           "tmpfs /dev/shm tmpfs rw,relatime,size=24684096k 0 0\n"

@@ -21,15 +21,9 @@ from typing import Literal
 from ..model import Result, Verdict
 from .baseline import BaselineEntry
 from .boot_decide import METRIC_RATE, BootDecision
-from .family import (
-    SUITE_RATE,
-    SuiteMean,
-    SuiteMetric,
-    close_family,
-    suite_mean_test,
-    suite_metric,
-)
-from .verdict import JudgeContext, baseline_sessions, comparable, final_decision, plan_of
+from .boot_test import reduce_side
+from .family import SUITE_RATE, SuiteMean, SuiteMetric, close_family, suite_mean_test
+from .verdict import JudgeContext, comparable, final_decision, plan_of
 
 DECIDED = ("pass", "regression", "improvement", "inconclusive")
 
@@ -65,7 +59,8 @@ def _judged(results: Sequence[Result], context: JudgeContext
         plan = plan_of(m, context.n_metrics, context.candidate.plan, context.min_effect_pct)
         decision = final_decision(found, m, plan, sessions)
         better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
-        side = suite_metric(f"{r.test} {m.metric}", baseline_sessions(found), sessions, better)
+        # the baseline's boots as reduced once for the entry (BaselineEntry.side)
+        side = SuiteMetric(f"{r.test} {m.metric}", found.side, reduce_side(sessions), better)
         looks = len(plan.regression_looks)  # as its test counted it, at its boot's share
         counted = min(1.0, decision.p_value * looks / decision.share) if decision.share else 1.0
         out.append((i, dataclasses.replace(decision, p_value=counted), side))

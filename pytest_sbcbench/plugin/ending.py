@@ -5,7 +5,9 @@ terminating signals while pytest prints its summary."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import contextlib
+import warnings
+from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -53,7 +55,8 @@ def pytest_sessionfinish(session: pytest.Session) -> Generator[None, object, obj
     are whole by then) ends the run as interrupted (exit 2) with one line, never a
     ``KeyboardInterrupt`` traceback and exit 130."""
     run = existing(session.config)
-    _finish(session, run)
+    with _recorded(session.config):
+        _finish(session, run)
     if run is None or not run.active:
         return (yield)
     from ..platform.interrupts import deferred, signal_name
@@ -72,6 +75,21 @@ def pytest_sessionfinish(session: pytest.Session) -> Generator[None, object, obj
         print(f"sbcbench: interrupted ({why}) while the summary was printed; the run's files "
               "were already written", file=sys.stderr)
     return outcome
+
+
+@contextlib.contextmanager
+def _recorded(config: pytest.Config) -> Iterator[None]:
+    """Warnings raised while finishing (a governor that cannot be restored) reach pytest's
+    warnings summary through its public ``pytest_warning_recorded`` hook, as those of any
+    other ``pytest_sessionfinish``: this hook runs outside pytest's own warnings capture, so
+    that it can hold the signals around the summary."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for message in caught:
+        config.hook.pytest_warning_recorded.call_historic(
+            kwargs={"warning_message": message, "when": "config", "nodeid": "",
+                    "location": None})
 
 
 def _finish(session: pytest.Session, run: Session | None) -> None:

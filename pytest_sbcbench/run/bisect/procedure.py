@@ -85,7 +85,7 @@ class BisectStopped(Exception):
 
 
 @dataclass
-class Step:
+class BisectStep:
     commit: str
     mark: Mark
     boots: int
@@ -115,7 +115,7 @@ class BisectOutcome:
     interval_pct: tuple[float, float] | None = None
     confidence_pct: float | None = None
     ends: dict[str, object] = field(default_factory=dict)
-    steps: list[Step] = field(default_factory=list)
+    steps: list[BisectStep] = field(default_factory=list)
     boots: int = 0
     boots_per_step: int = 0
 
@@ -139,7 +139,7 @@ class Procedure:
         self.good, self.bad = good, bad
         self.alpha = AlphaPlan(plan.total_alpha, expected_steps(bisector.count()))
         self.spent = 0
-        self.steps: list[Step] = []
+        self.steps: list[BisectStep] = []
         self.clock = clock
 
     # -- measuring -------------------------------------------------------------------------
@@ -230,12 +230,12 @@ class Procedure:
         return outcome
 
     def step(self, commit: str, index: int, key: str, better: Better,
-             good: Sequence[BootSession], bad: Sequence[BootSession], start: int) -> Step:
+             good: Sequence[BootSession], bad: Sequence[BootSession], start: int) -> BisectStep:
         add = step_add(start)
         alpha = self.alpha.step(index) / looks(start, self.plan.budget, add)
         got = self._boots(commit, start, f"step {index}")
         if got is None:
-            return Step(commit, "skip", 0, "build skipped (exit 125)")
+            return BisectStep(commit, "skip", 0, "build skipped (exit 125)")
         while True:
             verdict = judge_step(good, bad, sessions(got, key), better, alpha)
             if verdict.status != "undecided" or len(got) >= self.plan.budget:
@@ -247,7 +247,7 @@ class Procedure:
                 break
             got += more
         mark: Mark = "skip" if verdict.status == "undecided" else verdict.status
-        return Step(commit, mark, len(got), verdict.detail(), verdict.change_pct,
+        return BisectStep(commit, mark, len(got), verdict.detail(), verdict.change_pct,
                     verdict.position, alpha)
 
     # -- 3. the confirmation ---------------------------------------------------------------
