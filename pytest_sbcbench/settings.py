@@ -44,6 +44,7 @@ class Settings:
     gate: bool = False
     lab_kernel: str | None = None
     boots: int | None = None
+    history: str | None = None  # --sbc-history URL (else SBCBENCH_HISTORY, else baselines)
 
     @property
     def idle_wait(self) -> float:

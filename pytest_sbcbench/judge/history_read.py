@@ -16,12 +16,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from . import history
 from .boot_test import BootSession, BootSide, reduce_side
 from .candidates import MetricKey
-from .history import HistoryError
+from .history import HistoryError, Location, PostgresHistory
 
 LOWER_IS_BETTER_UNITS = frozenset({"s", "ms", "us", "ns", "s/op"})
 TRIAGE_STATES = history.TRIAGE_STATES
@@ -77,19 +76,19 @@ def better_of(unit: str) -> str:
     return "lower" if unit in LOWER_IS_BETTER_UNITS else "higher"
 
 
-def _open(path: Path) -> None:
-    if not path.is_file():
+def _open(path: Location) -> None:
+    if not isinstance(path, PostgresHistory) and not path.is_file():
         raise HistoryError(f"history {path}: no such file (a run with --sbc-baselines "
                            f"{path.parent} and --sbc-gate or --sbc-candidate writes it)")
 
 
-def boards(path: Path) -> list[str]:
+def boards(path: Location) -> list[str]:
     """The boards the history holds, by name."""
     _open(path)
     return sorted({group.board for group in history.summary(path)})
 
 
-def board_history(path: Path, board: str, order: str = "first") -> BoardHistory:
+def board_history(path: Location, board: str, order: str = "first") -> BoardHistory:
     """Every measurement of ``board``, each across the labels it was measured under."""
     _open(path)
     found = history.label_history(path, board=board, role=None, order=order,
@@ -97,7 +96,7 @@ def board_history(path: Path, board: str, order: str = "first") -> BoardHistory:
     return history_of(board, found)
 
 
-def all_boards(path: Path, order: str = "first") -> list[BoardHistory]:
+def all_boards(path: Location, order: str = "first") -> list[BoardHistory]:
     """Every board's history, read in one pass, by board name."""
     _open(path)
     per: dict[str, list[history.LabelHistory]] = {}
@@ -158,14 +157,14 @@ class _Label:
                           tuple(sorted(self.kernels)), self.created)
 
 
-def append_triage(path: Path, incident: str, state: str, note: str = "") -> str:
+def append_triage(path: Location, incident: str, state: str, note: str = "") -> str:
     """Record a triage state of ``incident`` (never replacing an earlier one); when."""
     _open(path)
     row = history.append_triage(path, incident, state, note or None)
     return next(t.at for t in history.read_triage(path, incident) if t.id == row)
 
 
-def read_triage(path: Path) -> Mapping[str, tuple[str, str]]:
+def read_triage(path: Location) -> Mapping[str, tuple[str, str]]:
     """Each triaged incident's latest state and when it was set."""
     _open(path)
     return {incident: (t.state, t.at) for incident, t in history.states(path).items()}

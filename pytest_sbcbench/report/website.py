@@ -19,6 +19,7 @@ from ..fileio import write_atomic
 from ..judge import changes, history_read
 from ..judge.changes import Incident
 from ..judge.history_read import BoardHistory
+from ..judge.history_url import Location
 from ..judge.label_levels import levels
 from ..words import counted
 from . import atom, site_svg
@@ -91,7 +92,7 @@ def board_page(board: BoardHistory, found: Sequence[Incident]) -> str:
     return _page(f"sbcbench history: {board.board}", body, "../")
 
 
-def publish(path: Path, out: Path, order: str = "first") -> list[Path]:
+def publish(path: Location, out: Path, order: str = "first") -> list[Path]:
     """Write the site for the history at ``path`` into ``out`` (labels in ``order``: ``first``
     session or kernel ``version``); the files written."""
     boards = history_read.all_boards(path, order)
