@@ -80,7 +80,7 @@ _V2_ADDED = (
 
 
 class Rows(Protocol):
-    """What a statement gives: a sqlite3 cursor, or :class:`.history_pg.Rows`."""
+    """What a statement gives: a sqlite3 cursor, or :class:`.history_pg.PgRows`."""
 
     @property
     def lastrowid(self) -> int | None: ...

@@ -32,7 +32,7 @@ def translate(sql: str) -> str:
     return out
 
 
-class Rows:
+class PgRows:
     """A statement's rows, read at once, as a sqlite3 cursor gives them."""
 
     def __init__(self, rows: list[tuple[Any, ...]], lastrowid: int | None) -> None:
@@ -55,13 +55,13 @@ class PgDb:
     def __init__(self, connection: Any) -> None:
         self.connection = connection
 
-    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgRows:
         statement = translate(sql)
         with self.connection.cursor() as cursor:
             cursor.execute(statement, tuple(parameters))
             rows = [tuple(r) for r in cursor.fetchall()] if cursor.description else []
         inserted = int(rows[0][0]) if rows and statement.endswith("RETURNING id") else None
-        return Rows(rows, inserted)
+        return PgRows(rows, inserted)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]], /) -> None:
         with self.connection.cursor() as cursor:
