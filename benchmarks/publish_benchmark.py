@@ -12,7 +12,9 @@ process).  Targets (issue 29): under 60 s on the 2-core development VM, index.ht
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -82,10 +84,16 @@ def main() -> int:
             stale.unlink()
         build(path)
     out = args.out or Path(tempfile.mkdtemp(prefix="sbcbench-site-"))
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-m", "pytest_sbcbench.cli", "publish", str(out),
                            "--baselines", str(path.parent)], check=False)
     seconds = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+    load = os.getloadavg()[0]
+    print(f"CPU: {used:.1f} s over {os.cpu_count()} CPUs; load average {load:.1f}"
+          + (" (a busy machine: the wall time says more about the others)"
+             if load > (os.cpu_count() or 1) else ""))
     index = (out / "index.html").stat().st_size if done.returncode == 0 else -1
     pages = sum(1 for _ in (out / "boards").glob("*.html")) if done.returncode == 0 else 0
     print(f"publish: {seconds:.1f} s (target < {SECONDS:.0f}), index.html {index} bytes "

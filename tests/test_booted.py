@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from helpers import STAR64_CPUINFO, build_tree
 from pytest_sbcbench.platform.booted import booted, commit_of, describe, differences, file_sha256
@@ -44,9 +45,10 @@ def test_commits_come_only_from_a_git_suffix(tmp_path: Path) -> None:
 def test_a_label_s_boots_must_boot_one_image() -> None:
     from pytest_sbcbench.run.candidate import check_booted, same_as_first
 
-    first = {"kernel_release": "6.12", "kernel_image": "kernel-6.12", "image_sha256": "aa"}
+    first: dict[str, Any] = {"kernel_release": "6.12", "kernel_image": "kernel-6.12",
+                             "image_sha256": "aa"}
     other = dict(first, image_sha256="bb")
-    earlier = {"b1": first, "b2": dict(first, cmdline=None)}
+    earlier: dict[str | None, dict[str, Any]] = {"b1": first, "b2": dict(first, cmdline=None)}
     assert check_booted("L", earlier, "b3", dict(first, cmdline="quiet")) is None
     problem = check_booted("L", earlier, "b3", other)
     assert problem is not None and problem.startswith(

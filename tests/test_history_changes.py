@@ -181,3 +181,21 @@ def test_without_otava_the_commands_say_how_to_install_it(tmp_path: Path) -> Non
                           check=False)
     assert done.returncode == 2
     assert "pip install 'pytest-sbcbench[history]'" in done.stderr
+
+
+def test_publish_writes_the_index_a_page_per_board_and_an_atom_feed(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    build(tmp_path / "history.sqlite", slower={"sha512": 8})
+    assert run("publish", str(tmp_path / "site"), "--baselines", str(tmp_path))[0] == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert 'href="boards/star64.html#star64@L08"' in index and "1 open incident" in index
+    page = (tmp_path / "site" / "boards" / "star64.html").read_text()
+    assert page.count('<svg class="chart"') == 4 and page.count('class="incident"') == 1
+    atom = "{http://www.w3.org/2005/Atom}"
+    (entry,) = ET.parse(tmp_path / "site" / "feed.xml").getroot().iter(f"{atom}entry")
+    assert entry.findtext(f"{atom}id") == "tag:pytest-sbcbench,2026:incident:star64@L08"
+    assert entry.findtext(f"{atom}updated") == "2026-12-01T08:01:00+00:00"  # L08's first boot
+    link = entry.find(f"{atom}link")
+    assert link is not None and link.get("href") == "boards/star64.html#star64@L08"
+    assert "sha512 -5" in (entry.findtext(f"{atom}summary") or "")

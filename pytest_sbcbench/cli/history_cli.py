@@ -92,6 +92,9 @@ def publish_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     publish.add_argument("--order", choices=["first", "version"], default="first",
                          help="labels of a board by their first session (default) or by the "
                               "kernel version they booted")
+    publish.add_argument("--jobs", type=int, default=None, metavar="N",
+                         help="processes judging and writing the boards (default: one per "
+                              "CPU from 8 boards on)")
     publish.set_defaults(run=cmd_publish)
 
 
@@ -187,7 +190,9 @@ def cmd_triage(args: argparse.Namespace) -> int:
 def cmd_publish(args: argparse.Namespace) -> int:
     from ..report import website
 
-    pages = website.publish(_path(args), args.out, _order(args))
+    if args.jobs is not None and args.jobs < 1:
+        raise SbcBenchError(f"--jobs {args.jobs}: expected 1 or more")
+    pages = website.publish(_path(args), args.out, _order(args), args.jobs)
     print(f"published {len(pages)} pages into {args.out} (open {args.out / 'index.html'})")
     return 0
 

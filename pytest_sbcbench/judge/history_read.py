@@ -12,8 +12,9 @@ Triage states of incidents live in the same file, in an append-only table of the
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,6 +22,7 @@ from . import history
 from .boot_test import BootSession, BootSide, reduce_side
 from .candidates import MetricKey
 from .history import HistoryError, Location, PostgresHistory
+from .history_db import reading
 
 LOWER_IS_BETTER_UNITS = frozenset({"s", "ms", "us", "ns", "s/op"})
 TRIAGE_STATES = history.TRIAGE_STATES
@@ -85,57 +87,106 @@ def _open(path: Location) -> None:
 def boards(path: Location) -> list[str]:
     """The boards the history holds, by name."""
     _open(path)
-    return sorted({group.board for group in history.summary(path)})
+    with reading(path) as (db, _):
+        return [b for (b,) in db.execute("SELECT DISTINCT board FROM sessions ORDER BY board")]
+
+
+# Every result with its session, in the order written (a session's results are appended in its
+# own transaction, so result rowids follow session ids).  The store's label_history reads the
+# same rows; this read is the one that has to be fast (publish reads every board at once:
+# identities are canonicalised once per distinct text, samples parsed without json).
+_ROWS = ("SELECT s.board, s.id, s.created, s.label, s.kernel_release, s.boot_id, r.test, "
+         "r.metric, r.unit, r.identity, r.samples, r.status FROM results r JOIN sessions s "
+         "ON s.id = r.session_id{where} ORDER BY r.rowid")
 
 
 def board_history(path: Location, board: str, order: str = "first") -> BoardHistory:
     """Every measurement of ``board``, each across the labels it was measured under."""
-    _open(path)
-    found = history.label_history(path, board=board, role=None, order=order,
-                                  usable_only=False)
-    return history_of(board, found)
+    found = _read(path, " WHERE s.board = ?", (board,), order)
+    return found[0] if found else BoardHistory(board, (), ())
 
 
 def all_boards(path: Location, order: str = "first") -> list[BoardHistory]:
     """Every board's history, read in one pass, by board name."""
+    return _read(path, "", (), order)
+
+
+def boards_history(path: Location, names: Sequence[str], order: str = "first"
+                   ) -> list[BoardHistory]:
+    """The histories of the boards ``names`` (one read), by board name."""
+    if not names:
+        return []
+    marks = ", ".join("?" * len(names))
+    return _read(path, f" WHERE s.board IN ({marks})", tuple(names), order)
+
+
+def _read(path: Location, where: str, args: tuple[str, ...], order: str) -> list[BoardHistory]:
+    if order not in history.ORDERS:
+        raise ValueError(f"order {order!r}: expected one of {history.ORDERS}")
     _open(path)
-    per: dict[str, list[history.LabelHistory]] = {}
-    for label in history.label_history(path, role=None, order=order, usable_only=False):
-        per.setdefault(label.board, []).append(label)
-    return [history_of(board, labels) for board, labels in sorted(per.items())]
+    with reading(path) as (db, _):
+        rows = db.execute(_ROWS.format(where=where), args).fetchall()
+    per: dict[str, list[Row]] = {}
+    for board, *rest in rows:
+        per.setdefault(board, []).append(rest)
+    return [history_of(board, r, order) for board, r in sorted(per.items())]
 
 
-def history_of(board: str, labels: Iterable[history.LabelHistory]) -> BoardHistory:
-    """A board's labels (in the store's order; a baseline and a candidate label of one name
-    are one label) as series per measurement."""
-    order: dict[str, int] = {}
+Row = tuple[int, str, str | None, str | None, str | None, str, str, str, str, str, str]
+
+
+def _canonical(identity: str, seen: dict[str, str]) -> str:
+    found = seen.get(identity)
+    if found is None:
+        found = seen[identity] = json.dumps(json.loads(identity), sort_keys=True)
+    return found
+
+
+def history_of(board: str, rows: Iterable[Row], order: str = "first") -> BoardHistory:
+    """Result rows of one board (oldest first) as series per measurement; labels ordered by
+    their first session, or by the kernel release it booted (``order="version"``)."""
+    first: dict[str, tuple[int, str | None]] = {}
     found: dict[MetricKey, dict[str, _Label]] = {}
     units: dict[MetricKey, str] = {}
-    for lh in labels:
-        name = lh.label or str(lh.booted.get("kernel_release") or f"{lh.role}-{lh.first}")
-        order.setdefault(name, len(order))
-        kernel = lh.booted.get("kernel_release")
-        for key, series in lh.metrics.items():
-            units.setdefault(key, series.unit)
-            by_name = found.setdefault(key, {})
-            point = by_name.get(name)
-            if point is None:
-                point = by_name[name] = _Label(min((b.first for b in series.boots),
-                                                  default=lh.first))
-            if kernel:
-                point.kernels.add(str(kernel))
-            for boot in series.boots:
-                point.add(boot)
+    seen: dict[str, str] = {}
+    for session, created, label, kernel, boot, test, metric, unit, identity, samples, status \
+            in rows:
+        name = label or kernel or f"session-{session}"
+        if name not in first:
+            first[name] = (len(first), kernel)
+        key = (test, metric, _canonical(identity, seen))
+        by_name = found.get(key)
+        if by_name is None:
+            by_name = found[key] = {}
+            units[key] = unit
+        point = by_name.get(name)
+        if point is None:
+            point = by_name[name] = _Label(created)
+        point.add(session, boot, kernel, samples, status)
+    labels = sorted(first, key=lambda n: (history.version_key(first[n][1] or n)
+                                          if order == "version" else (), first[n][0]))
+    place = {n: i for i, n in enumerate(labels)}
     names = Counter(metric for _, metric, _ in found)
     out = []
     for key, by_label in found.items():
         test, metric, _ = key
         shown = metric if names[metric] == 1 else f"{metric} ({test})"
         points = tuple(p.freeze(lab) for lab, p in sorted(by_label.items(),
-                                                          key=lambda kv: order[kv[0]]))
+                                                          key=lambda kv: place[kv[0]]))
         out.append(MetricHistory(board, metric, shown, units[key], better_of(units[key]),
-                                points))
-    return BoardHistory(board, tuple(order), tuple(sorted(out, key=lambda s: s.name)))
+                                 points))
+    return BoardHistory(board, tuple(labels), tuple(sorted(out, key=lambda s: s.name)))
+
+
+def _samples(text: str) -> tuple[float, ...]:
+    """A stored samples list (``json.dumps`` of floats), parsed quickly; JSON when unusual."""
+    inner = text.strip()[1:-1]
+    if not inner.strip():
+        return ()
+    try:
+        return tuple(map(float, inner.split(",")))
+    except ValueError:
+        return tuple(float(v) for v in json.loads(text))
 
 
 class _Label:
@@ -145,12 +196,16 @@ class _Label:
         self.verdicts: Counter[str] = Counter()
         self.kernels: set[str] = set()
 
-    def add(self, boot: history.BootRecord) -> None:
-        """A boot's sessions: every verdict counted, usable samples kept (as the gate)."""
-        for sid, runs, status in zip(boot.session_ids, boot.runs, boot.statuses, strict=True):
-            self.verdicts[status] += 1
-            if status not in history.UNUSABLE and runs and all(v > 0 for v in runs):
-                self.sessions.append(BootSession(runs, boot.boot_id or f"session-{sid}"))
+    def add(self, session: int, boot: str | None, kernel: str | None, samples: str,
+            status: str) -> None:
+        """One session's result: its verdict counted, its samples kept when usable (as the
+        gate: not implausible or invalid, and positive)."""
+        self.verdicts[status] += 1
+        if kernel:
+            self.kernels.add(kernel)
+        runs = _samples(samples)
+        if status not in history.UNUSABLE and runs and all(v > 0 for v in runs):
+            self.sessions.append(BootSession(runs, boot or f"session-{session}"))
 
     def freeze(self, label: str) -> LabelPoint:
         return LabelPoint(label, tuple(self.sessions), tuple(self.verdicts.most_common()),

@@ -6,11 +6,10 @@ the incident on the board's page (relative to the feed)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ..judge.changes import Incident
-from ..judge.history_read import BoardHistory
 
 EPOCH = "1970-01-01T00:00:00+00:00"
 
@@ -23,16 +22,12 @@ def _stamp(value: str | None) -> str:
         else f"{value}+00:00"
 
 
-def _first_seen(boards: Sequence[BoardHistory], incident: Incident) -> str:
-    times = [p.created for b in boards if b.board == incident.board for s in b.series
-             for p in s.points if p.label == incident.first_bad and p.created]
-    return min(times, default="")
-
-
-def feed(found: Sequence[Incident], boards: Sequence[BoardHistory]) -> str:
+def feed(found: Sequence[Incident], first_seen: Mapping[str, str]) -> str:
+    """The feed of ``found``; ``first_seen``: when each incident's first bad label was first
+    recorded."""
     entries = []
     for i in found:
-        seen = _stamp(_first_seen(boards, i))
+        seen = _stamp(first_seen.get(i.id))
         updated = max(seen, _stamp(i.state_set)) if i.state_set else seen
         summary = "; ".join(f"{s.metric} {s.change_pct:+.2f}% ({s.direction}, 95% CI "
                             f"{s.ci_pct[0]:+.2f}% .. {s.ci_pct[1]:+.2f}%)" for s in i.steps)

@@ -11,7 +11,10 @@ artifact or any static web server.  Every file is written atomically."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import multiprocessing
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -21,9 +24,12 @@ from ..judge.changes import Incident
 from ..judge.history_read import BoardHistory
 from ..judge.history_url import Location
 from ..judge.label_levels import levels
+from ..model import DISPLAY_UNITS
 from ..words import counted
 from . import atom, site_svg
 
+PARALLEL_BOARDS = 8  # fewer boards are written by this process alone
+ORDER_WORDS = {"first": "first session", "version": "the kernel version they booted"}
 STYLE = ("body{font-family:sans-serif;margin:1.5em;max-width:80em}"
          "table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
          "text-align:left}.charts{display:flex;flex-wrap:wrap;gap:8px}"
@@ -57,13 +63,23 @@ def _incident_rows(found: Sequence[Incident], up: str) -> str:
         "<p>none</p>"
 
 
-def index_page(boards: Sequence[BoardHistory], found: Sequence[Incident]) -> str:
+@dataclass(frozen=True)
+class BoardPart:
+    """What the index and the feed need of a board whose page is written."""
+
+    board: str
+    labels: int
+    metrics: int
+    last: str
+    incidents: tuple[Incident, ...]
+    seen: Mapping[str, str]  # incident id -> when its first bad label was first recorded
+
+
+def index_page(boards: Sequence[BoardPart], found: Sequence[Incident]) -> str:
     rows = "".join(
         f"<tr><td><a href=\"{board_file(b.board)}\">{escape(b.board)}</a></td>"
-        f"<td>{len(b.labels)}</td><td>{len(b.series)}</td>"
-        f"<td>{escape(b.labels[-1] if b.labels else '-')}</td>"
-        f"<td>{sum(i.is_open for i in found if i.board == b.board)}</td></tr>"
-        for b in boards)
+        f"<td>{b.labels}</td><td>{b.metrics}</td><td>{escape(b.last)}</td>"
+        f"<td>{sum(i.is_open for i in b.incidents)}</td></tr>" for b in boards)
     open_ = [i for i in found if i.is_open]
     body = (f"<h1>sbcbench history</h1><p>{counted(len(boards), 'board')}, "
             f"{counted(len(open_), 'open incident')}. <a href=\"feed.xml\">Atom feed of "
@@ -73,16 +89,17 @@ def index_page(boards: Sequence[BoardHistory], found: Sequence[Incident]) -> str
     return _page("sbcbench history", body)
 
 
-def board_page(board: BoardHistory, found: Sequence[Incident]) -> str:
+def board_page(board: BoardHistory, found: Sequence[Incident], order: str = "first") -> str:
     mine = [i for i in found if i.board == board.board]
     charts = []
     for series in board.series:
         marks = [(i.first_bad, i.id) for i in mine if series.name in i.metrics]
-        title = f"{series.name} ({series.unit}, {series.better} is better)"
+        shown = DISPLAY_UNITS.get(series.unit, (series.unit, 1.0))[0]
+        title = f"{series.name} ({shown}, {series.better} is better)"
         charts.append(f"<figure>{site_svg.chart(title, series.unit, levels(series), marks)}"
                       "</figure>")
     body = (f"<p><a href=\"../index.html\">all boards</a></p><h1>{escape(board.board)}</h1>"
-            f"<p>{counted(len(board.labels), 'label')} in order of first session: "
+            f"<p>{counted(len(board.labels), 'label')} in order of {ORDER_WORDS[order]}: "
             f"{escape(', '.join(board.labels[:3]))}{' ... ' if len(board.labels) > 3 else ''}"
             f"{escape(board.labels[-1]) if len(board.labels) > 3 else ''}. Each chart: the "
             "mean of the boot means per label (line), its 95% interval (bars), incidents "
@@ -92,15 +109,45 @@ def board_page(board: BoardHistory, found: Sequence[Incident]) -> str:
     return _page(f"sbcbench history: {board.board}", body, "../")
 
 
-def publish(path: Location, out: Path, order: str = "first") -> list[Path]:
+def _first_seen(board: BoardHistory, incident: Incident) -> str:
+    return min((p.created for s in board.series for p in s.points
+                if p.label == incident.first_bad and p.created), default="")
+
+
+def publish_boards(path: Location, out: Path, names: Sequence[str], order: str,
+                   triage: Mapping[str, tuple[str, str]]) -> list[BoardPart]:
+    """Judge and write the pages of the boards ``names``; what the index and feed need."""
+    parts = []
+    for board in history_read.boards_history(path, names, order):
+        found = changes.board_incidents(board, triage)
+        write_atomic(out / board_file(board.board), board_page(board, found, order).encode())
+        parts.append(BoardPart(board.board, len(board.labels), len(board.series),
+                               board.labels[-1] if board.labels else "-", tuple(found),
+                               {i.id: _first_seen(board, i) for i in found}))
+    return parts
+
+
+def publish(path: Location, out: Path, order: str = "first", jobs: int | None = None
+            ) -> list[Path]:
     """Write the site for the history at ``path`` into ``out`` (labels in ``order``: ``first``
-    session or kernel ``version``); the files written."""
-    boards = history_read.all_boards(path, order)
+    session or kernel ``version``); the files written.  Boards are judged and written by
+    ``jobs`` processes (default: one per CPU, one process below :data:`PARALLEL_BOARDS`)."""
+    names = history_read.boards(path)
     triage = history_read.read_triage(path)
-    found = [i for b in boards for i in changes.board_incidents(b, triage)]
     (out / "boards").mkdir(parents=True, exist_ok=True)
-    written = [write_atomic(out / "index.html", index_page(boards, found).encode())]
-    written += [write_atomic(out / board_file(b.board), board_page(b, found).encode())
-                for b in boards]
-    written.append(write_atomic(out / "feed.xml", atom.feed(found, boards).encode()))
+    jobs = jobs or (os.cpu_count() or 1 if len(names) >= PARALLEL_BOARDS else 1)
+    jobs = max(1, min(jobs, len(names)))
+    if jobs == 1:
+        parts = publish_boards(path, out, names, order, triage)
+    else:  # fork: the workers read their own boards, no state is shared
+        shares = [names[i::jobs] for i in range(jobs)]
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            done = pool.starmap(publish_boards, [(path, out, share, order, triage)
+                                                 for share in shares])
+        parts = sorted((p for d in done for p in d), key=lambda p: p.board)
+    found = [i for p in parts for i in p.incidents]
+    seen = {k: v for p in parts for k, v in p.seen.items()}
+    written = [write_atomic(out / "index.html", index_page(parts, found).encode())]
+    written += [out / board_file(p.board) for p in parts]
+    written.append(write_atomic(out / "feed.xml", atom.feed(found, seen).encode()))
     return written
