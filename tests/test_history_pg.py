@@ -187,3 +187,17 @@ def test_the_kcidb_export_is_valid_kcidb(pg_server: PgServer, tmp_path: Path) ->
     again = tmp_path / "again.json"
     assert cli("export", "kcidb", "--history", url, "-o", str(again))[0] == 0
     assert json.loads(again.read_text()) == doc  # stable ids: the same history, the same JSON
+
+
+def test_an_unusable_history_url_is_a_usage_error_at_start(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    done = pytester.runpytest("--sbc-history", "mysql://db/sbc")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*--sbc-history: history 'mysql://db/sbc': expected "
+                               "sqlite:///PATH or postgresql://...*"])
+    monkeypatch.setenv("SBCBENCH_HISTORY", "sqlite://nowhere")
+    done = pytester.runpytest("--sbc-gate")
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    done.stderr.fnmatch_lines(["*SBCBENCH_HISTORY: history 'sqlite://nowhere': expected "
+                               "sqlite:///PATH*"])
