@@ -82,8 +82,8 @@ def test_the_same_history_reads_the_same_from_sqlite_and_postgresql(
     for command in (("history",), ("history", "changes", "--json"),
                     ("history", "show", "star64", "-k", "sha512", "--json")):
         assert cli(*command, "--history", url) == cli(*command, "--history", sqlite_url)
-    for where in (url, sqlite_url):  # publish reads it too: the same site, page for page
-        assert cli("publish", str(tmp_path / where.split(":")[0]), "--history", where)[0] == 0
+    for given in (url, sqlite_url):  # publish reads it too: the same site, page for page
+        assert cli("publish", str(tmp_path / given.split(":")[0]), "--history", given)[0] == 0
     pages = sorted(p.relative_to(tmp_path / "postgresql")
                    for p in (tmp_path / "postgresql").rglob("*") if p.is_file())
     assert len(pages) >= 4
