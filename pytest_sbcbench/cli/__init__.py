@@ -194,7 +194,7 @@ def parser() -> argparse.ArgumentParser:
                    help="kcidb: the baselines directory holding history.sqlite")
     e.add_argument("-o", dest="output", type=Path, default=None, metavar="FILE",
                    help="kcidb: write the JSON to FILE (default: standard output)")
-    e.set_defaults(run=commands.cmd_export)
+    e.set_defaults(run=history_cli.cmd_export)
     fleet_options(sub.add_parser("fleet", help="a lab's fleet: merge per-place results"))
     h = sub.add_parser("history", help="boards, labels and boots recorded in the history store "
                                        "(--history URL, else <baselines>/history.sqlite)")

@@ -378,10 +378,6 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    if args.format == "kcidb":
-        from .history_cli import cmd_export_kcidb
-
-        return cmd_export_kcidb(args)
     if args.results is None:
         raise SbcBenchError("export lava: name the results file")
     lines, recorded = export_lava(load_results(args.results).results)

@@ -209,6 +209,15 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """``sbcbench export kcidb`` here; ``export lava RESULTS`` in :mod:`.commands`."""
+    if args.format != "kcidb":
+        from .commands import cmd_export as export_results
+
+        return export_results(args)
+    return cmd_export_kcidb(args)
+
+
 def cmd_export_kcidb(args: argparse.Namespace) -> int:
     """``sbcbench export kcidb [--history URL] [-o FILE]``: checked with kcidb-io first."""
     from ..fileio import write_atomic

@@ -27,7 +27,7 @@ _TRIAGE = ("incident_id", "state", "note", "at", '"by"')
 
 
 @dataclass(frozen=True)
-class StoredSession:
+class MergedSession:
     """One session as merged: its columns (:data:`SESSION_COLUMNS`) and its results' rows."""
 
     values: tuple[Any, ...]
@@ -52,7 +52,7 @@ class Merged:
     triage_added: int
 
 
-def _sessions(db: Db, version: int) -> list[StoredSession]:
+def _sessions(db: Db, version: int) -> list[MergedSession]:
     columns = [f"s.{c}" for c in SESSION_COLUMNS[:8]] + booted_select(version).split(", ")
     heads = db.execute(f"SELECT s.id, {', '.join(columns)} FROM sessions s ORDER BY s.id"
                        ).fetchall()
@@ -60,7 +60,7 @@ def _sessions(db: Db, version: int) -> list[StoredSession]:
     for sid, *values in db.execute(f"SELECT r.session_id, {', '.join('r.' + c for c in _RESULT)}"
                                    " FROM results r ORDER BY r.session_id").fetchall():
         rows.setdefault(int(sid), []).append(tuple(values))
-    return [StoredSession(tuple(values), tuple(rows.get(int(sid), ()))) for sid, *values in heads]
+    return [MergedSession(tuple(values), tuple(rows.get(int(sid), ()))) for sid, *values in heads]
 
 
 def _triage(db: Db, version: int) -> list[tuple[Any, ...]]:
@@ -70,7 +70,7 @@ def _triage(db: Db, version: int) -> list[tuple[Any, ...]]:
         f"SELECT {', '.join(_TRIAGE)} FROM incident_triage ORDER BY id").fetchall()]
 
 
-def read(source: Location) -> tuple[list[StoredSession], list[tuple[Any, ...]]]:
+def read(source: Location) -> tuple[list[MergedSession], list[tuple[Any, ...]]]:
     """Every session (oldest first) and triage entry of ``source``."""
     with reading(source) as (db, version):
         return _sessions(db, version), _triage(db, version)
@@ -101,7 +101,7 @@ def merge(sources: Sequence[Location], into: Location) -> Merged:
     return Merged(added, held, triaged)
 
 
-def _insert(db: Db, session: StoredSession) -> None:
+def _insert(db: Db, session: MergedSession) -> None:
     cursor = db.execute(f"INSERT INTO sessions ({', '.join(SESSION_COLUMNS)}) VALUES "
                         f"({', '.join('?' * len(SESSION_COLUMNS))})", session.values)
     number = int(cursor.lastrowid or 0)
