@@ -7,8 +7,15 @@ name and identity, as the gate keys it: :data:`.candidates.MetricKey`), so a new
 starts a new series instead of a step in the old one.  Results the gate calls unusable
 (``implausible``, ``invalid``) are left out of the numbers; their verdicts are still counted.
 
-Triage states of incidents live in the same file, in an append-only table of their own
-(:func:`append_triage`, :func:`read_triage`): the latest row of an incident is its state."""
+The rows are read through the store's read-only opening (:func:`.history_db.reading`: the
+schema version checked, a version-1 file read as it is) with one query of its own, not
+:func:`.history.label_history`, which re-canonicalises every row's identity (24 s of CPU for
+the 750,000 results of ``benchmarks/publish_benchmark.py``, against 18 s here).  Which way is
+better is read from the unit (seconds: lower; anything else: higher): the store keeps none.
+
+Triage states of incidents live in the store's append-only ``incident_triage`` table
+(:func:`append_triage`, :func:`read_triage`, through :mod:`.history_triage`): the latest row of
+an incident is its state."""
 
 from __future__ import annotations
 
