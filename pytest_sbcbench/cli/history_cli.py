@@ -198,11 +198,10 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from ..judge import history, history_merge
+    from ..judge import history_merge
     from ..judge.history_url import parse
 
-    into = history.location(args.into, getattr(args, "baselines", Path("baselines"))) \
-        if args.into else location_of(args)
+    into = parse(args.into) if args.into else location_of(args)
     done = history_merge.merge([parse(s) for s in args.sources], into)
     print(f"merged into {into}: {done.added} sessions added, {done.held} already held, "
           f"{done.triage_added} triage entries added")
