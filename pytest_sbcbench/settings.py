@@ -46,6 +46,7 @@ class Settings:
     boots: int | None = None
     boots_auto: bool = False  # --sbc-boots auto: boot on until decided or the budget is spent
     boots_budget: int | None = None  # --sbc-boots-budget (default looks.DEFAULT_BOOT_BUDGET)
+    history: str | None = None  # --sbc-history URL (else SBCBENCH_HISTORY, else baselines)
 
     @property
     def idle_wait(self) -> float:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from pytest_sbcbench.judge import history
@@ -35,7 +34,7 @@ def results_doc(board: str, created: str, boot: str, kernel: str,
             "results": [result(m, s) for m, s in samples.items()]}
 
 
-def build(path: Path, board: str = "star64", labels: int = 12, boots: int = 3,
+def build(path: history.Location, board: str = "star64", labels: int = 12, boots: int = 3,
           metrics: Sequence[str] = tuple(BASE), slower: Mapping[str, int] | None = None,
           runs: int = 3, seed: int = 29, cv: float = 0.005, drift: float = 0.003) -> None:
     """``labels`` labels L01.. of ``boots`` boots each on ``board``; ``slower``: metric ->

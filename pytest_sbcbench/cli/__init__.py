@@ -210,18 +210,27 @@ def parser() -> argparse.ArgumentParser:
     capture_options(sub.add_parser("capture", help="the files the platform layer reads, as a "
                                    "tarball for --sbc-sysroot"))
     e = sub.add_parser("export", help="results in another system's format")
-    e.add_argument("format", choices=["lava"])
-    e.add_argument("results", type=Path)
-    e.set_defaults(run=commands.cmd_export)
+    e.add_argument("format", choices=["lava", "kcidb"],
+                   help="lava: a results file as LAVA test cases; kcidb: the history as "
+                        "KCIDB JSON (checkouts, builds, tests) for KernelCI")
+    e.add_argument("results", type=Path, nargs="?", default=None,
+                   help="the results file (lava)")
+    history_cli.history_option(e, suppress=False)
+    e.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
+                   help="kcidb: the baselines directory holding history.sqlite")
+    e.add_argument("-o", dest="output", type=Path, default=None, metavar="FILE",
+                   help="kcidb: write the JSON to FILE (default: standard output)")
+    e.set_defaults(run=history_cli.cmd_export)
     fleet_options(sub.add_parser("fleet", help="a lab's fleet: run the suite on "
                                                "reserved places, merge per-place results"))
     baseline_options(sub.add_parser(
         "baseline", help="a baseline's sessions: list them with their findings, drop one "
                          "reviewably, restore it (a signed baseline must be signed again)"))
     h = sub.add_parser("history", help="boards, labels and boots recorded in the history store "
-                                       "(<baselines>/history.sqlite)")
+                                       "(--history URL, else <baselines>/history.sqlite)")
     h.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                    help="the baselines directory holding history.sqlite (default: baselines)")
+    history_cli.history_option(h, suppress=False)
     h.add_argument("--order", choices=["first", "version"], default="first",
                    help="labels of a board by their first session (default) or by the kernel "
                         "version they booted")

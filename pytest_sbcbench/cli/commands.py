@@ -302,7 +302,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     from ..judge import history
 
-    path = history.history_path(args.baselines)
+    path = history.location(args.history, args.baselines)
     print(history.render(history.summary(path, getattr(args, "order", "first"))))
     return 0
 
@@ -386,6 +386,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.results is None:
+        raise SbcBenchError("export lava: name the results file")
     lines, recorded = export_lava(load_results(args.results).results)
     print("\n".join(lines) if not recorded else f"recorded {len(lines)} LAVA test cases")
     return 0

@@ -1,7 +1,10 @@
-"""``sbcbench history show|changes|triage`` and ``sbcbench publish``: the history for people.
+"""``sbcbench history show|changes|triage|merge`` and ``sbcbench publish``: the history for
+people.
 
-:func:`history_commands` adds the three actions under ``sbcbench history`` (which alone still
-prints the summary), :func:`publish_command` adds ``publish``."""
+:func:`history_commands` adds the actions under ``sbcbench history`` (which alone still prints
+the summary), :func:`publish_command` adds ``publish``.  Each takes ``--history URL``
+(``sqlite:///PATH`` or ``postgresql://...``; default: ``SBCBENCH_HISTORY``, else
+``<baselines>/history.sqlite``)."""
 
 from __future__ import annotations
 
@@ -9,9 +12,24 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import SbcBenchError
 from ..values import board_name
+
+if TYPE_CHECKING:
+    from ..judge.history_url import Location
+
+
+HISTORY_HELP = ("the history: sqlite:///PATH or postgresql://... (default: SBCBENCH_HISTORY, "
+                "else history.sqlite in --baselines)")
+
+
+def history_option(command: argparse.ArgumentParser, suppress: bool = True) -> None:
+    """``--history URL``; SUPPRESS: a value given before the action (sbcbench history
+    --history X show) stays."""
+    command.add_argument("--history", default=argparse.SUPPRESS if suppress else None,
+                         metavar="URL", help=HISTORY_HELP)
 
 
 def _baselines(command: argparse.ArgumentParser, order: bool = True) -> None:
@@ -19,6 +37,7 @@ def _baselines(command: argparse.ArgumentParser, order: bool = True) -> None:
     command.add_argument("--baselines", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="the baselines directory holding history.sqlite "
                               "(default: baselines)")
+    history_option(command)
     if order:
         command.add_argument("--order", choices=["first", "version"], default=argparse.SUPPRESS,
                              help="labels of a board by their first session (default) or by "
@@ -51,6 +70,15 @@ def history_commands(history: argparse.ArgumentParser) -> None:
     triage.add_argument("--note", default="", help="why (kept with the state)")
     _baselines(triage, order=False)
     triage.set_defaults(run=cmd_triage)
+    merge = actions.add_parser("merge", help="histories of several controllers into one "
+                                             "(idempotent: merging twice adds nothing)")
+    merge.add_argument("sources", nargs="+", metavar="SOURCE",
+                       help="a history to merge from (a .sqlite file or a URL)")
+    merge.add_argument("--into", default=None, metavar="URL",
+                       help="the history merged into (default: --history, else "
+                            "SBCBENCH_HISTORY, else history.sqlite in --baselines)")
+    _baselines(merge, order=False)
+    merge.set_defaults(run=cmd_merge)
 
 
 def publish_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,6 +88,7 @@ def publish_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     publish.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                          help="the baselines directory holding history.sqlite "
                               "(default: baselines)")
+    history_option(publish, suppress=False)
     publish.add_argument("--order", choices=["first", "version"], default="first",
                          help="labels of a board by their first session (default) or by the "
                               "kernel version they booted")
@@ -73,13 +102,19 @@ def _order(args: argparse.Namespace) -> str:
     return str(getattr(args, "order", "first"))
 
 
-def _path(args: argparse.Namespace) -> Path:
+def location_of(args: argparse.Namespace) -> Location:
+    """The history a command reads: ``--history``, else ``SBCBENCH_HISTORY``, else
+    ``<--baselines>/history.sqlite``."""
     from ..judge import history
 
-    return history.history_path(getattr(args, "baselines", Path("baselines")))
+    return history.location(getattr(args, "history", None),
+                            getattr(args, "baselines", Path("baselines")))
 
 
-def _board(path: Path, asked: str | None) -> str:
+_path = location_of
+
+
+def _board(path: Location, asked: str | None) -> str:
     from ..judge import history_read
 
     boards = history_read.boards(path)
@@ -159,4 +194,41 @@ def cmd_publish(args: argparse.Namespace) -> int:
         raise SbcBenchError(f"--jobs {args.jobs}: expected 1 or more")
     pages = website.publish(_path(args), args.out, _order(args), args.jobs)
     print(f"published {len(pages)} pages into {args.out} (open {args.out / 'index.html'})")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from ..judge import history_merge
+    from ..judge.history_url import parse
+
+    into = parse(args.into) if args.into else location_of(args)
+    done = history_merge.merge([parse(s) for s in args.sources], into)
+    print(f"merged into {into}: {done.added} sessions added, {done.held} already held, "
+          f"{done.triage_added} triage entries added")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``sbcbench export kcidb`` here; ``export lava RESULTS`` in :mod:`.commands`."""
+    if args.format != "kcidb":
+        from .commands import cmd_export as export_results
+
+        return export_results(args)
+    return cmd_export_kcidb(args)
+
+
+def cmd_export_kcidb(args: argparse.Namespace) -> int:
+    """``sbcbench export kcidb [--history URL] [-o FILE]``: checked with kcidb-io first."""
+    from ..fileio import write_atomic
+    from ..report import kcidb
+
+    doc = kcidb.document(location_of(args))
+    kcidb.validate(doc)
+    text = json.dumps(doc, indent=2) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(args.output, text.encode())
+        print(f"kcidb: {len(doc['checkouts'])} checkouts, {len(doc['builds'])} builds, "
+              f"{len(doc['tests'])} tests written to {args.output}", file=sys.stderr)
     return 0

@@ -40,6 +40,7 @@ from .history_db import (
     BUSY_TIMEOUT_S,
     READABLE,
     HistoryError,
+    blank,
     check,
     reading,
     version_of,
@@ -58,12 +59,39 @@ from .history_labels import (
     version_key,
 )
 from .history_triage import TRIAGE_STATES, Triage, append_triage, read_triage, states
+from .history_url import Location, PostgresHistory, exists, location
 
-__all__ = ["FILE_NAME", "ORDERS", "ROLES", "TRIAGE_STATES", "UNUSABLE", "BootRecord",
-           "EarlierBoots", "HistoryError", "HistoryGroup", "LabelHistory", "MetricSeries",
-           "Triage", "append", "append_triage", "booted_of", "candidate_sessions", "check",
-           "earlier_boots", "history_path", "label_history", "read_triage", "render", "states",
-           "summary", "version_key"]
+__all__ = [
+    "FILE_NAME",
+    "ORDERS",
+    "ROLES",
+    "TRIAGE_STATES",
+    "UNUSABLE",
+    "BootRecord",
+    "EarlierBoots",
+    "HistoryError",
+    "HistoryGroup",
+    "LabelHistory",
+    "Location",
+    "MetricSeries",
+    "PostgresHistory",
+    "Triage",
+    "append",
+    "append_triage",
+    "booted_of",
+    "candidate_sessions",
+    "check",
+    "earlier_boots",
+    "exists",
+    "history_path",
+    "label_history",
+    "location",
+    "read_triage",
+    "render",
+    "states",
+    "summary",
+    "version_key",
+]
 
 FILE_NAME = "history.sqlite"
 ROLES = ("baseline", "candidate")
@@ -113,7 +141,7 @@ def booted_of(env: Mapping[str, Any]) -> dict[str, Any]:
     return {k: _text(found.get(k)) for k in FIELDS}
 
 
-def append(path: Path, doc: Mapping[str, Any], role: str, label: str | None) -> int:
+def append(path: Location, doc: Mapping[str, Any], role: str, label: str | None) -> int:
     """Append one results document (``sbcbench-results/1``) as a session; its id.  The label
     is ``label``, else the kernel release; what was booted goes in its own columns."""
     if role not in ROLES:
@@ -163,7 +191,7 @@ class HistoryGroup:
     booted: Mapping[str, Any] = field(default_factory=dict)
 
 
-def summary(path: Path, order: str = "first") -> list[HistoryGroup]:
+def summary(path: Location, order: str = "first") -> list[HistoryGroup]:
     """Per board, role and label: sessions, distinct boots, results, first and last, and what
     its first session booted; ordered by :func:`_ordered` (``first`` or ``version``)."""
     with reading(path) as (db, version):
@@ -172,15 +200,15 @@ def summary(path: Path, order: str = "first") -> list[HistoryGroup]:
             "count(DISTINCT s.boot_id), count(DISTINCT s.id), min(s.created), max(s.created), "
             "min(s.id) FROM sessions s GROUP BY s.board, s.role, s.label "
             "ORDER BY min(s.id)").fetchall()
-        results = dict(db.execute(
-            "SELECT s.board || char(0) || s.role || char(0) || ifnull(s.label, ''), count(*) "
+        results = {(b, role, label): n for b, role, label, n in db.execute(
+            "SELECT s.board, s.role, s.label, count(*) "
             "FROM sessions s JOIN results r ON r.session_id = s.id "
-            "GROUP BY s.board, s.role, s.label").fetchall())
+            "GROUP BY s.board, s.role, s.label").fetchall()}
         firsts = {row[0]: booted_row(row[1], row[2:]) for row in db.execute(
             f"SELECT s.id, s.kernel_release, {booted_select(version)} FROM sessions s "
             "WHERE s.id IN (SELECT min(id) FROM sessions GROUP BY board, role, label)")}
     groups = [HistoryGroup(b, role, label, tuple(sorted(k.split(","))) if k else (), boots,
-                           sessions, results.get(f"{b}\0{role}\0{label or ''}", 0), first,
+                           sessions, results.get((b, role, label), 0), first,
                            last, firsts[first_id])
               for b, role, label, k, boots, sessions, first, last, first_id in counts]
     return order_labels(groups, order)
@@ -211,11 +239,11 @@ class EarlierBoots:
     booted: dict[str | None, dict[str, Any]]
 
 
-def earlier_boots(path: Path, board: str, label: str) -> EarlierBoots:
+def earlier_boots(path: Location, board: str, label: str) -> EarlierBoots:
     """The earlier sessions of candidate ``label`` on ``board``, oldest first (results that
     beat physics or ran disturbed under ``--sbc-strict`` left out), with what each boot booted
-    (its first session's).  No file: none yet."""
-    if not path.exists() and not path.is_symlink():
+    (its first session's).  No file, or no tables yet: none yet."""
+    if blank(path):
         return EarlierBoots([], {})
     with reading(path) as (db, version):
         heads = db.execute(
@@ -239,7 +267,8 @@ def earlier_boots(path: Path, board: str, label: str) -> EarlierBoots:
     return EarlierBoots(out, booted)
 
 
-def candidate_sessions(path: Path, board: str, label: str) -> list[tuple[MetricKey, BootSession]]:
+def candidate_sessions(path: Location, board: str,
+                       label: str) -> list[tuple[MetricKey, BootSession]]:
     """The earlier sessions of candidate ``label`` on ``board`` (:func:`earlier_boots`)."""
     return earlier_boots(path, board, label).sessions
 

@@ -7,7 +7,11 @@ are refused with an error naming the path, and stay byte for byte as they were (
 them read-only).  Version 1 is migrated in place, in one transaction, by adding columns, a
 table and indexes: no row is changed or removed.  Reads open the file read-only (``mode=ro``;
 ``immutable`` when its directory cannot be written, as a read-only baselines copy), so a
-reader never needs write access."""
+reader never needs write access.
+
+The same schema and statements serve a PostgreSQL history (``postgresql://...``:
+:mod:`.history_pg` translates them): :func:`reading`, :func:`writing` and :func:`check` take a
+:data:`.history_url.Location` and refuse a newer or foreign database the same way."""
 
 from __future__ import annotations
 
@@ -15,12 +19,15 @@ import contextlib
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any, Protocol
 from urllib.parse import quote
 
-from ..errors import SbcBenchError
+from . import history_pg
+from .history_url import HistoryError as HistoryError
+from .history_url import Location, PostgresHistory
 
 SCHEMA_VERSION = 2
 READABLE = (1, 2)  # versions a reader understands (a version-1 file reads as it is)
@@ -64,7 +71,7 @@ _V2_ADDED = (
     state TEXT NOT NULL,
     note TEXT,
     at TEXT NOT NULL,
-    by TEXT
+    "by" TEXT
 )""",
     "CREATE INDEX IF NOT EXISTS results_session ON results(session_id)",
     "CREATE INDEX IF NOT EXISTS sessions_role_label ON sessions(board, role, label, id)",
@@ -72,8 +79,25 @@ _V2_ADDED = (
 )
 
 
-class HistoryError(SbcBenchError):
-    """The history file is not one this version can read or write (path in the message)."""
+class Rows(Protocol):
+    """What a statement gives: a sqlite3 cursor, or :class:`.history_pg.PgRows`."""
+
+    @property
+    def lastrowid(self) -> int | None: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def fetchone(self) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Db(Protocol):
+    """A history's open connection: a sqlite3 one, or :class:`.history_pg.PgDb`."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]], /) -> Any: ...
 
 
 def _refuse_kind(path: Path) -> None:
@@ -113,7 +137,7 @@ def version_of(db: sqlite3.Connection, path: Path) -> int | None:
         raise HistoryError(f"history {path}: schema version {row[0]!r} is not a number") from None
 
 
-def _newer(found: int, path: Path) -> HistoryError:
+def _newer(found: int, path: Location) -> HistoryError:
     return HistoryError(f"history {path}: schema version {found}, this sbcbench reads up to "
                         f"{SCHEMA_VERSION}; keep it (left as it is), and point --sbc-baselines "
                         "elsewhere or upgrade sbcbench")
@@ -141,9 +165,32 @@ def _read_only(path: Path) -> Iterator[tuple[sqlite3.Connection, int | None]]:
         raise HistoryError(f"history {path}: {exc}") from exc
 
 
+def _readable(version: int | None, path: Location) -> None:
+    if version is not None and version > SCHEMA_VERSION:
+        raise _newer(version, path)
+    if version is not None and version not in READABLE:
+        raise HistoryError(f"history {path}: schema version {version}, this sbcbench "
+                           f"reads {', '.join(map(str, READABLE))}")
+
+
 @contextmanager
-def reading(path: Path) -> Iterator[tuple[sqlite3.Connection, int]]:
-    """The file opened read-only and its schema version (one of :data:`READABLE`)."""
+def _pg_reading(where: PostgresHistory) -> Iterator[tuple[Db, int | None]]:
+    with history_pg.connected(where, read_only=True) as db:
+        version = history_pg.version_of(db, where)
+        _readable(version, where)
+        yield db, version
+
+
+@contextmanager
+def reading(path: Location) -> Iterator[tuple[Db, int]]:
+    """The history opened read-only and its schema version (one of :data:`READABLE`)."""
+    if isinstance(path, PostgresHistory):
+        with _pg_reading(path) as (db, version):
+            if version is None:
+                raise HistoryError(f"history {path}: no history tables yet (a run with "
+                                   "--sbc-history URL makes them)")
+            yield db, version
+        return
     if not path.exists():
         raise HistoryError(f"history {path}: no such file (a run with --sbc-baselines "
                            f"{path.parent} writes it)")
@@ -154,15 +201,27 @@ def reading(path: Path) -> Iterator[tuple[sqlite3.Connection, int]]:
         yield db, version
 
 
-def check(path: Path) -> None:
+def blank(path: Location) -> bool:
+    """Nothing recorded yet: no SQLite file, or a PostgreSQL database without the history's
+    tables (the first writer makes them).  Anything else it cannot read is a HistoryError."""
+    if isinstance(path, PostgresHistory):
+        with _pg_reading(path) as (_, version):
+            return version is None
+    return not (path.exists() or path.is_symlink())
+
+
+def check(path: Location) -> None:
     """Refuse, naming the path, a history that cannot be written (no file: fine, a run makes
     one).  Reads only; the file is left as it is."""
-    if path.exists() or path.is_symlink():
+    if isinstance(path, PostgresHistory):
+        with _pg_reading(path):
+            pass
+    elif path.exists() or path.is_symlink():
         with _read_only(path):
             pass
 
 
-def _migrate(db: sqlite3.Connection, version: int | None) -> None:
+def _migrate(db: Db, version: int | None) -> None:
     """Inside the writer's transaction: a new file gets every table, version 1 the columns,
     table and indexes of version 2 (no row changed)."""
     if version is None:
@@ -197,11 +256,26 @@ def _create(path: Path) -> None:
 
 
 @contextmanager
-def writing(path: Path) -> Iterator[sqlite3.Connection]:
+def _pg_writing(where: PostgresHistory) -> Iterator[Db]:
+    with history_pg.connected(where, read_only=False) as db:  # holds the writers' lock
+        version = history_pg.version_of(db, where)
+        if version is not None and version > SCHEMA_VERSION:
+            raise _newer(version, where)
+        _migrate(db, version)
+        yield db
+
+
+@contextmanager
+def writing(path: Location) -> Iterator[Db]:
     """The file opened to append, inside ``BEGIN IMMEDIATE`` (one writer at a time; the others
     wait up to :data:`BUSY_TIMEOUT_S`), at schema version 2; committed on leaving, rolled back
     on an error.  Checked read-only first (see the module's docstring); a new file is made
-    whole before anyone can open it (:func:`_create`)."""
+    whole before anyone can open it (:func:`_create`).  A PostgreSQL history is written in
+    one transaction holding the writers' advisory lock (:mod:`.history_pg`)."""
+    if isinstance(path, PostgresHistory):
+        with _pg_writing(path) as db:
+            yield db
+        return
     if not path.exists() and not path.is_symlink():
         _create(path)
     check(path)

@@ -15,13 +15,13 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..platform.booted import FIELDS, commit_of
 from .boot_test import BootSession
 from .candidates import MetricKey
 from .history_db import BOOTED_COLUMNS, reading
+from .history_url import Location
 
 ORDERS = ("first", "version")
 UNUSABLE = ("implausible", "invalid")  # numbers that are a bug report, or a disturbed run
@@ -116,7 +116,7 @@ def _filters(board: str | None, role: str | None, metric: str | None) -> tuple[s
     return (" WHERE " + " AND ".join(where)) if where else "", args
 
 
-def label_history(path: Path, board: str | None = None, role: str | None = "candidate",
+def label_history(path: Location, board: str | None = None, role: str | None = "candidate",
                   metric: str | None = None, order: str = "first",
                   usable_only: bool = True) -> list[LabelHistory]:
     """Every label of the history, per board (boards in the order of their first session),

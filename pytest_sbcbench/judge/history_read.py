@@ -24,12 +24,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from . import history
 from .boot_test import BootSession, BootSide, reduce_side
 from .candidates import MetricKey
-from .history import HistoryError
+from .history import HistoryError, Location, PostgresHistory
 from .history_db import reading
 
 LOWER_IS_BETTER_UNITS = frozenset({"s", "ms", "us", "ns", "s/op"})
@@ -86,13 +85,13 @@ def better_of(unit: str) -> str:
     return "lower" if unit in LOWER_IS_BETTER_UNITS else "higher"
 
 
-def _open(path: Path) -> None:
-    if not path.is_file():
+def _open(path: Location) -> None:
+    if not isinstance(path, PostgresHistory) and not path.is_file():
         raise HistoryError(f"history {path}: no such file (a run with --sbc-baselines "
                            f"{path.parent} and --sbc-gate or --sbc-candidate writes it)")
 
 
-def boards(path: Path) -> list[str]:
+def boards(path: Location) -> list[str]:
     """The boards the history holds, by name."""
     _open(path)
     with reading(path) as (db, _):
@@ -108,18 +107,18 @@ _ROWS = ("SELECT s.board, s.id, s.created, s.label, s.kernel_release, s.boot_id,
          "ON s.id = r.session_id{where} ORDER BY r.rowid")
 
 
-def board_history(path: Path, board: str, order: str = "first") -> BoardHistory:
+def board_history(path: Location, board: str, order: str = "first") -> BoardHistory:
     """Every measurement of ``board``, each across the labels it was measured under."""
     found = _read(path, " WHERE s.board = ?", (board,), order)
     return found[0] if found else BoardHistory(board, (), ())
 
 
-def all_boards(path: Path, order: str = "first") -> list[BoardHistory]:
+def all_boards(path: Location, order: str = "first") -> list[BoardHistory]:
     """Every board's history, read in one pass, by board name."""
     return _read(path, "", (), order)
 
 
-def boards_history(path: Path, names: Sequence[str], order: str = "first"
+def boards_history(path: Location, names: Sequence[str], order: str = "first"
                    ) -> list[BoardHistory]:
     """The histories of the boards ``names`` (one read), by board name."""
     if not names:
@@ -128,7 +127,7 @@ def boards_history(path: Path, names: Sequence[str], order: str = "first"
     return _read(path, f" WHERE s.board IN ({marks})", tuple(names), order)
 
 
-def _read(path: Path, where: str, args: tuple[str, ...], order: str) -> list[BoardHistory]:
+def _read(path: Location, where: str, args: tuple[str, ...], order: str) -> list[BoardHistory]:
     if order not in history.ORDERS:
         raise ValueError(f"order {order!r}: expected one of {history.ORDERS}")
     _open(path)
@@ -220,14 +219,14 @@ class _Label:
                           tuple(sorted(self.kernels)), self.created)
 
 
-def append_triage(path: Path, incident: str, state: str, note: str = "") -> str:
+def append_triage(path: Location, incident: str, state: str, note: str = "") -> str:
     """Record a triage state of ``incident`` (never replacing an earlier one); when."""
     _open(path)
     row = history.append_triage(path, incident, state, note or None)
     return next(t.at for t in history.read_triage(path, incident) if t.id == row)
 
 
-def read_triage(path: Path) -> Mapping[str, tuple[str, str]]:
+def read_triage(path: Location) -> Mapping[str, tuple[str, str]]:
     """Each triaged incident's latest state and when it was set."""
     _open(path)
     return {incident: (t.state, t.at) for incident, t in history.states(path).items()}

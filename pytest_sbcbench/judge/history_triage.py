@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from pathlib import Path
 
-from .history_db import HistoryError, reading, writing
+from .history_db import blank, reading, writing
+from .history_url import Location
 
 TRIAGE_STATES = ("acknowledged", "invalid", "fixed")
 
@@ -27,7 +27,7 @@ class Triage:
     by: str | None
 
 
-def append_triage(path: Path, incident_id: str, state: str, note: str | None = None,
+def append_triage(path: Location, incident_id: str, state: str, note: str | None = None,
                   by: str | None = None, at: str | None = None) -> int:
     """Append one triage entry (``state`` one of :data:`TRIAGE_STATES`; ``at`` now in UTC when
     not given); its row id.  Creates the history if there is none, migrates a version-1 file;
@@ -38,29 +38,27 @@ def append_triage(path: Path, incident_id: str, state: str, note: str | None = N
         raise ValueError(f"incident id {incident_id!r}: expected printable text")
     when = at or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     with writing(path) as db:
-        cursor = db.execute("INSERT INTO incident_triage (incident_id, state, note, at, by) "
+        cursor = db.execute("INSERT INTO incident_triage (incident_id, state, note, at, \"by\") "
                             "VALUES (?, ?, ?, ?, ?)", (incident_id, state, note, when, by))
         return int(cursor.lastrowid or 0)
 
 
-def read_triage(path: Path, incident_id: str | None = None) -> list[Triage]:
+def read_triage(path: Location, incident_id: str | None = None) -> list[Triage]:
     """Every triage entry, oldest first (of one incident with ``incident_id``).  A history
     without the table yet (version 1, or no entry ever): none.  No file: a HistoryError."""
     with reading(path) as (db, version):
         if version < 2:
             return []
         where, args = (" WHERE incident_id = ?", [incident_id]) if incident_id else ("", [])
-        rows = db.execute("SELECT id, incident_id, state, note, at, by FROM incident_triage"
+        rows = db.execute("SELECT id, incident_id, state, note, at, \"by\" FROM incident_triage"
                           f"{where} ORDER BY id", args).fetchall()
     return [Triage(*row) for row in rows]
 
 
-def states(path: Path) -> dict[str, Triage]:
-    """Each triaged incident's current state: its latest entry.  No file: none."""
-    try:
-        entries = read_triage(path)
-    except HistoryError:
-        if path.exists():
-            raise
+def states(path: Location) -> dict[str, Triage]:
+    """Each triaged incident's current state: its latest entry.  No file (or no tables yet):
+    none."""
+    if blank(path):
         return {}
+    entries = read_triage(path)
     return {t.incident_id: t for t in entries}

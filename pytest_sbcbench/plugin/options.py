@@ -134,6 +134,10 @@ OPTIONS: tuple[Option, ...] = (
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
            "default: the kernel release)", candidate_label, "LABEL"),
+    _value("--sbc-history", "history",
+           "where the history of sessions is: sqlite:///PATH or postgresql://... for a lab "
+           "sharing one database (default: SBCBENCH_HISTORY, else history.sqlite in the "
+           "baselines directory)", str, "URL"),
     _value("--sbc-kernel-commit", "kernel_commit",
            "the commit the booted kernel was built from, recorded in the history (default: "
            "the -g<sha> suffix of its release, if any)", commit_hash, "SHA"),
@@ -173,6 +177,7 @@ def check(config: pytest.Config) -> dict[str, Any]:
         raise pytest.UsageError(f"--sbc-sysroot {sysroot}: not a directory")
     _check_replay_save(sysroot, bool(values["save_baseline"]))
     _check_accept(tuple(values["accept"] or ()), bool(values["save_baseline"]))
+    _check_history(values["history"])
     runs, budget = values["runs"], values["max_runs"]
     if runs is not None and budget is not None and budget < runs:
         raise pytest.UsageError(f"--sbc-max-runs {budget} is below --sbc-runs {runs}: the "
@@ -201,6 +206,21 @@ def settings_from(config: pytest.Config, values: Mapping[str, Any] | None = None
     if given_values["boots_auto"]:
         given_values["boots"] = None
     return Settings(**given_values)
+
+
+def _check_history(url: str | None) -> None:
+    """``--sbc-history`` (else ``SBCBENCH_HISTORY``) names a history this install can use: a
+    PostgreSQL URL without psycopg is a usage error naming the extra, now."""
+    from ..judge.history_pg import available
+    from ..judge.history_url import VARIABLE, HistoryError, PostgresHistory, location
+
+    try:
+        where = location(url, Path("baselines"))
+    except HistoryError as exc:
+        raise pytest.UsageError(f"{'--sbc-history' if url else VARIABLE}: {exc}") from None
+    if isinstance(where, PostgresHistory) and not available():
+        raise pytest.UsageError(f"--sbc-history {where}: a PostgreSQL history needs psycopg 3 "
+                                "(pip install 'pytest-sbcbench[postgres]')")
 
 
 def _check_replay_save(sysroot: Path | None, save: bool) -> None:

@@ -22,6 +22,7 @@ from ..fileio import write_atomic
 from ..judge import changes, history_read
 from ..judge.changes import Incident
 from ..judge.history_read import BoardHistory
+from ..judge.history_url import Location
 from ..judge.label_levels import levels
 from ..model import DISPLAY_UNITS
 from ..words import counted
@@ -113,7 +114,7 @@ def _first_seen(board: BoardHistory, incident: Incident) -> str:
                 if p.label == incident.first_bad and p.created), default="")
 
 
-def publish_boards(path: Path, out: Path, names: Sequence[str], order: str,
+def publish_boards(path: Location, out: Path, names: Sequence[str], order: str,
                    triage: Mapping[str, tuple[str, str]]) -> list[BoardPart]:
     """Judge and write the pages of the boards ``names``; what the index and feed need."""
     parts = []
@@ -126,7 +127,7 @@ def publish_boards(path: Path, out: Path, names: Sequence[str], order: str,
     return parts
 
 
-def publish(path: Path, out: Path, order: str = "first", jobs: int | None = None
+def publish(path: Location, out: Path, order: str = "first", jobs: int | None = None
             ) -> list[Path]:
     """Write the site for the history at ``path`` into ``out`` (labels in ``order``: ``first``
     session or kernel ``version``); the files written.  Boards are judged and written by

@@ -3,8 +3,8 @@
 A run that keeps its session in the history (``--sbc-gate``, ``--sbc-candidate LABEL`` or
 ``--sbc-boots N``, and not ``--sbc-save-baseline``) is one boot of a candidate: its label is
 ``--sbc-candidate``, else the kernel release, and every earlier session of that label on this
-board (the history beside the baselines) is judged with it, boot by boot.  Any other run is
-judged alone, as one candidate boot."""
+board (in the history: ``--sbc-history``, else beside the baselines) is judged with it, boot by
+boot.  Any other run is judged alone, as one candidate boot."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..judge.candidates import Candidate
+    from ..judge.history_url import Location
     from ..settings import Settings
     from .target import RunTarget
 
@@ -21,6 +22,14 @@ def keeps_history(settings: Settings) -> bool:
     """The run's session goes to the history (see :meth:`.outputs.Outputs.record_history`)."""
     return (settings.save_baseline or settings.gate or settings.candidate is not None
             or (settings.boots or 1) > 1 or settings.boots_auto)
+
+
+def history_of(settings: Settings) -> Location:
+    """Where the run's history is: ``--sbc-history``, else ``SBCBENCH_HISTORY``, else
+    ``<baselines>/history.sqlite``."""
+    from ..judge.history_url import location
+
+    return location(settings.history, settings.baselines)
 
 
 def label_of(settings: Settings, kernel_release: str | None) -> str | None:
@@ -61,7 +70,7 @@ def candidate_for(target: RunTarget, board: str, notes: list[str] | None = None)
     if settings.save_baseline or not keeps_history(settings) or label is None:
         return Candidate(label, boot_id)
     try:
-        earlier = history.earlier_boots(history.history_path(settings.baselines), board, label)
+        earlier = history.earlier_boots(history_of(settings), board, label)
     except history.HistoryError as exc:
         _refuse_or_note(settings, notes, str(exc), "; this boot is judged alone")
         return Candidate(label, boot_id)

@@ -98,17 +98,23 @@ class Outputs:
             return None
 
     def record_history(self, target: RunTarget, doc: dict[str, Any]) -> str | None:
-        """Append this session to ``<baselines>/history.sqlite`` when the run takes part in a
-        gate (``--sbc-save-baseline``: a baseline session; ``--sbc-gate``, ``--sbc-candidate``
-        or ``--sbc-boots``: a candidate's) and the baselines directory exists; the summary's
+        """Append this session to the history (``--sbc-history``, else ``SBCBENCH_HISTORY``,
+        else ``<baselines>/history.sqlite``) when the run takes part in a gate
+        (``--sbc-save-baseline``: a baseline session; ``--sbc-gate``, ``--sbc-candidate`` or
+        ``--sbc-boots``: a candidate's) and a SQLite history's directory exists; the summary's
         note.  A history that cannot be written is a note, never a lost run."""
         from ..judge import history
-        from .candidate import keeps_history
+        from .candidate import history_of, keeps_history
 
         settings = target.settings
-        if not keeps_history(settings) or not settings.baselines.is_dir():
+        if not keeps_history(settings):
             return None
-        path = history.history_path(settings.baselines)
+        try:
+            path = history_of(settings)
+        except history.HistoryError as exc:
+            return f"history not written: {exc}"
+        if isinstance(path, Path) and not path.parent.is_dir():
+            return None
         role = "baseline" if settings.save_baseline else "candidate"
         if role == "baseline" and doc.get("interrupted"):  # as the baseline: whole or nothing
             return f"history: baseline session not appended to {path}: the run was interrupted"
