@@ -49,11 +49,13 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     if run is None or not run.active or session.config.option.collectonly:
         return None
     # imported here: a project without benchmarks never imports the run layer
-    from ..run.boot_cycle import auto_line, auto_outcome, boots_of, next_boot
+    from ..run.boot_cycle import auto_line, auto_outcome, boots_of, next_boot, set_boots
 
     if boots_of(run) <= 1:
         return None  # pytest's own loop
     auto = run.settings.boots_auto
+    if auto:
+        set_boots(run, boots_of(run))  # the budget, until decided
 
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
         raise session.Interrupted(f"{counted(session.testsfailed, 'error')} during collection")
@@ -65,8 +67,8 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
         _one_round(session)
         outcome = auto_outcome(run) if auto else None
         if auto and (outcome is not None or boot == boots_of(run)):
-            run.auto_done = True
             run.notes.append(auto_line(run, outcome))
+            set_boots(run, boot)  # this boot is the last: written as the run's results
             break
         if boot < boots_of(run):
             try:

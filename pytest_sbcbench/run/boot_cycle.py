@@ -38,8 +38,15 @@ def boots_of(run: Session) -> int:
     """The boots this run may measure: ``--sbc-boots N``; ``auto`` on a lab, its budget (it
     may stop earlier); else 1."""
     if run.settings.boots_auto and run.lab is not None:
-        return budget_of(run.settings)
+        return run.settings.boots or budget_of(run.settings)  # set_boots: where it stopped
     return run.settings.boots or 1
+
+
+def set_boots(run: Session, boots: int) -> None:
+    """``--sbc-boots auto`` on a lab: the boots this run measures from now on (the budget at
+    the start, the boot it stopped at once decided), so the last boot is written as the last."""
+    run.target = dataclasses.replace(run.target,
+                                     settings=dataclasses.replace(run.settings, boots=boots))
 
 
 def settings_plan(settings: Settings) -> LabelPlan:
@@ -47,7 +54,7 @@ def settings_plan(settings: Settings) -> LabelPlan:
     whole budget; otherwise (``auto``, or boots recorded by hand) every boot a look."""
     from ..judge.looks import LabelPlan
 
-    if settings.boots is not None:
+    if settings.boots is not None and not settings.boots_auto:
         return LabelPlan(settings.boots, every_boot=False)
     return LabelPlan(budget_of(settings), every_boot=True)
 
@@ -100,9 +107,7 @@ def plan_suite(run: Session, tests: Sequence[str]) -> None:
 
 def is_last_boot(run: Session) -> bool:
     """This boot is the run's last: ``--sbc-boots N`` at N; ``auto`` once decided or at the
-    budget."""
-    if run.settings.boots_auto and run.lab is not None:
-        return run.auto_done or run.boot >= boots_of(run)
+    budget (:func:`set_boots`)."""
     return run.boot >= boots_of(run)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import SysrootError
-from .outputs import Outputs
+from .outputs import Outputs, boot_results_path
 from .preflight import Preflight
 from .recorder import Judged, Recorder
 from .target import BoardLookup, RunTarget, local
@@ -56,7 +56,6 @@ class Session:
         self.tests: list[str] = []  # the selected benchmarks' node ids
         self.closing: Closing | None = None
         self.between_boots = False  # a boot written, the next not begun (a reboot failed)
-        self.auto_done = False  # --sbc-boots auto: decided, this boot is the last
 
     @property
     def settings(self) -> Settings:
@@ -177,13 +176,11 @@ class Session:
 
     def _write(self, interrupted: bool) -> dict[str, Any]:
         """Results JSON (``interrupted``: workloads are missing) and fleet report."""
-        from .boot_cycle import results_path
-
         env = self.outputs.environment(self.target, self.lookup, self.preflight, self.recorder,
                                        self.lab)
         doc, note = self.outputs.write(self.target, self.board, self.lookup.profiles(), env,
                                        self.recorder.results, interrupted,
-                                       results_path(self))
+                                       boot_results_path(self.settings, self.boot))
         if note is not None:
             self.notes.append(note)
         return doc
