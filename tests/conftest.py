@@ -29,6 +29,17 @@ from helpers import (  # re-exported for test modules that still import them fro
 for _name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
     os.environ.pop(_name, None)
 
+# Imported once here, before any in-process pytester run: pytester puts sys.modules back as it
+# was after each inner run, so a C extension first imported inside one (numpy, under
+# matplotlib's charts or Otava's change points) would be initialised a second time by the next
+# import, which numpy refuses (a RecursionError while importing otava, seen when the history
+# tests followed an inner run).
+for _module in ("numpy", "otava", "matplotlib"):
+    try:
+        __import__(_module)
+    except ImportError:  # an optional extra not installed: its tests skip
+        pass
+
 __all__ = ["CPUINFO", "DATA", "REPO", "RK3588_CPUINFO", "RPI5_CPUINFO", "STAR64_CPUINFO",
            "build_tree", "burn", "star64_tree", "write_files"]
 

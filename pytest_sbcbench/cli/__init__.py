@@ -234,7 +234,7 @@ def parser() -> argparse.ArgumentParser:
     h.add_argument("--order", choices=["first", "version"], default="first",
                    help="labels of a board by their first session (default) or by the kernel "
                         "version they booted")
-    h.set_defaults(run=commands.cmd_history)
+    h.set_defaults(run=history_cli.cmd_history)
     history_cli.history_commands(h)
     history_cli.publish_command(sub)
     bisect_cmd.add(sub)

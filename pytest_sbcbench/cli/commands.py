@@ -299,14 +299,6 @@ def cmd_list(args: argparse.Namespace) -> int:
     return list_registered(args.json, args.sysroot)
 
 
-def cmd_history(args: argparse.Namespace) -> int:
-    from ..judge import history
-
-    path = history.location(args.history, args.baselines)
-    print(history.render(history.summary(path, getattr(args, "order", "first"))))
-    return 0
-
-
 def cmd_report(args: argparse.Namespace) -> int:
     """A before/after view when every file is of one board (``--view auto``), else the
     fleet comparison."""

@@ -232,3 +232,12 @@ def cmd_export_kcidb(args: argparse.Namespace) -> int:
         print(f"kcidb: {len(doc['checkouts'])} checkouts, {len(doc['builds'])} builds, "
               f"{len(doc['tests'])} tests written to {args.output}", file=sys.stderr)
     return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """``sbcbench history``: boards, labels and boots, labels in ``--order``."""
+    from ..judge import history
+
+    path = history.location(args.history, args.baselines)
+    print(history.render(history.summary(path, getattr(args, "order", "first"))))
+    return 0

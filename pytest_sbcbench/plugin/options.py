@@ -70,10 +70,8 @@ OPTIONS: tuple[Option, ...] = (
           "record this run's results into the board's baseline (verdicts pass, improvement, "
           "inconclusive and no-baseline; see --sbc-accept)"),
     Option("--sbc-accept", "accept",
-           "with --sbc-save-baseline: also save these non-passing results, and use them even "
-           "when a save would quarantine them (measured under load or throttling, or a boot far "
-           "from the others) (a node id or any part of one, e.g. test_sequential; repeat for "
-           "more)",
+           "with --sbc-save-baseline: also save these non-passing or quarantined results (a "
+           "node id or part of one, e.g. test_sequential; repeat for more)",
            {"action": "append", "default": None, "metavar": "TESTS"}),
     _value("--sbc-results", "results", "write this run's results JSON to PATH", Path, "PATH"),
     _value("--sbc-sysroot", "sysroot", "read /proc and /sys from DIR instead of /", Path,
@@ -120,24 +118,19 @@ OPTIONS: tuple[Option, ...] = (
           "gate mode for CI: before measuring, fail when a selected test has no baseline or an "
           "incomparable one (exit 4); at the end, fail on any regression or incomparable result"),
     _value("--sbc-boots", "boots",
-           "run the selected suite N times with a reboot of the lab board between (labgrid "
-           "power cycle, or reboot over its shell), each boot its own session: N baseline boots "
-           "with --sbc-save-baseline, else N boots of the candidate judged together at the "
-           "last; 'auto': boot on until every metric is decided or a regression is found, at "
-           "most --sbc-boots-budget boots, judging every boot (without a lab: this run is one "
-           "boot of such a plan)",
+           "run the suite N times, rebooting the lab board between (each boot a session; "
+           "judged at the last); 'auto': boot on until decided, at most --sbc-boots-budget "
+           "boots",
            boots_value, "N|auto"),
     _value("--sbc-boots-budget", "boots_budget",
-           "the most candidate boots a label is judged over when every boot is a look "
-           "(--sbc-boots auto, boots recorded by hand), each spending 1/N of the error budget "
-           "(default 6; fixed at the label's first run)", boot_count, "N"),
+           "most boots of a label judged at every boot (auto, by hand), 1/N of the error "
+           "budget each (default 6, fixed at the label's first run)", boot_count, "N"),
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
            "default: the kernel release)", candidate_label, "LABEL"),
     _value("--sbc-history", "history",
-           "where the history of sessions is: sqlite:///PATH or postgresql://... for a lab "
-           "sharing one database (default: SBCBENCH_HISTORY, else history.sqlite in the "
-           "baselines directory)", str, "URL"),
+           "the history: sqlite:///PATH or postgresql://... (default: SBCBENCH_HISTORY, else "
+           "history.sqlite in the baselines directory)", str, "URL"),
     _value("--sbc-kernel-commit", "kernel_commit",
            "the commit the booted kernel was built from, recorded in the history (default: "
            "the -g<sha> suffix of its release, if any)", commit_hash, "SHA"),
