@@ -203,7 +203,10 @@ def settings_from(config: pytest.Config, values: Mapping[str, Any] | None = None
 
 def _check_history(url: str | None) -> None:
     """``--sbc-history`` (else ``SBCBENCH_HISTORY``) names a history this install can use: a
-    PostgreSQL URL without psycopg is a usage error naming the extra, now."""
+    PostgreSQL URL without psycopg is a usage error naming the extra, now.  Neither given:
+    the default (the baselines' SQLite file) needs no check, and nothing is imported."""
+    if url is None and not os.environ.get("SBCBENCH_HISTORY"):
+        return
     from ..judge.history_pg import available
     from ..judge.history_url import VARIABLE, HistoryError, PostgresHistory, location
 
