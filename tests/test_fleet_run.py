@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,7 +112,9 @@ def test_a_place_never_reserved_is_named_and_exits_4(lab: Lab, tmp_path: Path) -
 def test_ctrl_c_releases_every_place(lab: Lab, tmp_path: Path) -> None:
     """SIGINT once the suite runs on the place: pytest is interrupted, the fleet exits 2 and
     the place and its reservation are released."""
-    argv = [*fleet_argv(lab, tmp_path, "board=lab-a"), *SUITE]
+    baselines = tmp_path / "baselines"  # its own board profile: no other test's side effect
+    lab_profile(baselines, PLACES["sbc-fleet-1"], title="fleet board lab-a")
+    argv = [*fleet_argv(lab, tmp_path, "board=lab-a"), *SUITE, "--sbc-baselines", str(baselines)]
     proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=clean_env())
     assert proc.stderr is not None
@@ -119,8 +122,15 @@ def test_ctrl_c_releases_every_place(lab: Lab, tmp_path: Path) -> None:
     for line in proc.stderr:  # blocks on the fleet's own progress line, no sleep
         seen.append(line)
         if "running pytest" in line:
-            proc.send_signal(signal.SIGINT)
             break
+    # the place's pytest must be past its start-up: an interrupt while pytest still imports
+    # its plugins and conftests is pytest's own usage error (exit 4), not a run interrupted
+    log = tmp_path / "logs" / "sbc-fleet-1.log"
+    for _ in range(1200):  # at most 120 s, waiting for the event (its collection line)
+        if log.is_file() and "collected" in log.read_text(errors="replace"):
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 2, "".join(seen) + err + out
     assert "interrupted: stopping every place's run" in err

@@ -240,3 +240,15 @@ def test_triage_states_are_appended_and_the_latest_counts(tmp_path: Path) -> Non
     with pytest.raises(ValueError, match="expected one of acknowledged, invalid, fixed"):
         history.append_triage(path, "x", "closed")
     assert history.states(tmp_path / "none.sqlite") == {}
+
+
+def test_first_sessions_are_ordered_as_moments_not_as_strings() -> None:
+    """Created times of other offsets or precisions order by the moment they name (as text,
+    "12:00:05+01:00" sorted after "12:00:04+00:00", an hour later); text that is no time sorts
+    last."""
+    from pytest_sbcbench.judge.history_labels import moment
+
+    assert moment("2026-12-01T12:00:05+01:00") < moment("2026-12-01T12:00:04+00:00")
+    assert moment("2026-12-01T12:00:04Z") < moment("2026-12-01T12:00:04.5+00:00")
+    assert moment("2026-12-01T12:00:04")[0] == moment("2026-12-01T12:00:04+00:00")[0]
+    assert moment("not a time") > moment("2999-01-01T00:00:00+00:00")

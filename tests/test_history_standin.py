@@ -63,7 +63,9 @@ def drawn(fake: ModuleType, template: dict[str, Any], name: str) -> dict[str, An
     """The template session as boot ``name`` would have measured it (the stand-in's draws)."""
     doc = copy.deepcopy(template)
     doc["environment"]["boot_id"] = name
-    doc["created"] = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    # to the second, as a run records it: a run started after these appends but in the same
+    # second must not look earlier than them (labels are ordered by their first session)
+    doc["created"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     for result in doc["results"]:
         algorithm, block = result["identity"]["algorithm"], result["identity"]["block_bytes"]
         result["samples"] = [float(fake.lines(algorithm, block)[1].rsplit(":", 1)[1])

@@ -11,7 +11,9 @@ sessions' means, as the gate reduces a boot (:mod:`.boot_test` does so in log sp
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -190,5 +192,19 @@ def order_labels(items: Sequence[Any], order: str) -> list[Any]:
     def key(item: Any) -> tuple[Any, ...]:
         release = item.booted.get("kernel_release") or item.label
         return (boards[item.board], version_key(release) if order == "version" else (),
-                item.first)
+                moment(item.first))
     return sorted(items, key=key)
+
+
+def moment(created: Any) -> tuple[float, str]:
+    """A session's created time as a point in time, for ordering: ISO 8601 strings of other
+    precisions or offsets ("...:05+00:00" against "...:05.3+00:00") do not sort as strings do;
+    one that does not parse sorts by its text after every one that does."""
+    text = str(created)
+    try:
+        when = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return (math.inf, text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return (when.timestamp(), text)
