@@ -292,6 +292,17 @@ def test_unreachable_remote_skips_with_a_mirror_hint(pytester: pytest.Pytester) 
                                  "ballistics-engine.git*"])
 
 
+def tiny_compile_test(pytester: pytest.Pytester, repo: Path, first: str) -> None:
+    """A test of two timed runs of the tiny crate at ``first``, through ``compile_bench``."""
+    pytester.makepyfile(test_tiny=f"""
+        def test_tiny(pinned_checkout, compile_bench):
+            tree = pinned_checkout("file://{repo}", "{first[:7]}")
+            handle = compile_bench(tree, build=["cargo", "build", "--release", "--offline"],
+                                   clean=["cargo", "clean"], runs=2, warmup=0)
+            assert handle.summary.n == 2 and not handle.final
+    """)
+
+
 @needs_cargo
 def test_compile_bench_runs_go_through_pytest_benchmark(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
@@ -300,13 +311,7 @@ def test_compile_bench_runs_go_through_pytest_benchmark(
     ``benchmark.pedantic`` (clean as setup) and the identity lands in its ``extra_info``."""
     keep_rust_toolchain(monkeypatch)
     repo, first, _ = crate
-    pytester.makepyfile(test_tiny=f"""
-        def test_tiny(pinned_checkout, compile_bench):
-            tree = pinned_checkout("file://{repo}", "{first[:7]}")
-            handle = compile_bench(tree, build=["cargo", "build", "--release", "--offline"],
-                                   clean=["cargo", "clean"], runs=2, warmup=0)
-            assert handle.summary.n == 2 and not handle.final
-    """)
+    tiny_compile_test(pytester, repo, first)
     bench_json = pytester.path / "bench.json"
     result = pytester.runpytest("--sbc-cache", str(pytester.path / "cache"),
                                 "--sbc-idle-wait", "0", "--benchmark-json", str(bench_json))
@@ -326,13 +331,7 @@ def test_a_disabled_pytest_benchmark_runs_the_plain_loop_without_a_warning(
     under ``-W error`` (it did: an error at teardown of every compile test)."""
     keep_rust_toolchain(monkeypatch)
     repo, first, _ = crate
-    pytester.makepyfile(test_tiny=f"""
-        def test_tiny(pinned_checkout, compile_bench):
-            tree = pinned_checkout("file://{repo}", "{first[:7]}")
-            handle = compile_bench(tree, build=["cargo", "build", "--release", "--offline"],
-                                   clean=["cargo", "clean"], runs=2, warmup=0)
-            assert handle.summary.n == 2 and not handle.final
-    """)
+    tiny_compile_test(pytester, repo, first)
     result = pytester.runpytest("--sbc-cache", str(pytester.path / "cache"),
                                 "--sbc-idle-wait", "0", "--benchmark-disable", "-W", "error")
     result.assert_outcomes(passed=1)
