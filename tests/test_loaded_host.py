@@ -91,8 +91,12 @@ def test_gate_mode_is_undecided_beside_another_process(
         widget(samples, "--sbc-save-baseline").assert_outcomes(passed=1)
     monkeypatch.setenv("SBCBENCH_BOOT_ID", "candidate")
     monkeypatch.setenv("WIDGET_SAMPLES", "80,80.5,79.8")
+    # a measurement of 2 s read every 0.1 s: one recorded at once leaves the sampler no
+    # interval to see the load in, and was judged a regression (a window too short to tell)
+    monkeypatch.setenv("WIDGET_SECONDS", "2")
     with busy_loops(tmp_path):
         done = pytester.runpytest_subprocess("--sbc-baselines", str(pytester.path / "bl"),
+                                             "--sbc-interval", "0.1",
                                              "--sbc-idle-wait", "0.5", "--sbc-gate",
                                              "--sbc-candidate", "slower", "--sbc-results",
                                              "r.json")
