@@ -121,9 +121,10 @@ def compare(a: Sequence[BootSession], b: Sequence[BootSession], better: Better) 
 
 
 @dataclass(frozen=True)
-class EndsVerdict:
-    status: EndsStatus
-    effect: Compared  # bad against good
+class _Effect:
+    """A judged move between two sets of boots, at the alpha it was judged at."""
+
+    effect: Compared
     alpha: float
 
     @property
@@ -135,6 +136,13 @@ class EndsVerdict:
         return self.effect.interval_pct(self.alpha)
 
 
+@dataclass(frozen=True)
+class EndsVerdict(_Effect):
+    """The bad end against the good end."""
+
+    status: EndsStatus
+
+
 def judge_ends(good: Sequence[BootSession], bad: Sequence[BootSession], better: Better,
                alpha: float) -> EndsVerdict:
     """Is the bad end worse than the good end (one-sided at ``alpha``)?"""
@@ -142,7 +150,7 @@ def judge_ends(good: Sequence[BootSession], bad: Sequence[BootSession], better: 
     tol = effect.tolerance(alpha)
     status: EndsStatus = ("differ" if effect.worse > tol else
                           "improved" if -effect.worse > tol else "undecided")
-    return EndsVerdict(status, effect, alpha)
+    return EndsVerdict(effect, alpha, status)
 
 
 @dataclass(frozen=True)
@@ -192,18 +200,10 @@ def judge_step(good: Sequence[BootSession], bad: Sequence[BootSession],
 
 
 @dataclass(frozen=True)
-class PairVerdict:
+class PairVerdict(_Effect):
+    """The culprit against its parent."""
+
     status: PairStatus
-    effect: Compared  # the culprit against its parent
-    alpha: float
-
-    @property
-    def effect_pct(self) -> float:
-        return _pct(self.effect.change)
-
-    @property
-    def interval_pct(self) -> tuple[float, float]:
-        return self.effect.interval_pct(self.alpha)
 
 
 def judge_pair(parent: Sequence[BootSession], culprit: Sequence[BootSession], better: Better,
@@ -217,7 +217,7 @@ def judge_pair(parent: Sequence[BootSession], culprit: Sequence[BootSession], be
         status = "confirmed"
     elif effect.worse + tol < ends_worse / 2:
         status = "refuted"
-    return PairVerdict(status, effect, alpha)
+    return PairVerdict(effect, alpha, status)
 
 
 def step_alpha(unit: float, start: int, budget: int) -> float:
