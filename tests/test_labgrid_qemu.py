@@ -10,6 +10,7 @@ the reason when the variable, the env file, labgrid, qemu or the images are miss
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -284,6 +285,17 @@ def when_printed(proc: subprocess.Popen[str], text: str) -> str:
     raise AssertionError(f"the run ended before printing {text!r}:\n{''.join(seen)}")
 
 
+@contextlib.contextmanager
+def reaped(proc: subprocess.Popen[str]) -> Iterator[None]:
+    """Whatever the test's body does, the run's process group is gone after it."""
+    try:
+        yield
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 def test_ctrl_c_during_a_lab_boot_exits_2_without_a_traceback(lab: LabRun,
                                                               tmp_path: Path) -> None:
     """Issue 28, item 7: Ctrl-C on a labgrid run exited 1 (the regression code) with labgrid's
@@ -291,14 +303,10 @@ def test_ctrl_c_during_a_lab_boot_exits_2_without_a_traceback(lab: LabRun,
     releasing it raised).  SIGINT to the whole group once boot 1 started: exit 2, one line
     for the failed release, no traceback."""
     proc = board_pytest(lab, tmp_path, "--sbc-boots", "2")
-    try:
+    with reaped(proc):
         before = when_printed(proc, "sbcbench: boot 1 of 2")
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=600)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     output = before + out + err
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, output
     assert "Traceback" not in output, output
@@ -313,7 +321,7 @@ def test_a_board_that_dies_mid_boot_is_named_once_and_its_boot_not_saved(
     (exit 2), boot 1 stays saved and written, and no session of boot 2 is in the baseline or
     the history."""
     proc = board_pytest(lab, tmp_path, "--sbc-boots", "3", "--sbc-save-baseline")
-    try:
+    with reaped(proc):
         before = when_printed(proc, "sbcbench: boot 2 of 3")
         before += when_printed(proc, " PASSED ")  # boot 2's first test finished: a partial boot
         [qemu] = [int(p) for p in subprocess.run(
@@ -321,10 +329,6 @@ def test_a_board_that_dies_mid_boot_is_named_once_and_its_boot_not_saved(
             check=False).stdout.split()]
         os.kill(qemu, signal.SIGKILL)
         out, err = proc.communicate(timeout=600)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     output = before + out + err
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, output
     assert "Traceback" not in output, output  # one BrokenPipeError per remaining test was
