@@ -6,7 +6,8 @@ Per ``--places`` item (``KEY=VALUE[,KEY=VALUE...]``, one place each) a thread re
 (``labgrid-client reserve --shell TAGS``), waits for the allocation (``labgrid-client wait``,
 at most the reserve timeout), acquires the place through the token (``-p +TOKEN acquire``), runs
 ``python -m pytest -p labgrid --lg-env ENV PYTEST_ARGS`` with ``LG_PLACE=+TOKEN`` and
-``LG_TOKEN`` set (the env file names its place as ``!template '$LG_PLACE'``), its output in
+``LG_TOKEN`` set (the env file names its place as ``!template '$LG_PLACE'``; with a history
+URL, ``SBCBENCH_HISTORY`` too, so every place writes to one history), its output in
 ``LOGS/<place>.log`` as it comes (a progress line once the place's pytest has started and
 once it has collected), and always releases the place and cancels the reservation.  Every child
 runs in its own session, so the terminal's Ctrl-C reaches only the fleet, which sends each
