@@ -6,6 +6,7 @@ labgrid is not installed."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -110,6 +111,24 @@ def test_a_place_never_reserved_is_named_and_exits_4(lab: Lab, tmp_path: Path) -
         "fleet: 1 place, exit 4 (cannot gate) (worst of 4; order 2 > 1 > 4 > 6 > 0)"]
     assert not (tmp_path / "logs").exists()
     assert_all_released(lab)
+
+
+def test_the_place_log_is_written_as_it_comes_with_started_and_collected_said(
+        tmp_path: Path) -> None:
+    from pytest_sbcbench.run.fleet import Fleet, FleetPlan, PlaceRun, _relay
+
+    said: list[str] = []
+    fleet = Fleet(FleetPlan([], tmp_path, "", [], tmp_path, 1.0), said.append)
+    run = PlaceRun("lab=x", place="p1")
+    output = ("====== test session starts ======\nplatform linux -- Python 3\n"
+              "collected 3 items / 2 deselected / 1 selected\n\nt.py .  [100%]\n"
+              "====== 1 passed, 2 deselected in 0.10s ======\n")
+    log = (tmp_path / "p1.log").open("w")
+    _relay(fleet, run, io.StringIO(output), log)
+    assert log.closed and (tmp_path / "p1.log").read_text() == output
+    assert said == ["place p1 [lab=x]: pytest started",
+                    "place p1 [lab=x]: pytest collected 3 items / 2 deselected / 1 selected"]
+    assert run.why == "1 passed, 2 deselected in 0.10s"
 
 
 def test_an_unusable_history_url_is_refused_before_anything_is_reserved(
