@@ -1,19 +1,24 @@
 """Lab stage (.ci/lab): ``sbcbench fleet run`` over two QEMU places behind one labgrid
-coordinator.  Two A72 guests of ``scripts/qemu_lab.py build`` boot with their serial console on
-a TCP port each, an exporter exports both as ``NetworkSerialPort``, places ``qemu-1`` and
-``qemu-2`` (tagged ``lab=qemu``) match one each, and the env file drives them with labgrid's
-SerialDriver + ShellDriver through ``RemotePlace: !template '$LG_PLACE'``.  Both suites run on
-their own guest and both sessions land in one history.  Skips with the reason without
-``SBCBENCH_QEMU_LAB`` (the lab directory), its a72 images, qemu or labgrid (fails instead in
-the lab stage, ``SBCBENCH_QEMU_REQUIRE``)."""
+coordinator, writing both into one history on a real PostgreSQL server (issue 29, "Done when").
+Two A72 guests of ``scripts/qemu_lab.py build`` boot with their serial console on a TCP port
+each, an exporter exports both as ``NetworkSerialPort``, places ``qemu-1`` and ``qemu-2`` (tagged
+``lab=qemu``, boards ``qemu-a72-1`` and ``qemu-a72-2``) match one each, and the env file drives
+them with labgrid's SerialDriver + ShellDriver through ``RemotePlace: !template '$LG_PLACE'``.
+Both suites run on their own guest, ``--sbc-history postgresql://...`` (tests/pg_server.py's
+server) takes both sessions, and ``sbcbench history``, ``history changes`` and ``publish`` read
+both boards back from it.  Skips with the reason without ``SBCBENCH_QEMU_LAB`` (the lab
+directory), its a72 images, qemu or labgrid (fails instead in the lab stage,
+``SBCBENCH_QEMU_REQUIRE``), or without the PostgreSQL server (fails under
+``SBCBENCH_REQUIRE_PG=1``, which the lab stage sets)."""
 
 from __future__ import annotations
 
+import contextlib
 import getpass
+import io
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,13 +27,17 @@ from typing import Any, NoReturn
 
 import pytest
 from labgrid_lab import Lab, LabUnavailable, free_port, labgrid_tool, preload_labgrid
+from pg_server import PgServer, pg_server
+
+from pytest_sbcbench.cli import main
 
 preload_labgrid()
+__all__ = ["pg_server"]  # the session fixture, used by name below
 
 REPO = Path(__file__).resolve().parents[1]
 EXPORTER = "sbc-qemu-exporter"
-PLACES = ("qemu-1", "qemu-2")
-BOARD = "qemu-a72"
+BOARDS = {"qemu-1": "qemu-a72-1", "qemu-2": "qemu-a72-2"}  # place -> its board tag
+PLACES = tuple(BOARDS)
 PROMPT = "sbc-lab # "
 
 
@@ -89,7 +98,7 @@ def start_qemu_fleet(root: Path, entry: dict[str, Any]) -> Lab:
                 raise RuntimeError(f"the exporter never registered {place}:\n"
                                    f"{lab.log('exporter')}")
             lab.client("create", place=place)
-            lab.client("set-tags", "lab=qemu", f"board={BOARD}", place=place)
+            lab.client("set-tags", "lab=qemu", f"board={BOARDS[place]}", place=place)
             lab.client("add-match", f"{EXPORTER}/{place}/NetworkSerialPort", place=place)
         lab.env_file = root / "env-qemu-fleet.yaml"
         lab.env_file.write_text(f"""targets:
@@ -126,33 +135,73 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         running.close()
 
 
-def test_fleet_run_over_two_qemu_places(lab: Lab, tmp_path: Path) -> None:
-    """``--places lab=qemu lab=qemu``: both guests reserved, both suites run on their own
-    guest (its own boot id), both candidate sessions in one history; every place released."""
+def cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+def psql(url: str, sql: str) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        return [tuple(row) for row in db.execute(sql).fetchall()]
+
+
+def test_fleet_run_over_two_qemu_places_into_postgresql(
+        lab: Lab, pg_server: PgServer, tmp_path: Path) -> None:
+    """``--places lab=qemu lab=qemu --sbc-history postgresql://...``: both guests reserved,
+    both suites run on their own guest (its own boot id), both candidate sessions in the one
+    PostgreSQL history (no SQLite file made), every place released; then the history commands
+    and the published site read both boards from that database."""
+    url = pg_server.database("qemu_fleet")
     baselines = tmp_path / "baselines"
     (baselines / "boards").mkdir(parents=True)
-    (baselines / "boards" / f"{BOARD}.json").write_text(json.dumps({
-        "schema": "sbcbench-board/1", "name": BOARD, "title": "QEMU A72 guest", "soc": "none",
-        "arch": "aarch64", "clusters": [{"cores": 2, "core": "cortex-a72"}]}))
+    for board in BOARDS.values():
+        (baselines / "boards" / f"{board}.json").write_text(json.dumps({
+            "schema": "sbcbench-board/1", "name": board, "title": "QEMU A72 guest",
+            "soc": "none", "arch": "aarch64", "clusters": [{"cores": 2, "core": "cortex-a72"}]}))
     argv = [sys.executable, "-m", "pytest_sbcbench.cli", "fleet", "run", "--places",
             "lab=qemu", "lab=qemu", "--lg-env", str(lab.env_file), "--coordinator",
-            lab.coordinator, "--reserve-timeout", "120", "--logs", str(tmp_path / "logs"), "--",
-            "benchmarks/test_crypto.py", "-k", "sha256", "--sbc-quick", "--sbc-idle-wait", "0",
-            "-p", "no:cacheprovider", "--sbc-baselines", str(baselines),
-            "--sbc-candidate", "L1"]
-    env = {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "LG_PLACE", "LG_TOKEN")}
+            lab.coordinator, "--reserve-timeout", "120", "--logs", str(tmp_path / "logs"),
+            "--sbc-history", url, "--", "benchmarks/test_crypto.py", "-k", "sha256",
+            "--sbc-quick", "--sbc-idle-wait", "0", "-p", "no:cacheprovider",
+            "--sbc-baselines", str(baselines), "--sbc-candidate", "L1"]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LG_ENV", "LG_PLACE", "LG_TOKEN", "SBCBENCH_HISTORY")}
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=1500,
                           check=False, env=env)
     logs = "".join(p.read_text() for p in (tmp_path / "logs").glob("*.log"))
     assert done.returncode == 0, done.stdout + done.stderr + logs
+    assert f"fleet: every place's sessions go to the history {url}\n" in done.stderr
     for place in PLACES:
         assert f"place {place} [lab=qemu]: exit 0 (no regression): 1 passed" in done.stdout
-    with sqlite3.connect(baselines / "history.sqlite") as db:
-        rows = db.execute("SELECT board, role, label, boot_id, environment FROM sessions"
-                          ).fetchall()
-    assert [(b, r, label) for b, r, label, _, _ in rows] == [(BOARD, "candidate", "L1")] * 2
+        assert f"fleet: place {place} [lab=qemu]: pytest collected " in done.stderr
+    assert not (baselines / "history.sqlite").exists()
+    rows = psql(url, "SELECT board, role, label, boot_id, environment FROM sessions "
+                     "ORDER BY board")
+    assert [(b, r, label) for b, r, label, _, _ in rows] == [
+        (board, "candidate", "L1") for board in sorted(BOARDS.values())]
     assert len({boot for _, _, _, boot, _ in rows}) == 2  # two guests, two boots
-    assert sorted(json.loads(e)["lab"]["place"] for *_, e in rows) == list(PLACES)
+    assert {board: json.loads(e)["lab"]["place"] for board, *_, e in rows} == {
+        board: place for place, board in BOARDS.items()}
     kernel = a72()["kernel_release"]  # the guest's kernel, not this machine's
     assert [json.loads(e)["lab"]["kernel_release"] for *_, e in rows] == [kernel] * 2
     assert "Reservation '" not in lab.client("reservations", place=None)
+
+    code, listed = cli("history", "--history", url)
+    assert code == 0
+    assert sorted(line.split()[:3] for line in listed.splitlines()) == [
+        [board, "candidate", "L1"] for board in sorted(BOARDS.values())], listed
+    assert all("1 session on 1 boot, 1 result" in line for line in listed.splitlines())
+    code, changes = cli("history", "changes", "--json", "--history", url)
+    assert code == 0
+    assert (json.loads(changes)["boards"], json.loads(changes)["incidents"]) == (
+        sorted(BOARDS.values()), [])  # one label each: nothing to change from
+    site = tmp_path / "site"
+    assert cli("publish", str(site), "--history", url)[0] == 0
+    index = (site / "index.html").read_text()
+    for board in BOARDS.values():
+        assert f'href="boards/{board}.html"' in index, index
+        assert "sha256" in (site / "boards" / f"{board}.html").read_text()

@@ -6,13 +6,13 @@ labgrid is not installed."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,8 +76,12 @@ def test_two_places_run_in_one_command(lab: Lab, two_places: tuple[
         [line] = [x for x in lines if x.startswith(f"place {place} [lab=fleet]: ")]
         assert "exit 0 (no regression): " in line and " passed" in line
     assert lines[-1].startswith("fleet: 2 places, exit 0 (no regression) (worst of 0, 0;")
-    for place in PLACES:  # progress lines on stderr
-        assert f"fleet: place {place} [lab=fleet]: running pytest" in done.stderr
+    for place in PLACES:  # progress lines on stderr, in their order
+        said = [line.split(": ", 2)[2] for line in done.stderr.splitlines()
+                if line.startswith(f"fleet: place {place} [lab=fleet]: ")]
+        assert [x.split(" ")[0:2] for x in said[:5]] == [
+            ["reserved", "and"], ["running", "pytest,"], ["pytest", "started"],
+            ["pytest", "collected"], ["pytest", "exited"]], done.stderr
         assert f"fleet: place {place} [lab=fleet]: released" in done.stderr
     assert_all_released(lab)
 
@@ -109,6 +113,40 @@ def test_a_place_never_reserved_is_named_and_exits_4(lab: Lab, tmp_path: Path) -
     assert_all_released(lab)
 
 
+def test_the_place_log_is_written_as_it_comes_with_started_and_collected_said(
+        tmp_path: Path) -> None:
+    from pytest_sbcbench.run.fleet import Fleet, FleetPlan, PlaceRun, _relay
+
+    said: list[str] = []
+    fleet = Fleet(FleetPlan([], tmp_path, "", [], tmp_path, 1.0), said.append)
+    run = PlaceRun("lab=x", place="p1")
+    output = ("====== test session starts ======\nplatform linux -- Python 3\n"
+              "collected 3 items / 2 deselected / 1 selected\n\nt.py .  [100%]\n"
+              "====== 1 passed, 2 deselected in 0.10s ======\n")
+    log = (tmp_path / "p1.log").open("w")
+    _relay(fleet, run, io.StringIO(output), log)
+    assert log.closed and (tmp_path / "p1.log").read_text() == output
+    assert said == ["place p1 [lab=x]: pytest started",
+                    "place p1 [lab=x]: pytest collected 3 items / 2 deselected / 1 selected"]
+    assert run.why == "1 passed, 2 deselected in 0.10s"
+
+
+def test_an_unusable_history_url_is_refused_before_anything_is_reserved(
+        tmp_path: Path) -> None:
+    env_file = tmp_path / "env.yaml"
+    env_file.write_text("targets: {}\n")
+    argv = [sys.executable, "-m", "pytest_sbcbench.cli", "fleet", "run", "--places", "lab=x",
+            "--lg-env", str(env_file), "--coordinator", "127.0.0.1:1",
+            "--sbc-history", "mysql://db/sbc", "--logs", str(tmp_path / "logs"), "--", *SUITE]
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=120,
+                          check=False, env=clean_env())
+    assert (done.returncode, done.stdout) == (4, ""), done.stderr
+    assert done.stderr == ("sbcbench fleet run: --sbc-history: history 'mysql://db/sbc': "
+                           "expected sqlite:///PATH or postgresql://... (scheme 'mysql' is not "
+                           "one): nothing was reserved\n")
+    assert not (tmp_path / "logs").exists()
+
+
 def test_ctrl_c_releases_every_place(lab: Lab, tmp_path: Path) -> None:
     """SIGINT once the suite runs on the place: pytest is interrupted, the fleet exits 2 and
     the place and its reservation are released."""
@@ -119,17 +157,15 @@ def test_ctrl_c_releases_every_place(lab: Lab, tmp_path: Path) -> None:
                             text=True, env=clean_env())
     assert proc.stderr is not None
     seen = []
-    for line in proc.stderr:  # blocks on the fleet's own progress line, no sleep
+    # blocks on the fleet's own progress line, no sleep: the place's pytest must be past its
+    # start-up (an interrupt while pytest still imports its plugins and conftests is pytest's
+    # own usage error, exit 4, not a run interrupted), and it has collected the suite
+    collected = "fleet: place sbc-fleet-1 [board=lab-a]: pytest collected "
+    for line in proc.stderr:
         seen.append(line)
-        if "running pytest" in line:
+        if line.startswith(collected):
             break
-    # the place's pytest must be past its start-up: an interrupt while pytest still imports
-    # its plugins and conftests is pytest's own usage error (exit 4), not a run interrupted
-    log = tmp_path / "logs" / "sbc-fleet-1.log"
-    for _ in range(1200):  # at most 120 s, waiting for the event (its collection line)
-        if log.is_file() and "collected" in log.read_text(errors="replace"):
-            break
-        time.sleep(0.1)
+    assert seen and seen[-1].startswith(collected), "".join(seen)  # not the pipe's end
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 2, "".join(seen) + err + out

@@ -58,6 +58,11 @@ def add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                                        "not reserved by then exits 4 (default 600)")
     run.add_argument("--logs", type=Path, default=Path("fleet-logs"), metavar="DIR",
                      help="each place's pytest output in DIR/<place>.log (default: fleet-logs)")
+    run.add_argument("--sbc-history", default=None, metavar="URL",
+                     help="the history every place's pytest writes its sessions to: "
+                          "sqlite:///PATH or postgresql://... (set as SBCBENCH_HISTORY for each; "
+                          "checked before anything is reserved; default: SBCBENCH_HISTORY as "
+                          "set, else each run's <baselines>/history.sqlite)")
     run.add_argument("pytest_args", nargs="*", metavar="-- PYTEST_ARGS",
                      help="passed to every place's pytest untouched (e.g. the suite, "
                           "--sbc-baselines DIR, --sbc-gate)")
@@ -77,14 +82,26 @@ def cmd_fleet_run(args: argparse.Namespace) -> int:
         print(f"sbcbench fleet run: environment file {lg_env} not found: nothing was reserved",
               file=sys.stderr)
         return CANNOT_GATE
+    history, shown = args.sbc_history, ""
+    if history is not None:
+        from ..judge.history_url import HistoryError, parse
+
+        try:
+            shown = str(parse(history))
+        except HistoryError as exc:
+            print(f"sbcbench fleet run: --sbc-history: {exc}: nothing was reserved",
+                  file=sys.stderr)
+            return CANNOT_GATE
     plan = FleetPlan(places=list(args.places), lg_env=lg_env.resolve(),
                      coordinator=args.coordinator or os.environ.get("LG_COORDINATOR")
                      or DEFAULT_COORDINATOR, pytest_args=list(args.pytest_args),
-                     logs=args.logs, reserve_timeout=args.reserve_timeout)
+                     logs=args.logs, reserve_timeout=args.reserve_timeout, history=history)
 
     def say(line: str) -> None:
         print(f"fleet: {line}", file=sys.stderr, flush=True)
 
+    if history is not None:
+        say(f"every place's sessions go to the history {shown}")
     runs, interrupted = run_fleet(plan, say)
     shown, code = tally(runs, interrupted)
     print(shown, end="", flush=True)

@@ -6,8 +6,10 @@ Per ``--places`` item (``KEY=VALUE[,KEY=VALUE...]``, one place each) a thread re
 (``labgrid-client reserve --shell TAGS``), waits for the allocation (``labgrid-client wait``,
 at most the reserve timeout), acquires the place through the token (``-p +TOKEN acquire``), runs
 ``python -m pytest -p labgrid --lg-env ENV PYTEST_ARGS`` with ``LG_PLACE=+TOKEN`` and
-``LG_TOKEN`` set (the env file names its place as ``!template '$LG_PLACE'``), its output in
-``LOGS/<place>.log``, and always releases the place and cancels the reservation.  Every child
+``LG_TOKEN`` set (the env file names its place as ``!template '$LG_PLACE'``; with a history
+URL, ``SBCBENCH_HISTORY`` too, so every place writes to one history), its output in
+``LOGS/<place>.log`` as it comes (a progress line once the place's pytest has started and
+once it has collected), and always releases the place and cancels the reservation.  Every child
 runs in its own session, so the terminal's Ctrl-C reaches only the fleet, which sends each
 command still running one SIGINT (pytest then writes what it has and exits 2) and still runs
 the releases."""
@@ -26,12 +28,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from ..errors import SbcBenchError
 from .fleet_exit import CANNOT_GATE, UNUSABLE, described, fleet_code, place_code
 
 CLIENT_TIMEOUT_S = 60.0  # one labgrid-client call other than the wait
+RELAY_GRACE_S = 10.0  # for the output pipe after pytest exited (a process it left holds it)
 SUMMARY = re.compile(r"^=+ (.+?) =+$")
+STARTED = "test session starts"
+COLLECTED = re.compile(r"^(collected \d+ items?\b.*|\d+ workers \[\d+ items?\])$")
 
 
 class FleetError(SbcBenchError):
@@ -57,6 +63,7 @@ class FleetPlan:
     pytest_args: list[str]
     logs: Path
     reserve_timeout: float
+    history: str | None = None  # SBCBENCH_HISTORY for every place's pytest
 
 
 @dataclass
@@ -180,6 +187,24 @@ def _reserve(fleet: Fleet, run: PlaceRun) -> bool:
     return True
 
 
+def _relay(fleet: Fleet, run: PlaceRun, out: IO[str], log: IO[str]) -> None:
+    """The place's pytest output into its log line by line as it comes; a progress line once
+    pytest's session has started and once it has collected (pytest prints neither under
+    ``-q``); the last summary line (``=== 1 passed in 3.2s ===``) becomes the place's why."""
+    with log:
+        for line in out:
+            log.write(line)
+            log.flush()
+            text = line.rstrip("\n")
+            summary = SUMMARY.match(text)
+            if summary and summary.group(1) == STARTED:
+                fleet.say(f"{run.name}: pytest started")
+            elif summary:
+                run.why = summary.group(1)
+            elif COLLECTED.match(text):
+                fleet.say(f"{run.name}: pytest {text}")
+
+
 def _pytest(fleet: Fleet, run: PlaceRun) -> None:
     """The suite on the acquired place; its exit status and pytest's summary line."""
     plan = fleet.plan
@@ -189,19 +214,31 @@ def _pytest(fleet: Fleet, run: PlaceRun) -> None:
     argv = [sys.executable, "-m", "pytest", "-p", "labgrid", "--lg-env", str(plan.lg_env),
             *plan.pytest_args]
     env = {**os.environ, "LG_PLACE": f"+{run.token}", "LG_TOKEN": run.token,
-           "LG_COORDINATOR": plan.coordinator}
+           "LG_COORDINATOR": plan.coordinator, "PYTHONUNBUFFERED": "1"}
+    if plan.history:
+        env["SBCBENCH_HISTORY"] = plan.history
     fleet.say(f"{run.name}: running pytest, output in {run.log}")
     started = time.monotonic()
-    with run.log.open("w") as log:
-        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+    log = run.log.open("w")  # closed by the relay at the output's end
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, text=True, env=env,
-                                start_new_session=True)
-        with fleet._tracked(proc):
-            run.returncode = proc.wait()
+                                errors="replace", start_new_session=True)
+    except BaseException:
+        log.close()
+        raise
+    assert proc.stdout is not None
+    relay = threading.Thread(target=_relay, args=(fleet, run, proc.stdout, log),
+                             name=f"fleet-log-{run.place}", daemon=True)
+    relay.start()
+    with fleet._tracked(proc):
+        run.returncode = proc.wait()
+    relay.join(RELAY_GRACE_S)
+    if relay.is_alive():
+        fleet.say(f"{run.name}: pytest exited but a process it started still holds its "
+                  f"output; {run.log} may miss that process's lines")
     run.seconds = time.monotonic() - started
     run.code = place_code(run.returncode)
-    lines = run.log.read_text(errors="replace").splitlines()
-    run.why = next((m.group(1) for m in map(SUMMARY.match, reversed(lines)) if m), "")
     if not run.why and run.returncode < 0:
         run.why = f"pytest ended by signal {-run.returncode}"
     fleet.say(f"{run.name}: pytest exited {run.returncode} after {run.seconds:.0f} s")

@@ -1,0 +1,85 @@
+"""The issue's stand-in run through PostgreSQL (issue 29, "Done when": "the same history in
+PostgreSQL gives the same incident").  tests/test_history_standin.py's run (labels L01..L12 of
+three boots each on the stand-in openssl, sha512 5% slower from L08) with the history on a real
+PostgreSQL server (tests/pg_server.py): the real pytest runs write into it with
+``--sbc-history postgresql://...`` and the other boots are appended to it through the store's
+writer.  ``sbcbench history changes`` read from the database finds the one incident, naming
+sha512 with L08 as first bad label and nothing else; ``history show -k sha512`` draws it; and
+the same history copied into SQLite (``sbcbench history merge``) gives the same answer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pg_server import PgServer, pg_server
+from test_history_standin import ARGS, FAKE_OPENSSL, STEP_FROM, boot_env, cli, drawn, stand_in
+
+from pytest_sbcbench.judge import history
+from pytest_sbcbench.judge.history_url import parse
+
+__all__ = ["pg_server"]  # the session fixture, used by name below
+pytestmark = pytest.mark.e2e  # four real pytest runs, as its SQLite sibling: .ci/run's --e2e
+
+
+@pytest.fixture
+def pg_boots(pg_server: PgServer, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+             copy_benchmarks: Callable[..., None]) -> str:
+    """The stand-in history of L01..L12, three boots each, in a PostgreSQL database; its URL."""
+    url = pg_server.database("standin_history")
+    copy_benchmarks()
+    monkeypatch.delenv("SBCBENCH_HISTORY", raising=False)
+    monkeypatch.setenv("SBCBENCH_OPENSSL", str(FAKE_OPENSSL))
+    monkeypatch.setenv("SBCBENCH_FAKE_SEED", "29")
+    monkeypatch.setenv("SBCBENCH_FAKE_STATE", str(pytester.path / "fake-openssl.count"))
+    monkeypatch.setenv("SBCBENCH_FAKE_CV", "0.5")
+    monkeypatch.setenv("SBCBENCH_FAKE_DRIFT", "0.3")
+    baselines = pytester.path / "bl"
+    baselines.mkdir()
+    fake, template = stand_in(), None
+    for label in range(1, 13):
+        for boot in (1, 2, 3):
+            name = boot_env(monkeypatch, label, boot)
+            if (label, boot) == (1, 1) or label == STEP_FROM:
+                out = pytester.path / f"{name}.json"
+                done = pytester.runpytest(*ARGS, "--sbc-baselines", str(baselines),
+                                          "--sbc-candidate", f"L{label:02d}",
+                                          "--sbc-history", url, "--sbc-results", str(out))
+                assert done.ret == pytest.ExitCode.OK, done.stdout.str()
+                template = template or json.loads(out.read_text())
+                continue
+            assert template is not None
+            history.append(parse(url), drawn(fake, template, name), "candidate",
+                           f"L{label:02d}")
+    assert not (baselines / "history.sqlite").exists()  # every session went to the server
+    return url
+
+
+def test_the_stand_in_history_in_postgresql_gives_the_same_incident(
+        pg_boots: str, tmp_path: Path) -> None:
+    pytest.importorskip("otava", reason="needs Apache Otava (the history extra)")
+    url = pg_boots
+    summary = history.summary(parse(url))
+    assert [(r.label, r.boots, r.results) for r in summary] == [
+        (f"L{j:02d}", 3, 6) for j in range(1, 13)]
+    code, text = cli("history", "changes", "--json", "--history", url)
+    assert code == 0
+    (incident,) = json.loads(text)["incidents"]
+    board = incident["board"]
+    assert (incident["id"], incident["first_bad"], incident["last_good"]) == (
+        f"{board}@L08", "L08", "L07")
+    (step,) = incident["metrics"]
+    assert step["metric"] == "sha512" and step["direction"] == "regression"
+    assert step["ci_pct"][0] < -5.0 < step["ci_pct"][1] < -3.0
+
+    code, shown = cli("history", "show", "-k", "sha512", "--out", str(tmp_path / "charts"),
+                      "--history", url)
+    assert code == 0 and f"<- {board}@L08 (open)" in shown
+    assert (tmp_path / "charts" / f"{board}-sha512.png").stat().st_size > 10_000
+
+    copy = f"sqlite:///{tmp_path / 'copy.sqlite'}"  # the same history in SQLite
+    assert cli("history", "merge", url, "--into", copy)[1].startswith(
+        f"merged into {tmp_path / 'copy.sqlite'}: 36 sessions added, 0 already held")
+    assert cli("history", "changes", "--json", "--history", copy) == (0, text)
