@@ -85,13 +85,14 @@ class Summary:
                 "cv": self.cv}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evidence:
     """The numbers behind a baseline verdict (percentages as ratios, the metric's own sign):
     the change and its confidence interval (``None``: unbounded), the tolerance and the drop
     this run could detect at 80% power (both the bad way), delta (``min_effect_pct``), samples
     used, baseline samples and boots, what deciding would take when it was not decided, and
-    the baseline's median (in the metric's unit; ``None`` when the judge did not record it)."""
+    the baseline's median (in the metric's unit; ``None`` when the judge did not record it).
+    Every field is a keyword: eighteen numbers in a row are read wrong."""
 
     change_pct: float
     ci_pct: tuple[float | None, float | None]

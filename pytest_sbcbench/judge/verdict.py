@@ -102,7 +102,7 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
     return entry
 
 
-def judge(result: Result, baseline: Baseline | None, board: str,
+def judge(result: Result, *, baseline: Baseline | None, board: str,
           machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
           n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None
           ) -> Verdict:
@@ -252,14 +252,17 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
         detail += (f"; this session ran in baseline boot {shared[:8]}: not a new boot, so the "
                    "boot-to-boot drift counted for it is not in its numbers")
     hint = d.needed
-    evidence = Evidence(d.change_pct, (_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
-                        100.0 * (1 - 2 * d.alpha), _finite(d.tolerance_pct),
-                        _finite(d.detectable_pct), plan.min_effect_pct, d.samples_used,
-                        base_samples, d.baseline_boots,
-                        hint.runs_at_planned if hint else None,
-                        hint.baseline_boots if hint else None, d.candidate_boots,
-                        hint.candidate_boots if hint else None, _finite(d.catch95_pct),
-                        d.p_value, d.df, d.status == "pending", entry.median)
+    evidence = Evidence(
+        change_pct=d.change_pct, ci_pct=(_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
+        confidence_pct=100.0 * (1 - 2 * d.alpha), tolerance_pct=_finite(d.tolerance_pct),
+        detectable_pct=_finite(d.detectable_pct), min_effect_pct=plan.min_effect_pct,
+        samples=d.samples_used, baseline_samples=base_samples,
+        baseline_boots=d.baseline_boots,
+        runs_needed=hint.runs_at_planned if hint else None,
+        boots_needed=hint.baseline_boots if hint else None, candidate_boots=d.candidate_boots,
+        candidate_boots_needed=hint.candidate_boots if hint else None,
+        catch95_pct=_finite(d.catch95_pct), p_value=d.p_value, df=d.df,
+        pending=d.status == "pending", baseline_median=entry.median)
     return Verdict(status, detail, evidence)
 
 
@@ -325,8 +328,9 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
         return implausible
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
-    return judge(result, context.baseline, context.board_name, context.machine,
-                 context.candidate, context.n_metrics, context.min_effect_pct)
+    return judge(result, baseline=context.baseline, board=context.board_name,
+                 machine=context.machine, candidate=context.candidate,
+                 n_metrics=context.n_metrics, min_effect_pct=context.min_effect_pct)
 
 
 UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed
