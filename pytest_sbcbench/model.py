@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 Better = Literal["higher", "lower"]
 Status = Literal[
@@ -159,6 +159,17 @@ class Measurement:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """A measurement of one test and what the run saw beside it (telemetry, with the workload's
+    details merged in): what the judge reads.  Its verdict and summary make a :class:`Result`,
+    built once and complete, never with a verdict to fill in later."""
+
+    test: str
+    measurement: Measurement
+    telemetry: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Result:
     """A judged measurement of one test: what goes into the results JSON."""
 
@@ -183,6 +194,9 @@ class Result:
             "telemetry": dict(self.telemetry),
             "verdict": self.verdict.as_dict(),
         }
+
+
+Judgeable: TypeAlias = "Measured | Result"  # what the judge reads (a result read back: re-judged)
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..model import Evidence, Finding, Measurement, Result, Status, Verdict, display
+from ..model import Evidence, Finding, Judgeable, Measurement, Status, Verdict, display
 from ..platform.board import BoardProfile
 from ..words import counted
+from ..workload import Limits
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .baseline import boot_of as boot_of  # where report.compare and others read it
@@ -102,7 +103,7 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
     return entry
 
 
-def judge(result: Result, *, baseline: Baseline | None, board: str,
+def judge(result: Judgeable, *, baseline: Baseline | None, board: str,
           machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
           n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None
           ) -> Verdict:
@@ -299,7 +300,7 @@ class JudgeContext:
     only the limits the result itself carries apply), the baseline, the machine that ran
     (``cpu_model``, ``cpus``: a baseline from another machine is incomparable), the validity
     findings of the run, ``--sbc-strict``, the physical limits the run's workloads declare
-    (metric -> board fact; ``None``: the built-in workloads' declarations), the candidate (its
+    (board facts and ceilings; ``None``: the built-in workloads' declarations), the candidate (its
     earlier boots) and m, the metrics judged in the run (Holm's first step: 4% / m)."""
 
     board_name: str
@@ -308,7 +309,7 @@ class JudgeContext:
     machine: Mapping[str, Any] | None = None
     findings: Sequence[Finding] = field(default_factory=tuple)
     strict: bool = False
-    limits: Mapping[str, str] | None = None
+    limits: Limits | None = None
     candidate: Candidate = ALONE
     n_metrics: int = DEFAULT_SUITE_METRICS
     min_effect_pct: float | None = None  # delta from the judge's side (compare --min-effect)
@@ -319,7 +320,7 @@ def unknown_board(name: str) -> BoardProfile:
     return BoardProfile(name=name, title=name, soc="unknown", arch="unknown", clusters=())
 
 
-def judge_result(result: Result, context: JudgeContext) -> Verdict:
+def judge_result(result: Judgeable, context: JudgeContext) -> Verdict:
     """``implausible`` when a number beats physics; ``invalid`` under strict when the run had
     findings; else the baseline gate's verdict."""
     implausible = physics.check(result, context.board or unknown_board(context.board_name),
