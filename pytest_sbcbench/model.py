@@ -1,4 +1,6 @@
-"""Frozen value types shared by every layer.  This module imports nothing of the package.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+Frozen value types shared by every layer.  This module imports nothing of the package.
 
 Measurements, summaries, verdicts and results (what the results JSON holds); the sampler's
 telemetry (a :class:`Reading` every interval, gathered in a :class:`Trace`, with the

@@ -1,4 +1,6 @@
-"""The Workload protocol: what one benchmark declares, so the run loop can drive it.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The Workload protocol: what one benchmark declares, so the run loop can drive it.
 
 A workload says what it is (``name``, ``markers``), whether it can run here (``available``,
 asked at test set-up), how long it wants (``plan``), what makes its numbers comparable

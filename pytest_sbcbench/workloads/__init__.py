@@ -1,4 +1,6 @@
-"""The registry: every built-in workload, and those third parties add through the
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The registry: every built-in workload, and those third parties add through the
 ``pytest_sbcbench_workloads`` hook.
 
 A new built-in benchmark is one module here (a :class:`~pytest_sbcbench.workload.BaseWorkload`
