@@ -1,4 +1,6 @@
-"""The one error hierarchy of pytest-sbcbench.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The one error hierarchy of pytest-sbcbench.
 
 Every failure the tool detects is an :class:`SbcBenchError` carrying the facts a user needs to
 act on it (a path, a command line and its stderr, a schema version).  Degraded-but-continuing

@@ -1,4 +1,6 @@
-"""Reading and writing the project's files without losing or clobbering a byte.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+Reading and writing the project's files without losing or clobbering a byte.
 
 Every file pytest-sbcbench writes (results JSON, baselines) goes through :func:`write_atomic`:
 a temporary file beside the target, fsync, rename, fsync of the directory.  It writes only over

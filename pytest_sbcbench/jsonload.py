@@ -1,4 +1,6 @@
-"""Reading the project's JSON files (baselines, results, board profiles) strictly.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+Reading the project's JSON files (baselines, results, board profiles) strictly.
 
 :func:`strict_json` refuses what Python's json module would let through: NaN and Infinity,
 numbers that overflow a float, integers too long to be a measurement, nesting deep enough to

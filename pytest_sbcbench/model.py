@@ -1,4 +1,6 @@
-"""Frozen value types shared by every layer.  This module imports nothing of the package.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+Frozen value types shared by every layer.  This module imports nothing of the package.
 
 Measurements, summaries, verdicts and results (what the results JSON holds); the sampler's
 telemetry (a :class:`Reading` every interval, gathered in a :class:`Trace`, with the
@@ -10,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 Better = Literal["higher", "lower"]
 Status = Literal[
@@ -85,13 +87,14 @@ class Summary:
                 "cv": self.cv}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evidence:
     """The numbers behind a baseline verdict (percentages as ratios, the metric's own sign):
     the change and its confidence interval (``None``: unbounded), the tolerance and the drop
     this run could detect at 80% power (both the bad way), delta (``min_effect_pct``), samples
     used, baseline samples and boots, what deciding would take when it was not decided, and
-    the baseline's median (in the metric's unit; ``None`` when the judge did not record it)."""
+    the baseline's median (in the metric's unit; ``None`` when the judge did not record it).
+    Every field is a keyword: eighteen numbers in a row are read wrong."""
 
     change_pct: float
     ci_pct: tuple[float | None, float | None]
@@ -158,6 +161,17 @@ class Measurement:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """A measurement of one test and what the run saw beside it (telemetry, with the workload's
+    details merged in): what the judge reads.  Its verdict and summary make a :class:`Result`,
+    built once and complete, never with a verdict to fill in later."""
+
+    test: str
+    measurement: Measurement
+    telemetry: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Result:
     """A judged measurement of one test: what goes into the results JSON."""
 
@@ -182,6 +196,9 @@ class Result:
             "telemetry": dict(self.telemetry),
             "verdict": self.verdict.as_dict(),
         }
+
+
+Judgeable: TypeAlias = "Measured | Result"  # what the judge reads (a result read back: re-judged)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""What one run was asked to do: :class:`Settings`, plain data built from the plugin's option
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+What one run was asked to do: :class:`Settings`, plain data built from the plugin's option
 table (:mod:`pytest_sbcbench.plugin.options`) when the run is built; the command-line values'
 defaults and validators are in :mod:`pytest_sbcbench.values`."""
 

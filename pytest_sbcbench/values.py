@@ -1,4 +1,6 @@
-"""The values that enter a run from the command line: defaults, limits and argparse validators
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The values that enter a run from the command line: defaults, limits and argparse validators
 (used by the plugin's option table and by the ``sbcbench`` command).  Plain functions: this
 module is imported when pytest starts and costs next to nothing."""
 

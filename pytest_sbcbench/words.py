@@ -1,4 +1,6 @@
-"""Counted nouns in the lines a person reads: ``1 boot``, ``3 boots``, never ``3 boot(s)``."""
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+Counted nouns in the lines a person reads: ``1 boot``, ``3 boots``, never ``3 boot(s)``."""
 
 from __future__ import annotations
 

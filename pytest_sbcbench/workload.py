@@ -1,10 +1,13 @@
-"""The Workload protocol: what one benchmark declares, so the run loop can drive it.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The Workload protocol: what one benchmark declares, so the run loop can drive it.
 
 A workload says what it is (``name``, ``markers``), whether it can run here (``available``,
 asked at test set-up), how long it wants (``plan``), what makes its numbers comparable
-(``identity``, tool and version included) and how to take **one** sample of each of its
-metrics (``sample``: one :class:`TimedRun`, which may carry several metrics).  The run loop
-(:func:`pytest_sbcbench.run.loop.take_samples`), not the workload, decides how many samples to
+(``identity``, tool and version included) and how to take **one** timed run
+(``timed_run``: one :class:`TimedRun`, one sample of each metric it measured; a *sample* is
+always one measured value of one metric).  The run loop
+(:func:`pytest_sbcbench.run.loop.take_samples`), not the workload, decides how many runs to
 take; it also calls ``close`` after ``prepare`` on every exit path, and hands the timed runs to
 pytest-benchmark when ``uses_pytest_benchmark`` says so.  Every member it calls is in the
 :class:`Workload` protocol; :class:`BaseWorkload` gives the optional ones their defaults.
@@ -14,6 +17,7 @@ This module is imported when pytest starts: it imports nothing heavy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -44,7 +48,7 @@ class Unavailable(Exception):
 class Plan:
     """Samples and durations a workload wants, full and with ``--sbc-quick``.
 
-    ``sample_s`` is the expected wall time of one sample (``None``: ``seconds``); ``setup_s``
+    ``run_s`` is the expected wall time of one timed run (``None``: ``seconds``); ``setup_s``
     a one-off cost (a checkout, a helper build, a warm-up build): both feed ``sbcbench list``.
     ``min_effect_pct``: this workload's delta, the smallest change that matters (``None``: 3%;
     ``--sbc-min-effect`` overrides it)."""
@@ -53,8 +57,8 @@ class Plan:
     quick_runs: int = 2
     seconds: float = 3.0
     quick_seconds: float = 1.0
-    sample_s: float | None = None
-    quick_sample_s: float | None = None
+    run_s: float | None = None
+    quick_run_s: float | None = None
     setup_s: float = 0.0
     fixed: bool = False
     min_effect_pct: float | None = None
@@ -72,12 +76,64 @@ class Plan:
         return self.quick_seconds if quick else self.seconds
 
     def expected_s(self, quick: bool, runs: int | None = None) -> float:
-        """Expected wall time of the whole workload (set-up plus every sample)."""
+        """Expected wall time of the whole workload (set-up plus every timed run)."""
         count = runs if runs is not None else (self.quick_runs if quick else self.runs)
-        one = self.quick_sample_s if quick else self.sample_s
+        one = self.quick_run_s if quick else self.run_s
         if one is None:
             one = self.seconds_for(quick)
         return self.setup_s + count * one
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """The most one thread of any CPU does for a class of metrics, in ``unit``.  It bounds every
+    result in ``unit`` whose identity's ``algorithm`` matches ``algorithm`` (a regular
+    expression, matched whole) and whose identity's ``op`` is ``op`` (``None``: it has none),
+    times the identity's ``threads`` (at most the board's cores).  With ``size_power``, the
+    ceiling scales by (``reference_bits`` / bits) ** ``size_power``, bits the number the
+    pattern's ``bits`` group matched (an RSA key size).  ``source`` says where its figure is
+    argued; the verdict names it."""
+
+    kind: str
+    per_thread: float
+    unit: str
+    algorithm: str
+    op: str | None = None
+    size_power: int = 0
+    reference_bits: int = 2048
+    source: str = ""
+
+    def factor(self, algorithm: str, op: str | None) -> float | None:
+        """The factor of this ceiling for an identity's algorithm and op (``None``: not its
+        class)."""
+        if op != self.op:
+            return None
+        found = re.fullmatch(self.algorithm, algorithm)
+        if found is None:
+            return None
+        if not self.size_power:
+            return 1.0
+        return float((self.reference_bits / int(found["bits"])) ** self.size_power)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the physics gate bounds numbers by (a number beyond them is a bug report, not a
+    result): ``facts``, metric -> the board-profile fact it never exceeds
+    (``dram_bandwidth_bytes_per_s``), and ``ceilings`` that hold on any board.  A workload's
+    :attr:`Workload.limits` hold for every result of the run (a ceiling bounds any result of
+    its class, whichever workload measured it)."""
+
+    facts: Mapping[str, str] = field(default_factory=dict)
+    ceilings: tuple[Ceiling, ...] = ()
+
+    def merged(self, other: Limits) -> Limits:
+        """Both declarations (``other``'s fact for a metric both name); each ceiling once."""
+        return Limits({**self.facts, **other.facts},
+                      tuple(dict.fromkeys((*self.ceilings, *other.ceilings))))
+
+
+NO_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -107,7 +163,7 @@ class Context:
     reading, mount table and affinity through ``host``: pass both to each measure function
     (they default to this machine, which would bypass a remote board or a captured tree).
     ``shared`` lives for the whole session (a tool found once); ``scratch`` for one test (what
-    ``prepare`` resolved for ``sample``).  ``tools`` collects tool versions for the results
+    ``prepare`` resolved for ``timed_run``).  ``tools`` collects tool versions for the results
     environment."""
 
     settings: Settings
@@ -128,7 +184,7 @@ class Context:
 
     @property
     def seconds(self) -> int:
-        """This plan's per-sample duration in whole seconds (``openssl speed -seconds``)."""
+        """This plan's per-run duration in whole seconds (``openssl speed -seconds``)."""
         return max(1, round(self.plan.seconds_for(self.quick)))
 
     @property
@@ -181,25 +237,31 @@ class Workload(Protocol):
         ...
 
     def prepare(self, ctx: Context) -> None:
-        """Untimed set-up before the first sample (a checkout, a helper build, a warm-up);
+        """Untimed set-up before the first timed run (a checkout, a helper build, a warm-up);
         may raise :class:`Unavailable`."""
         ...
 
     def reset(self, ctx: Context) -> None:
-        """Untimed step before each sample (a clean build tree)."""
+        """Untimed step before each timed run (a clean build tree)."""
         ...
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         """Exactly one timed run."""
         ...
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
-        """Details that need every sample (scaling efficiency); default: unchanged."""
+        """Details that need every run's samples (scaling efficiency); default: unchanged."""
         ...
 
     def close(self, ctx: Context) -> None:
         """Release what ``prepare`` made (a board directory); called by the run loop on every
         exit path after a successful ``prepare``."""
+        ...
+
+    @property
+    def limits(self) -> Limits:
+        """What no number of this workload (or of its class, see :class:`Limits`) can exceed:
+        the physics gate judges a number beyond them ``implausible``."""
         ...
 
     @property
@@ -211,13 +273,14 @@ class Workload(Protocol):
 
 class BaseWorkload:
     """Defaults for the optional parts of :class:`Workload`: subclass and set ``name``,
-    ``markers``, ``description``; implement ``identity`` and ``sample``."""
+    ``markers``, ``description``; implement ``identity`` and ``timed_run``."""
 
     name = ""
     markers: tuple[str, ...] = ()
     description = ""
     test = GENERIC_TEST
     uses_pytest_benchmark = False
+    limits = NO_LIMITS
 
     @property
     def param(self) -> str:
@@ -253,8 +316,8 @@ def check_workloads(items: Sequence[object], source: str) -> list[Workload]:
         if not isinstance(item, Workload) or not item.name:
             raise TypeError(f"{source} returned {type(item).__name__}: expected a Workload "
                             "(name, markers, description, test, param, available, plan, "
-                            "identity, declared_identity, prepare, reset, sample, finish, close, "
-                            "uses_pytest_benchmark; BaseWorkload has defaults)")
+                            "identity, declared_identity, prepare, reset, timed_run, finish, "
+                            "close, limits, uses_pytest_benchmark; BaseWorkload has defaults)")
         out.append(item)
     return out
 

@@ -348,12 +348,12 @@ def regressed_save(work: Path) -> Row:
     path.write_bytes(baseline_bytes(*[(6318e6, 6195e6), (6095e6, 6322e6)] * 5))
     before = snapshot(work)
     slow = result((300e6, 304e6))
-    verdict = judge(slow, load_baseline(path), "star64")
+    verdict = judge(slow, baseline=load_baseline(path), board="star64")
     kept, refused = savable([Result(slow.test, slow.measurement, slow.summary, verdict)])
     if kept:
         append_session_locked(path, "star64", kept, "2026-11-09", {})
     lines = save_summary(path, kept, refused)
-    again = judge(slow, load_baseline(path), "star64").status
+    again = judge(slow, baseline=load_baseline(path), board="star64").status
     return Row("--sbc-save-baseline after a regression", verdict.status,
                f"{lines[-1].strip()}; next run: {again}",
                not kept and again == "regression", losses(before, snapshot(work)))
@@ -531,7 +531,7 @@ def b_accept_other_cpu(work: Path) -> Row:
         append_session_locked(path, "star64", [result((100e6, 101e6))], f"old-{n}", old_cpu)
     before = snapshot(work)
     fresh = result((300e6, 301e6))
-    verdict = judge(fresh, load_baseline(path), "star64", new_cpu)
+    verdict = judge(fresh, baseline=load_baseline(path), board="star64", machine=new_cpu)
     lines = save_session(path, "star64", [Result(fresh.test, fresh.measurement, fresh.summary,
                                                  verdict)], ["test_sequential"], "new-0", new_cpu)
     loaded = load_baseline(path)

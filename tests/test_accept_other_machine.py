@@ -36,7 +36,7 @@ def old_cpu_baseline(tmp_path: Path) -> Path:
 def test_an_accepted_result_from_another_cpu_restarts_its_entry(tmp_path: Path) -> None:
     path = old_cpu_baseline(tmp_path)
     fresh = result((60e6, 61e6))
-    verdict = judge(fresh, load_baseline(path), "star64", NEW_CPU)
+    verdict = judge(fresh, baseline=load_baseline(path), board="star64", machine=NEW_CPU)
     assert verdict.status == "incomparable" and "another machine" in verdict.detail
     accepted = Result(fresh.test, fresh.measurement, fresh.summary, verdict)
     lines = save_session(path, "star64", [accepted], ["aes-128-gcm"], "new-0", NEW_CPU)
@@ -50,14 +50,14 @@ def test_an_accepted_result_from_another_cpu_restarts_its_entry(tmp_path: Path) 
     assert any(line.startswith(f"  restarted: {TEST} aes-128-gcm: its 2 sessions from "
                                "another machine (cpu_model: baseline 'StarFive")
                for line in lines), lines
-    again = judge(result((60e6, 61e6)), saved, "star64", NEW_CPU)
+    again = judge(result((60e6, 61e6)), baseline=saved, board="star64", machine=NEW_CPU)
     assert again.status != "incomparable"
 
 
 def test_the_same_cpu_still_appends(tmp_path: Path) -> None:
     path = old_cpu_baseline(tmp_path)
     same = result((21.8e6, 21.7e6))
-    verdict = judge(same, load_baseline(path), "star64", OLD_CPU)
+    verdict = judge(same, baseline=load_baseline(path), board="star64", machine=OLD_CPU)
     judged = Result(same.test, same.measurement, same.summary, verdict)
     lines = save_session(path, "star64", [judged], ["aes-128-gcm"], "old-2", OLD_CPU)
     saved = load_baseline(path)

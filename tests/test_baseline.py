@@ -57,9 +57,11 @@ def test_verdicts(tmp_path: Path) -> None:
     baseline = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6)))
     machine = {"cpu_model": "sifive,u74-mc", "cpus": 4}
     # one boot: drift cannot be separated from a change, so a steady run cannot pass
-    steady = judge(result((21.75e6, 21.7e6, 21.8e6)), baseline, "star64", machine)
+    steady = judge(result((21.75e6, 21.7e6, 21.8e6)), baseline=baseline, board="star64",
+                   machine=machine)
     assert steady.status == "inconclusive" and "1 baseline boot vs" in steady.detail
-    slow = judge(result((15.0e6, 15.1e6, 14.9e6)), baseline, "star64", machine)
+    slow = judge(result((15.0e6, 15.1e6, 14.9e6)), baseline=baseline, board="star64",
+                 machine=machine)
     assert slow.status == "regression" and "change of boot means -30.88%" in slow.detail
     assert slow.evidence is not None and slow.evidence.baseline_boots == 1
     boots = {**machine, "boot_id": "b1"}
@@ -67,15 +69,15 @@ def test_verdicts(tmp_path: Path) -> None:
                                 (21.8e6, 21.7e6, 21.75e6), env=boots))
     assert three is not None
     # same boot id for all three sessions: still one replicate
-    assert judge(result((21.75e6, 21.7e6, 21.8e6)), three, "star64", machine).status \
-        == "inconclusive"
-    assert judge(result((21.7e6,)), None, "star64").status == "no-baseline"
+    assert judge(result((21.75e6, 21.7e6, 21.8e6)), baseline=three, board="star64",
+                 machine=machine).status == "inconclusive"
+    assert judge(result((21.7e6,)), baseline=None, board="star64").status == "no-baseline"
 
 
 def test_incomparable_names_the_differing_keys(tmp_path: Path) -> None:
     baseline = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6)))
     other = Identity.of(**{**IDENTITY.as_dict(), "version": "3.5.6", "seconds": 3})
-    verdict = judge(result((21.7e6, 21.8e6), other), baseline, "star64")
+    verdict = judge(result((21.7e6, 21.8e6), other), baseline=baseline, board="star64")
     assert verdict.status == "incomparable"
     assert "seconds: baseline 1, this run 3" in verdict.detail
     assert "version: baseline '3.0.19', this run '3.5.6'" in verdict.detail
@@ -83,8 +85,8 @@ def test_incomparable_names_the_differing_keys(tmp_path: Path) -> None:
 
 def test_another_machine_is_incomparable(tmp_path: Path) -> None:
     baseline = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6)))
-    verdict = judge(result((21.7e6, 21.8e6)), baseline, "generic-riscv64",
-                    {"cpu_model": "AMD EPYC", "cpus": 2})
+    verdict = judge(result((21.7e6, 21.8e6)), baseline=baseline, board="generic-riscv64",
+                    machine={"cpu_model": "AMD EPYC", "cpus": 2})
     assert verdict.status == "incomparable" and "another machine" in verdict.detail
 
 
@@ -356,23 +358,24 @@ def test_regressed_session_no_longer_hides_the_regression(tmp_path: Path) -> Non
     path = saved(tmp_path, *[(6318e6, 6195e6), (6095e6, 6322e6)] * 5)
     slow = result((300e6, 304e6))
     baseline = load_baseline(path)
-    verdict = judge(slow, baseline, "star64")
+    verdict = judge(slow, baseline=baseline, board="star64")
     assert verdict.status == "regression"
     judged = Result(slow.test, slow.measurement, slow.summary, verdict)
     kept, refused = savable([judged])
     assert kept == [] and refused == [judged]
-    assert judge(slow, load_baseline(path), "star64").status == "regression"
+    assert judge(slow, baseline=load_baseline(path), board="star64").status == "regression"
 
 
 def test_quick_and_full_baselines_say_so(tmp_path: Path) -> None:
     baseline = load_baseline(saved(tmp_path, (21.7e6, 21.8e6, 21.6e6)))
     full = Identity.of(**{**IDENTITY.as_dict(), "seconds": 3})
-    verdict = judge(result((21.7e6, 21.8e6), full), baseline, "star64")
+    verdict = judge(result((21.7e6, 21.8e6), full), baseline=baseline, board="star64")
     assert verdict.status == "incomparable"
     assert "quick and full baselines are separate identities" in verdict.detail
     assert "with or without --sbc-quick" in verdict.detail
     other = Identity.of(**{**IDENTITY.as_dict(), "version": "3.5.6"})
-    assert "--sbc-quick" not in judge(result((21.7e6,), other), baseline, "star64").detail
+    assert "--sbc-quick" not in judge(result((21.7e6,), other), baseline=baseline,
+                                      board="star64").detail
 
 
 def test_save_session_filters_locks_and_reports(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def test_a_boot_far_below_the_other_is_quarantined_not_judged(tmp_path: Path) ->
     assert [s.status for s in entry.stored] == ["used", "quarantined"]
     assert [s.created for s in entry.sessions] == ["at-b1"]  # only the used one is judged
     # a real 90% drop is then a regression against the good boot, not hidden by the far one
-    verdict = judge(result(FAR), baseline, "star64", MACHINE)
+    verdict = judge(result(FAR), baseline=baseline, board="star64", machine=MACHINE)
     assert verdict.status == "regression", verdict.detail
 
 
@@ -110,7 +110,8 @@ def test_a_contaminated_boot_is_quarantined_unless_accepted(tmp_path: Path) -> N
     assert baseline.entries[0].stored[0].findings == (
         ("background-load", "background load 2.00 CPUs"),)
     # its only session is quarantined: no baseline to judge against
-    assert judge(result(GOOD), baseline, "star64", MACHINE).status == "no-baseline"
+    assert judge(result(GOOD), baseline=baseline, board="star64",
+                 machine=MACHINE).status == "no-baseline"
     save(path, "b2", GOOD, accept=(TEST,), telemetry=LOADED)
     again = load_baseline(path)
     assert again is not None

@@ -154,9 +154,13 @@ def openssl_version() -> str:
 def result(status: Status, change: float = 0.0, boots: int = 3, catch: float | None = 2.5,
            needed: tuple[int, int] | None = None, pending: bool = False) -> Result:
     m = Measurement("aes-128-gcm", "B/s", "higher", Identity.of(tool="openssl"), (1.0, 2.0))
-    ev = Evidence(change, (change - 1.8, change + 1.8), 95.0, 1.0, 3.0, 3.0, 2, 9, boots,
-                  None, needed[0] if needed else None, 3 if not pending else 1,
-                  needed[1] if needed else None, catch, 0.5, 10.0, pending)
+    ev = Evidence(change_pct=change, ci_pct=(change - 1.8, change + 1.8), confidence_pct=95.0,
+                  tolerance_pct=1.0, detectable_pct=3.0, min_effect_pct=3.0, samples=2,
+                  baseline_samples=9, baseline_boots=boots, runs_needed=None,
+                  boots_needed=needed[0] if needed else None,
+                  candidate_boots=3 if not pending else 1,
+                  candidate_boots_needed=needed[1] if needed else None, catch95_pct=catch,
+                  p_value=0.5, df=10.0, pending=pending)
     return Result("t::x", m, Summary(2, 1.5, 1.5, 0.7, 0.47), Verdict(status, "", ev), {})
 
 

@@ -91,7 +91,7 @@ class Compress(BaseWorkload):
     def identity(self, ctx):
         return Identity.of(tool="fake-7z", version="24.08")
 
-    def sample(self, ctx):
+    def timed_run(self, ctx):
         return TimedRun.of("compress", "B/s", "higher", 1.5e6)
 
 def pytest_sbcbench_workloads(config):

@@ -21,8 +21,10 @@ QEMU_612 = DATA / "this_machine" / "results_qemu-a72_kernel-6.12.json"
 
 def baseline_verdict(status: Status, change_pct: float, tolerance_pct: float | None) -> Verdict:
     """A baseline verdict: the change and the tolerance travel with it in its evidence."""
-    return Verdict(status, "", Evidence(change_pct, (None, None), 99.0, tolerance_pct, None,
-                                        3.0, 3, 9, 3))
+    return Verdict(status, "", Evidence(change_pct=change_pct, ci_pct=(None, None),
+                                        confidence_pct=99.0, tolerance_pct=tolerance_pct,
+                                        detectable_pct=None, min_effect_pct=3.0, samples=3,
+                                        baseline_samples=9, baseline_boots=3))
 
 
 def test_properties_of_a_real_result() -> None:
@@ -65,8 +67,10 @@ def test_the_baseline_median_when_the_evidence_has_it() -> None:
     median on kernel 6.1: 7104455.3 B/s) gives it in MB/s."""
     result = load_results(QEMU_612).results[0]
     base = load_results(QEMU_61).results[0].summary.median
-    verdict = Verdict("regression", "", Evidence(-39.8, (-61.1, -6.7), 90.0, 35.4, 78.1, 3.0,
-                                                 2, 2, 1, baseline_median=base))
+    verdict = Verdict("regression", "", Evidence(
+        change_pct=-39.8, ci_pct=(-61.1, -6.7), confidence_pct=90.0, tolerance_pct=35.4,
+        detectable_pct=78.1, min_effect_pct=3.0, samples=2, baseline_samples=2, baseline_boots=1,
+        baseline_median=base))
     props = dict(junit_properties(dataclasses.replace(result, verdict=verdict)))
     assert props["baseline_median"] == "7.1045"
 

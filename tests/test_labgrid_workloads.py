@@ -148,10 +148,10 @@ def test_scaling_plan_uses_the_runs_sysroot(tmp_path: Path) -> None:
     """A six-CPU board's capture plans 1, 2, 4, 6 threads, whatever the controller has."""
     tree = cpu_tree(tmp_path, None, "0-5\n")
     plan = scaling.WORKLOADS[0].plan(listing_settings(tree, quick=True))
-    assert (plan.sample_s, plan.quick_sample_s) == (12.0, 4.0)
+    assert (plan.run_s, plan.quick_run_s) == (12.0, 4.0)
     assert scaling.plan_cpus(Sysroot(tree)) == 6
     here = len(thread_counts(len(os.sched_getaffinity(0))))
-    assert scaling.WORKLOADS[0].plan(listing_settings(Path("/"), True)).quick_sample_s == here
+    assert scaling.WORKLOADS[0].plan(listing_settings(Path("/"), True)).quick_run_s == here
 
 
 def test_scaling_counts_the_boards_cpus(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ number is refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -19,9 +20,11 @@ from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.judge import physics
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.measure import openssl
-from pytest_sbcbench.model import Identity, Measurement, Result, Summary, Verdict
+from pytest_sbcbench.model import Identity, Measured, Measurement, Result, Summary, Verdict
 from pytest_sbcbench.platform.board import builtin_profiles, merge
 from pytest_sbcbench.report.results import RESULTS_SCHEMA, write_json_atomic
+from pytest_sbcbench.workload import Ceiling, Limits
+from pytest_sbcbench.workloads import builtin_limits
 
 LATE_RECORD = """
 import pytest
@@ -74,10 +77,10 @@ def test_physics_refuses_a_ceiling_that_is_not_a_number(value: Any) -> None:
 
 def judged(metric: str, unit: str, value: float, **identity: str | int) -> Verdict | None:
     """The crypto ceilings' verdict on one value: per metric class, per thread, scaled by the
-    identity's thread count (``judge/physics.py`` CEILINGS)."""
+    identity's thread count (``workloads/crypto.py`` CEILINGS, the crypto workloads'
+    declared limits)."""
     m = Measurement(metric, unit, "higher", Identity.of(tool="openssl", **identity), (value,))
-    result = Result("t", m, summarize(m.samples), Verdict("no-baseline", ""))
-    return physics.check(result, merge(builtin_profiles())["star64"])
+    return physics.check(Measured("t", m), merge(builtin_profiles())["star64"])
 
 
 @pytest.mark.parametrize(("metric", "unit", "value", "identity"), [
@@ -177,7 +180,7 @@ class SdCard(BaseWorkload):
     def identity(self, ctx):
         return Identity.of(tool="sd-reader", version="1")
 
-    def sample(self, ctx):
+    def timed_run(self, ctx):
         return TimedRun.of("storage-read", "B/s", "higher", 24.9e6)  # under the board's 25
 
     def finish(self, ctx, measurements):
@@ -213,6 +216,67 @@ def test_a_read_beyond_its_interface_is_implausible_in_pytest_and_validate(
     assert main(["validate", str(out), "--board", "star64"]) == 1
     assert "implausible  benchmarks/test_registered.py::test_workload[sd-read]" in \
         capsys.readouterr().out
+
+
+DECLARED = """
+from pytest_sbcbench.model import Identity
+from pytest_sbcbench.workload import BaseWorkload, Ceiling, Limits, Plan, TimedRun
+
+class Rating(BaseWorkload):
+    '''A compression rating whose class, it declares, no CPU thread rates above 1000 MIPS.'''
+    name = "lzma-rating"
+    markers = ("compression",)
+    description = "an LZMA compression rating"
+    limits = Limits(ceilings=(Ceiling("lzma", 1000.0, "MIPS", "lzma", source="conftest.py"),))
+
+    def plan(self, settings):
+        return Plan(runs=2, quick_runs=2, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx):
+        return Identity.of(tool="rater", version="1", algorithm="lzma", threads=1)
+
+    def timed_run(self, ctx):
+        return TimedRun.of("lzma-rating", "MIPS", "higher", 5000.0)
+
+def pytest_sbcbench_workloads(config):
+    return [Rating()]
+"""
+
+
+def test_a_contributed_workload_declares_its_own_ceiling(
+        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
+    """Issue 32, item 10: the crypto ceilings were a table in the judge, so a workload from the
+    hook could bound nothing.  A ceiling it declares in ``limits`` judges its number beyond
+    it ``implausible`` (the test fails), not a pass."""
+    pytester.makeconftest(DECLARED)
+    copy_benchmarks("test_registered.py")
+    out = pytester.path / "r.json"
+    result = pytester.runpytest("benchmarks", "--sbc-sysroot", str(star64_tree(tmp_path / "t")),
+                                "--board", "star64", "--sbc-idle-wait", "0", "--sbc-results",
+                                str(out), "--strict-markers", "-m", "compression")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*implausible: lzma-rating 5,000.0 MIPS beats physics* (limit "
+                                 "1,000.0 MIPS: lzma ceiling 1,000.0 MIPS per thread x 1 "
+                                 "thread; conftest.py)*"])
+    (entry,) = json.loads(out.read_text())["results"]
+    assert entry["verdict"]["status"] == "implausible"
+
+
+def test_a_ceiling_bounds_only_where_it_is_declared() -> None:
+    """The same number, judged with and without the declaration: the ceiling is the
+    workload's, not the judge's (the built-in limits know no ``lzma``)."""
+    ceiling = Ceiling("lzma", 1000.0, "MIPS", "lzma")
+    m = Measurement("lzma-rating", "MIPS", "higher",
+                    Identity.of(tool="rater", algorithm="lzma", threads=2), (1500.0, 2500.0))
+    result = Measured("t", m)
+    star64 = merge(builtin_profiles())["star64"]
+    assert physics.check(result, star64) is None
+    declared = builtin_limits().merged(Limits(ceilings=(ceiling,)))
+    verdict = physics.check(result, star64, declared)
+    assert verdict is not None and verdict.status == "implausible"
+    assert "lzma ceiling 1,000.0 MIPS per thread x 2 threads" in verdict.detail
+    lower = dataclasses.replace(m, samples=(1900.0,))
+    assert physics.check(dataclasses.replace(result, measurement=lower), star64, declared) is None
 
 
 def sd_card_tree(root: Path, device: str) -> Path:

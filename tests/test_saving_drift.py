@@ -44,7 +44,7 @@ def ten_boots(tmp_path: Path, kernel: str = "6.1.0-57") -> Path:
 def far_boot(path: Path) -> Result:
     """An eleventh boot 10% below the other ten, judged against them: a regression."""
     slow = result((19.53e6, 19.5e6, 19.56e6))
-    verdict = judge(slow, load_baseline(path), "star64", MACHINE)
+    verdict = judge(slow, baseline=load_baseline(path), board="star64", machine=MACHINE)
     assert verdict.status == "regression"
     return Result(slow.test, slow.measurement, slow.summary, verdict)
 

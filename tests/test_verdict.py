@@ -57,26 +57,26 @@ def result(samples: tuple[float, ...], n_metrics: int = 1, max_runs: int = 6) ->
 
 def test_sessions_of_one_boot_are_one_replicate() -> None:
     steady = result((1000.0, 1003.0, 997.0))
-    three = judge(steady, baseline(), "star64")
+    three = judge(steady, baseline=baseline(), board="star64")
     # one candidate boot against ten: the pass rule's heavy-tail allowance (issue 28) leaves
     # its noise bound too wide for "pass", and nothing regressed
     assert three.status == "inconclusive" and three.evidence is not None
     assert three.evidence.baseline_boots == 10 and three.evidence.samples == 3
     one = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY, tuple(
         StoredSession("x", s, {"boot_id": "same"}) for s in BOOTS.values())),))
-    single = judge(steady, one, "star64")
+    single = judge(steady, baseline=one, board="star64")
     assert single.status == "inconclusive" and single.evidence is not None
     assert single.evidence.baseline_boots == 1 and "1 baseline boot vs" in single.detail
     assert "assumed: one-boot allowance" in single.detail  # what the drift rests on
     # no recorded boot id: each session counts as its own boot
-    unknown = judge(steady, baseline(boot_ids=False), "star64").evidence
+    unknown = judge(steady, baseline=baseline(boot_ids=False), board="star64").evidence
     assert unknown is not None and unknown.baseline_boots == 10
 
 
 def test_a_cut_short_look_is_judged_as_the_last() -> None:
     """A suspect at the minimum would be re-measured by the loop; judged later with only those
     samples (a results file), the decision is final, never 'continue'."""
-    slower = judge(result((960.0, 962.0, 958.0)), baseline(), "star64")
+    slower = judge(result((960.0, 962.0, 958.0)), baseline=baseline(), board="star64")
     assert slower.status == "regression" and slower.evidence is not None
     assert slower.evidence.samples == 3
 
@@ -110,14 +110,15 @@ def test_metrics_counted_for_the_suite_bound() -> None:
 
 def test_evidence_round_trips_through_the_results_json(tmp_path: Path) -> None:
     judged = result((1000.0, 1003.0, 997.0))
-    verdict = judge(judged, baseline(), "star64")
+    verdict = judge(judged, baseline=baseline(), board="star64")
     final = Result(judged.test, judged.measurement, judged.summary, verdict)
     path = tmp_path / "r.json"
     path.write_text(json.dumps(document("star64", "now", {}, [final]), allow_nan=False))
     (back,) = load_results(path).results
     assert back.verdict == verdict
     assert back.measurement.details[PLAN_KEY] == judged.measurement.details[PLAN_KEY]
-    assert judge(back, baseline(), "star64") == verdict  # compare gives the run's verdict
+    # compare gives the run's verdict
+    assert judge(back, baseline=baseline(), board="star64") == verdict
     raw = json.loads(path.read_text())
     raw["results"][0]["verdict"]["samples"] = "three"
     path.write_text(json.dumps(raw))
@@ -127,7 +128,7 @@ def test_evidence_round_trips_through_the_results_json(tmp_path: Path) -> None:
 
 def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:
     noisy = result((900.0, 1100.0, 1000.0, 950.0, 1050.0, 1000.0))
-    verdict = judge(noisy, baseline(), "star64")
+    verdict = judge(noisy, baseline=baseline(), board="star64")
     assert verdict.status == "inconclusive"
     assert failure_message(verdict, [], False) is None
     assert (failure_message(verdict, [], False, strict=True) or "").startswith(
@@ -228,7 +229,7 @@ class Scripted(BaseWorkload):
     def prepare(self, ctx):
         self.taken = 0
 
-    def sample(self, ctx):
+    def timed_run(self, ctx):
         boot = BOOTS.get(os.environ.get("SBCBENCH_BOOT_ID", ""), 0.001)
         shift = json.loads(os.environ.get("SCRIPTED_SHIFT", "{}")).get(self.name, 0) / 100
         z = ZIGZAG[self.taken % len(ZIGZAG)]
@@ -348,11 +349,13 @@ def test_fewer_cpus_online_is_judged_not_another_machine() -> None:
     two = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY,
                                             sessions),))
     steady = result((1000.0, 1003.0, 997.0))
-    one = judge(steady, two, "star64", {"cpu_model": "ARM Cortex-A72", "cpus": 1})
+    one = judge(steady, baseline=two, board="star64",
+                machine={"cpu_model": "ARM Cortex-A72", "cpus": 1})
     assert one.status == "inconclusive"  # judged (one candidate boot: no pass, issue 28)
     assert one.detail.endswith("this run has 1 CPU online, the baseline 2: a kernel or BSP "
                                "change, judged as such")
-    other = judge(steady, two, "star64", {"cpu_model": "AMD EPYC", "cpus": 2})
+    other = judge(steady, baseline=two, board="star64",
+                  machine={"cpu_model": "AMD EPYC", "cpus": 2})
     assert other.status == "incomparable" and "another machine" in other.detail
 
 
@@ -375,5 +378,5 @@ def test_a_files_boots_left_is_never_believed() -> None:
     assert plan_of(claims, 1, ONE_BOOT).boots == 1
     assert plan_of(claims, 1, OFFLINE).boots == OFFLINE.boots
     slower = judge(Result(TEST, claims, summarize(claims.samples), Verdict("no-baseline", "")),
-                   baseline(), "star64")
+                   baseline=baseline(), board="star64")
     assert slower.status == "regression"  # not pending

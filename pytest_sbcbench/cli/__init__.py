@@ -1,4 +1,6 @@
-"""``sbcbench`` command line: the plugin's functions outside pytest.
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+``sbcbench`` command line: the plugin's functions outside pytest.
 
 This package is the one place that parses arguments: :func:`parser` declares every subcommand
 and its options, :mod:`.commands` does what each one says."""

@@ -3,20 +3,23 @@
 Limits come from the board profile: each metric a workload registration bounds by a board
 fact (DRAM theoretical bandwidth, the storage interface or media ceiling: see
 :data:`pytest_sbcbench.workloads.BUILTIN`) gets that fact as its limit, and the maximum clock
-bounds the sampled clocks (above it: sensor or driver bugs).  Crypto results get ceilings per
-metric class that hold on any board (see :data:`CEILINGS`)."""
+bounds the sampled clocks (above it: sensor or driver bugs).  Ceilings that hold on any board
+(per thread, for a class of metrics) are what the workloads declare
+(:attr:`pytest_sbcbench.workload.Workload.limits`; the crypto ones:
+:data:`pytest_sbcbench.workloads.crypto.CEILINGS`), so a contributed workload bounds its own."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SbcBenchError
-from ..model import Result, Verdict, display
+from ..model import Judgeable, Verdict, display
 from ..platform.board import BoardProfile
 from ..words import counted
+from ..workload import Ceiling, Limits
 from ..workloads import DRAM, STORAGE, builtin_limits
 
 CLOCK_SLACK = 1.05
@@ -31,15 +34,15 @@ class Limit:
     source: str
 
 
-def limits(board: BoardProfile, declared: Mapping[str, str] | None = None) -> list[Limit]:
-    """The board's limit for each ``declared`` metric (metric -> the board fact bounding it;
-    default: what the built-in workloads declare) whose fact the profile has, and its clock."""
+def limits(board: BoardProfile, declared: Limits | None = None) -> list[Limit]:
+    """The board's limit for each metric ``declared`` bounds by a board fact (default: what the
+    built-in workloads declare) whose fact the profile has, and its clock."""
     facts = board.facts
     note = str(facts.get("limits_note", "board profile"))
     sources = {DRAM: f"{board.dram or 'DRAM'} theoretical bandwidth ({note})",
                STORAGE: f"{facts.get('storage', 'storage')} ({note})"}
     out = []
-    for metric, fact in (builtin_limits() if declared is None else declared).items():
+    for metric, fact in (builtin_limits() if declared is None else declared).facts.items():
         value = facts.get(fact)
         if value:
             out.append(Limit(metric, float(value), "B/s", sources.get(fact, f"{fact} ({note})")))
@@ -50,80 +53,20 @@ def limits(board: BoardProfile, declared: Mapping[str, str] | None = None) -> li
     return out
 
 
-@dataclass(frozen=True)
-class Ceiling:
-    """The most one thread of any CPU does for a class of crypto metrics, in ``unit``."""
-
-    kind: str
-    per_thread: float
-    unit: str
-
-
-# Per-thread ceilings for crypto metrics, generous multiples of the fastest published per-core
-# figures (references below); an ``openssl speed -multi N`` total gets N times the ceiling.
-# They catch unit and parsing bugs (kB/s read as B/s, children summed twice, seconds per
-# operation read as operations per second), not a few per cent of optimism.
-#
-# Evidence (16384-byte blocks, one core unless said):
-#   [1] AES-128-GCM 22.9 GB/s: AMD EPYC 9655 (Zen 5, VAES-512), OpenSSL master,
-#       https://github.com/openssl/openssl/pull/31633 (benchmark comment, 2026-08-18);
-#       Ice Lake-SP Xeon 8380: 11.5 GB/s, https://github.com/openssl/openssl/pull/32760.
-#   [2] SHA-256 2.18 GB/s, SHA-512 1.27 GB/s, AES-256-CBC encrypt 1.24 GB/s per core: AWS
-#       c8a.large (2 Zen 5 cores, ``-multi 2`` totals halved), SpareCores sc-inspector-data
-#       data/aws/c8a.large/openssl/parsed.json, https://github.com/SpareCores/sc-inspector-data.
-#   [3] rsa2048 sign 4155/s, verify 60760/s, ecdsap256 sign 50259/s, verify 16832/s: a 2.6 GHz
-#       AMD EPYC core, OpenSSL 3.0.19 (tests/data/this_machine/openssl-3.0.19_mr_*.txt);
-#       rsa512 verify 402500/s on a Mac, https://github.com/openssl/openssl/issues/21257.
-CEILINGS: dict[str, Ceiling] = {
-    # SHA-NI / ARMv8 SHA2 cores hash at most about 2-4 GB/s [2]: 20 GB/s is 9x SHA-256's best
-    "hash": Ceiling("hash", 20e9, "B/s"),
-    # CBC encryption is serial (about 1-2 GB/s [2]); decryption parallelises like GCM [1]:
-    # 50 GB/s is twice the fastest GCM and 40x the fastest CBC encryption
-    "cipher": Ceiling("cipher", 50e9, "B/s"),
-    # AEADs: the fastest AES-GCM is 22.9 GB/s [1] (ChaCha20-Poly1305 is slower): 100 GB/s is 4x
-    "aead": Ceiling("aead", 100e9, "B/s"),
-    # RSA-2048 [3] times 12 (sign) and 16 (verify); other sizes scale by (2048/bits)^3 for the
-    # private-key operation and (2048/bits)^2 for the public one (e = 65537)
-    "rsa sign": Ceiling("rsa sign", 50e3, "op/s"),
-    "rsa verify": Ceiling("rsa verify", 1e6, "op/s"),
-    # ECDSA over P-256 (the fastest of the NIST curves offered) [3] times 20 and 30, any curve
-    "ecdsa sign": Ceiling("ecdsa sign", 1e6, "op/s"),
-    "ecdsa verify": Ceiling("ecdsa verify", 5e5, "op/s"),
-}
-HASHES = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
-
-
-def crypto_class(algorithm: str, op: str | None) -> tuple[Ceiling, float] | None:
-    """The ceiling class of a canonical algorithm name and the factor for its key size."""
-    if op is None:
-        if algorithm in HASHES:
-            return CEILINGS["hash"], 1.0
-        if algorithm.endswith("-gcm") or algorithm == "chacha20-poly1305":
-            return CEILINGS["aead"], 1.0
-        if algorithm.startswith("aes-") and algorithm.endswith("-cbc"):
-            return CEILINGS["cipher"], 1.0
-        return None
-    if algorithm.startswith("rsa") and algorithm[3:].isdigit() and op in ("sign", "verify"):
-        power = 3 if op == "sign" else 2
-        return CEILINGS[f"rsa {op}"], (2048 / int(algorithm[3:])) ** power
-    if algorithm.startswith("ecdsa-") and op in ("sign", "verify"):
-        return CEILINGS[f"ecdsa {op}"], 1.0
-    return None
-
-
-def crypto_limits(result: Result, board: BoardProfile | None = None) -> list[Limit]:
-    """The crypto ceiling of this result, scaled by its identity's thread count, at most the
-    board's cores (a file claiming 1000 threads on a 4-core board gets 4 cores' ceiling:
-    threads beyond the cores add no throughput)."""
+def ceiling_limits(result: Judgeable, ceilings: Sequence[Ceiling],
+                   board: BoardProfile | None = None) -> list[Limit]:
+    """The declared ceilings of this result's class (its identity's algorithm and op, its
+    unit), scaled by its identity's thread count, at most the board's cores (a file claiming
+    1000 threads on a 4-core board gets 4 cores' ceiling: threads beyond the cores add no
+    throughput)."""
     m = result.measurement
     ident = m.identity.as_dict()
-    algorithm = ident.get("algorithm")
-    op = ident.get("op")
-    found = crypto_class(str(algorithm), None if op is None else str(op)) \
-        if algorithm is not None else None
-    if found is None or found[0].unit != m.unit:
+    algorithm, op = ident.get("algorithm"), ident.get("op")
+    if algorithm is None:
         return []
-    ceiling, size = found
+    found = [(c, size) for c in ceilings if c.unit == m.unit
+             for size in [c.factor(str(algorithm), None if op is None else str(op))]
+             if size is not None]
     threads = ident.get("threads")
     n = threads if isinstance(threads, int) and not isinstance(threads, bool) and threads > 0 \
         else 1
@@ -131,14 +74,18 @@ def crypto_limits(result: Result, board: BoardProfile | None = None) -> list[Lim
     if board is not None and 0 < board.cores < n:
         why = f" (the {board.cores} cores of {board.name}; the result claims {n} threads)"
         n = board.cores
-    per_thread = ceiling.per_thread * size
-    shown, unit = display(per_thread, ceiling.unit)
-    return [Limit(m.metric, per_thread * n, m.unit,
-                  f"{ceiling.kind} ceiling {shown} {unit} per thread x "
-                  f"{counted(n, 'thread')}{why}; judge/physics.py CEILINGS")]
+    out = []
+    for ceiling, size in found:
+        per_thread = ceiling.per_thread * size
+        shown, unit = display(per_thread, ceiling.unit)
+        source = f"; {ceiling.source}" if ceiling.source else ""
+        out.append(Limit(m.metric, per_thread * n, m.unit,
+                         f"{ceiling.kind} ceiling {shown} {unit} per thread x "
+                         f"{counted(n, 'thread')}{why}{source}"))
+    return out
 
 
-def measured_limits(result: Result) -> list[Limit]:
+def measured_limits(result: Judgeable) -> list[Limit]:
     """A result may carry the ceiling of the interface it was measured through (storage)."""
     metric = result.measurement.metric
     ceiling = _positive(result.telemetry.get("interface_limit_bytes_per_s"),
@@ -162,14 +109,17 @@ def _positive(value: Any, what: str, *, zero_ok: bool = False) -> float | None:
     return float(value)
 
 
-def check(result: Result, board: BoardProfile, declared: Mapping[str, str] | None = None
+def check(result: Judgeable, board: BoardProfile, declared: Limits | None = None
           ) -> Verdict | None:
-    """``implausible`` when any sample or a sampled clock exceeds a board limit (of the
-    ``declared`` metrics), an interface limit or the crypto ceiling of its metric class."""
+    """``implausible`` when any sample or a sampled clock exceeds a board limit (of the metrics
+    ``declared`` bounds by a board fact), an interface limit or a declared ceiling of its
+    class (``declared``: the run's workloads' :class:`~pytest_sbcbench.workload.Limits`;
+    default: the built-in workloads')."""
     found = []
     m = result.measurement
+    declared = builtin_limits() if declared is None else declared
     for limit in [*limits(board, declared), *measured_limits(result),
-                  *crypto_limits(result, board)]:
+                  *ceiling_limits(result, declared.ceilings, board)]:
         if limit.metric == m.metric and limit.unit == m.unit and max(m.samples) > limit.value:
             shown, unit = display(max(m.samples), limit.unit)
             top, _ = display(limit.value, limit.unit)

@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..model import Evidence, Finding, Measurement, Result, Status, Verdict, display
+from ..model import Evidence, Finding, Judgeable, Measurement, Status, Verdict, display
 from ..platform.board import BoardProfile
 from ..words import counted
+from ..workload import Limits
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .baseline import boot_of as boot_of  # where report.compare and others read it
@@ -102,7 +103,7 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
     return entry
 
 
-def judge(result: Result, baseline: Baseline | None, board: str,
+def judge(result: Judgeable, *, baseline: Baseline | None, board: str,
           machine: Mapping[str, Any] | None = None, candidate: Candidate = ALONE,
           n_metrics: int = DEFAULT_SUITE_METRICS, min_effect_pct: float | None = None
           ) -> Verdict:
@@ -252,14 +253,17 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
         detail += (f"; this session ran in baseline boot {shared[:8]}: not a new boot, so the "
                    "boot-to-boot drift counted for it is not in its numbers")
     hint = d.needed
-    evidence = Evidence(d.change_pct, (_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
-                        100.0 * (1 - 2 * d.alpha), _finite(d.tolerance_pct),
-                        _finite(d.detectable_pct), plan.min_effect_pct, d.samples_used,
-                        base_samples, d.baseline_boots,
-                        hint.runs_at_planned if hint else None,
-                        hint.baseline_boots if hint else None, d.candidate_boots,
-                        hint.candidate_boots if hint else None, _finite(d.catch95_pct),
-                        d.p_value, d.df, d.status == "pending", entry.median)
+    evidence = Evidence(
+        change_pct=d.change_pct, ci_pct=(_finite(d.ci_pct[0]), _finite(d.ci_pct[1])),
+        confidence_pct=100.0 * (1 - 2 * d.alpha), tolerance_pct=_finite(d.tolerance_pct),
+        detectable_pct=_finite(d.detectable_pct), min_effect_pct=plan.min_effect_pct,
+        samples=d.samples_used, baseline_samples=base_samples,
+        baseline_boots=d.baseline_boots,
+        runs_needed=hint.runs_at_planned if hint else None,
+        boots_needed=hint.baseline_boots if hint else None, candidate_boots=d.candidate_boots,
+        candidate_boots_needed=hint.candidate_boots if hint else None,
+        catch95_pct=_finite(d.catch95_pct), p_value=d.p_value, df=d.df,
+        pending=d.status == "pending", baseline_median=entry.median)
     return Verdict(status, detail, evidence)
 
 
@@ -296,7 +300,7 @@ class JudgeContext:
     only the limits the result itself carries apply), the baseline, the machine that ran
     (``cpu_model``, ``cpus``: a baseline from another machine is incomparable), the validity
     findings of the run, ``--sbc-strict``, the physical limits the run's workloads declare
-    (metric -> board fact; ``None``: the built-in workloads' declarations), the candidate (its
+    (board facts and ceilings; ``None``: the built-in workloads' declarations), the candidate (its
     earlier boots) and m, the metrics judged in the run (Holm's first step: 4% / m)."""
 
     board_name: str
@@ -305,7 +309,7 @@ class JudgeContext:
     machine: Mapping[str, Any] | None = None
     findings: Sequence[Finding] = field(default_factory=tuple)
     strict: bool = False
-    limits: Mapping[str, str] | None = None
+    limits: Limits | None = None
     candidate: Candidate = ALONE
     n_metrics: int = DEFAULT_SUITE_METRICS
     min_effect_pct: float | None = None  # delta from the judge's side (compare --min-effect)
@@ -316,7 +320,7 @@ def unknown_board(name: str) -> BoardProfile:
     return BoardProfile(name=name, title=name, soc="unknown", arch="unknown", clusters=())
 
 
-def judge_result(result: Result, context: JudgeContext) -> Verdict:
+def judge_result(result: Judgeable, context: JudgeContext) -> Verdict:
     """``implausible`` when a number beats physics; ``invalid`` under strict when the run had
     findings; else the baseline gate's verdict."""
     implausible = physics.check(result, context.board or unknown_board(context.board_name),
@@ -325,8 +329,9 @@ def judge_result(result: Result, context: JudgeContext) -> Verdict:
         return implausible
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
-    return judge(result, context.baseline, context.board_name, context.machine,
-                 context.candidate, context.n_metrics, context.min_effect_pct)
+    return judge(result, baseline=context.baseline, board=context.board_name,
+                 machine=context.machine, candidate=context.candidate,
+                 n_metrics=context.n_metrics, min_effect_pct=context.min_effect_pct)
 
 
 UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed

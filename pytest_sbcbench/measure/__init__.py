@@ -1,1 +1,3 @@
-"""Measure layer: workloads that run real tools, and their output parsers."""
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+Measure layer: workloads that run real tools, and their output parsers."""

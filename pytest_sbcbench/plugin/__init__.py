@@ -1,4 +1,6 @@
-"""The pytest plugin (entry point ``sbcbench``, this package): hooks, fixtures, hookspecs, the
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The pytest plugin (entry point ``sbcbench``, this package): hooks, fixtures, hookspecs, the
 pytest-benchmark driver and the one option table.  Thin glue only: a run is
 :mod:`pytest_sbcbench.run`.
 

@@ -186,12 +186,16 @@ def _evidence(verdict: dict[str, Any], where: str) -> Evidence | None:
               for k in ("samples", "baseline_samples", "baseline_boots")]
     change, confidence, effect = (float(v or 0.0) for v in required)
     samples, base_samples, boots = (int(v or 0) for v in counts)
-    return Evidence(change, (low, high), confidence, _number(verdict, "tolerance_pct", where),
-                    _number(verdict, "detectable_pct", where), effect, samples, base_samples,
-                    boots, _count(verdict, "runs_needed", where),
-                    _count(verdict, "boots_needed", where),
-                    _count(verdict, "candidate_boots", where) or 1,
-                    _count(verdict, "candidate_boots_needed", where),
-                    _number(verdict, "catch95_pct", where), _number(verdict, "p_value", where),
-                    _number(verdict, "df", where), verdict.get("pending") is True,
-                    _number(verdict, "baseline_median", where))
+    return Evidence(
+        change_pct=change, ci_pct=(low, high), confidence_pct=confidence,
+        tolerance_pct=_number(verdict, "tolerance_pct", where),
+        detectable_pct=_number(verdict, "detectable_pct", where), min_effect_pct=effect,
+        samples=samples, baseline_samples=base_samples, baseline_boots=boots,
+        runs_needed=_count(verdict, "runs_needed", where),
+        boots_needed=_count(verdict, "boots_needed", where),
+        candidate_boots=_count(verdict, "candidate_boots", where) or 1,
+        candidate_boots_needed=_count(verdict, "candidate_boots_needed", where),
+        catch95_pct=_number(verdict, "catch95_pct", where),
+        p_value=_number(verdict, "p_value", where), df=_number(verdict, "df", where),
+        pending=verdict.get("pending") is True,
+        baseline_median=_number(verdict, "baseline_median", where))

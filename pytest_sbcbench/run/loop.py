@@ -97,7 +97,7 @@ def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs
         workload.reset(ctx)
 
     def take() -> None:
-        runs_taken.append(workload.sample(ctx))
+        runs_taken.append(workload.timed_run(ctx))
     (driver or plain_runs)(reset, take, runs)
     budget = max(runs, max_runs or runs)
     while len(runs_taken) < budget and more_needed(workload,

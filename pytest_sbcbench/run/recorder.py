@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +29,10 @@ if TYPE_CHECKING:
     from ..judge.verdict import JudgeContext
     from ..measure.background import Window
     from ..measure.sampler import Sampler
-    from ..model import Finding, Measurement, Result, Trace, Verdict
+    from ..model import Finding, Measurement, Result, Trace
     from ..platform.board import BoardProfile
     from ..settings import Settings
+    from ..workload import Limits
     from .target import RunTarget
 
 Publish = Callable[["Result"], None]
@@ -40,12 +41,12 @@ Publish = Callable[["Result"], None]
 @dataclasses.dataclass(frozen=True)
 class Judged:
     """What a verdict is given against: the board, its baseline and machine, and the physical
-    limits the workloads declare (metric -> board fact)."""
+    limits the workloads declare (board facts and ceilings)."""
 
     board: BoardProfile
     baseline: Baseline | None
     machine: dict[str, Any]
-    limits: Mapping[str, str]
+    limits: Limits
 
 
 class Recorder:
@@ -187,7 +188,7 @@ class Recorder:
         from ..judge import telemetry as telemetry_mod
         from ..judge import validity
         from ..judge.verdict import disturbed_verdict, failure_message, judge_result
-        from ..model import Result
+        from ..model import Measured, Result
 
         pending = self.pending.pop(nodeid, [])
         telemetry: dict[str, Any] = {}
@@ -210,14 +211,12 @@ class Recorder:
             assert context is not None
             # judged exactly as written: the workload's details (an interface ceiling) included
             merged = {**telemetry, **handle.measurement.details}
-            result = Result(handle.test, handle.measurement, handle.summary, _placeholder(),
-                            merged)
-            verdict = judge_result(result, context)
+            verdict = judge_result(Measured(handle.test, handle.measurement, merged), context)
             if disturbed is not None and not settings.save_baseline:
                 verdict = disturbed_verdict(verdict, disturbed)
             message = failure_message(verdict, found, settings.allow_incomparable,
                                       settings.strict, settings.gate)
-            final = dataclasses.replace(result, verdict=verdict)
+            final = Result(handle.test, handle.measurement, handle.summary, verdict, merged)
             if message and verdict.status == "regression" and self.far_boot(final):
                 message = None  # a far boot of the reference being recorded: saved, reported
             if message:
@@ -306,9 +305,3 @@ def _check_details(test: str, measurement: Measurement) -> None:
         raise SbcBenchError(f"{test}: {measurement.display_name}: details cannot be written to "
                             f"the results file ({exc}); use JSON values: str, finite numbers, "
                             "bool, None, lists and mappings") from exc
-
-
-def _placeholder() -> Verdict:
-    from ..model import Verdict
-
-    return Verdict("no-baseline", "not judged yet")

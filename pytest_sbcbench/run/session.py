@@ -122,9 +122,7 @@ class Session:
         return found
 
     def judged(self) -> Judged:
-        from ..workloads import builtin_limits
-
-        return Judged(self.board, self.baseline, self.lookup.machine, builtin_limits())
+        return Judged(self.board, self.baseline, self.lookup.machine, self.registry.limits())
 
     def context(self, workload: Workload) -> Context:
         return self.recorder.context(self.target, workload)

@@ -1,4 +1,6 @@
-"""The registry: every built-in workload, and those third parties add through the
+"""Private: the public API is ``pytest_sbcbench`` itself (its ``__all__``).
+
+The registry: every built-in workload, and those third parties add through the
 ``pytest_sbcbench_workloads`` hook.
 
 A new built-in benchmark is one module here (a :class:`~pytest_sbcbench.workload.BaseWorkload`
@@ -6,8 +8,11 @@ subclass and a ``WORKLOADS`` list) plus one :class:`Registration` line in :data:
 line declares, as data, the markers the module's workloads use (registered when pytest starts,
 without importing the module, so ``--strict-markers`` and ``-m`` work for a test file run
 alone) and the physical limits of its metrics (the board-profile fact each metric can never
-exceed; the physics gate reads them from here instead of naming metrics).  Workload modules
-are imported only when the registry is built, and they import their tools lazily.
+exceed; the physics gate reads them from here instead of naming metrics).  Limits that hold on
+any board (the crypto ceilings per thread) are the workloads' own declaration,
+:attr:`~pytest_sbcbench.workload.Workload.limits`, as for a workload the hook contributes:
+:func:`declared_limits` gathers both.  Workload modules are imported only when the registry is
+built, and they import their tools lazily.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the markers and limits below are read at start-up: this module is light
-    from ..workload import Workload
+    from ..workload import Limits, Workload
 
 DRAM = "dram_bandwidth_bytes_per_s"  # board-profile facts a metric can never exceed
 STORAGE = "storage_max_bytes_per_s"
@@ -60,9 +65,27 @@ def builtin_markers() -> dict[str, str]:
     return {**out, **SUITE_MARKERS}
 
 
-def builtin_limits() -> dict[str, str]:
+def builtin_facts() -> dict[str, str]:
     """Metric -> the board fact that bounds it, as the built-in registrations declare."""
     return {metric: fact for entry in BUILTIN for metric, fact in entry.limits.items()}
+
+
+def declared_limits(workloads: Iterable[Workload]) -> Limits:
+    """What the physics gate bounds a run of ``workloads`` by: the board facts of the built-in
+    registrations, then each workload's own :attr:`~pytest_sbcbench.workload.Workload.limits`
+    (the crypto ceilings, or what a contributed workload declares)."""
+    from ..workload import Limits
+
+    out = Limits(builtin_facts())
+    for workload in workloads:
+        out = out.merged(workload.limits)
+    return out
+
+
+def builtin_limits() -> Limits:
+    """The limits of the built-in workloads: what a results file is judged by (``sbcbench
+    validate``, ``compare``) when no run says which workloads it had."""
+    return declared_limits(builtin())
 
 
 def builtin() -> list[Workload]:
@@ -107,6 +130,10 @@ class Registry:
 
     def markers(self) -> dict[str, str]:
         return markers(self.workloads)
+
+    def limits(self) -> Limits:
+        """What the physics gate bounds this run's numbers by (:func:`declared_limits`)."""
+        return declared_limits(self.workloads)
 
 
 def markers(workloads: Iterable[Workload]) -> dict[str, str]:

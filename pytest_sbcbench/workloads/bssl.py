@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import SbcBenchError
 from ..model import Identity
 from ..workload import BaseWorkload, Context, Plan, TimedRun
+from .crypto import CRYPTO_LIMITS
 
 if TYPE_CHECKING:
     from ..measure.bssl import BsslTool
@@ -49,6 +50,7 @@ class BsslAeadSeal(BaseWorkload):
 
     markers = ("crypto",)
     description = "openssl and in-process cipher, hash and signature throughput"
+    limits = CRYPTO_LIMITS
     test = "test_bssl"
 
     def __init__(self, aead: str, block_bytes: int = 16384) -> None:
@@ -66,14 +68,14 @@ class BsslAeadSeal(BaseWorkload):
 
     def plan(self, settings: Settings) -> Plan:
         # the filter also runs the open direction (and AWS-LC's EVP and GCM-SIV rows)
-        return Plan(runs=3, quick_runs=2, seconds=1, quick_seconds=1, sample_s=8.0,
-                    quick_sample_s=8.0)
+        return Plan(runs=3, quick_runs=2, seconds=1, quick_seconds=1, run_s=8.0,
+                    quick_run_s=8.0)
 
     def identity(self, ctx: Context) -> Identity:
         found = tool(ctx)
         return Identity.of(tool="bssl", library=found.library, version=found.version)
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.bssl import measure_aead_seal
 
         reading = measure_aead_seal(tool(ctx), self.aead, block_bytes=self.block_bytes,

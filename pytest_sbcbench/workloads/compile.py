@@ -1,5 +1,6 @@
 """Clean release builds of pinned trees: untimed warm-up builds, then one timed clean build per
-sample.  The registry holds the seeds' standard workload in two tiers and an offline crate:
+timed run (one sample of the build time).  The registry holds the seeds' standard workload in
+two tiers and an offline crate:
 
 - pinned: ballistics-engine at 2821bba, the tree the archived fleet was measured on
   (43 .rs files, 16,639 lines, 144 crates; no Cargo.lock at that commit, so dependencies resolve
@@ -240,7 +241,7 @@ class Build(BaseWorkload):
     def reset(self, ctx: Context) -> None:
         ctx.scratch["clean"]()
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure import timed_build as builds
         from ..measure.checkout import repo_name
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import SbcBenchError, ToolError
 from ..model import Identity
-from ..workload import BaseWorkload, Context, Plan, TimedRun
+from ..workload import BaseWorkload, Ceiling, Context, Limits, Plan, TimedRun
 
 if TYPE_CHECKING:
     from ..measure.openssl import OpensslTool
@@ -26,6 +26,43 @@ BLOCK = 16384
 MISSING_OPENSSL = ("openssl not found on PATH: install it (Debian/Ubuntu: apt-get install "
                    "openssl) or point {env} at an openssl binary")
 TOOL_KEY = "openssl"
+
+# Per-thread ceilings for crypto metrics, generous multiples of the fastest published per-core
+# figures (references below); an ``openssl speed -multi N`` total gets N times the ceiling.
+# They catch unit and parsing bugs (kB/s read as B/s, children summed twice, seconds per
+# operation read as operations per second), not a few per cent of optimism.  Every crypto
+# workload declares them (the in-process and bssl ones too), and the physics gate applies them
+# to any result of their class, whichever workload measured it (a scaling run of sha256).
+#
+# Evidence (16384-byte blocks, one core unless said):
+#   [1] AES-128-GCM 22.9 GB/s: AMD EPYC 9655 (Zen 5, VAES-512), OpenSSL master,
+#       https://github.com/openssl/openssl/pull/31633 (benchmark comment, 2026-08-18);
+#       Ice Lake-SP Xeon 8380: 11.5 GB/s, https://github.com/openssl/openssl/pull/32760.
+#   [2] SHA-256 2.18 GB/s, SHA-512 1.27 GB/s, AES-256-CBC encrypt 1.24 GB/s per core: AWS
+#       c8a.large (2 Zen 5 cores, ``-multi 2`` totals halved), SpareCores sc-inspector-data
+#       data/aws/c8a.large/openssl/parsed.json, https://github.com/SpareCores/sc-inspector-data.
+#   [3] rsa2048 sign 4155/s, verify 60760/s, ecdsap256 sign 50259/s, verify 16832/s: a 2.6 GHz
+#       AMD EPYC core, OpenSSL 3.0.19 (tests/data/this_machine/openssl-3.0.19_mr_*.txt);
+#       rsa512 verify 402500/s on a Mac, https://github.com/openssl/openssl/issues/21257.
+WHERE = "workloads/crypto.py CEILINGS"
+CEILINGS: tuple[Ceiling, ...] = (
+    # SHA-NI / ARMv8 SHA2 cores hash at most about 2-4 GB/s [2]: 20 GB/s is 9x SHA-256's best
+    Ceiling("hash", 20e9, "B/s", "md5|sha1|sha224|sha256|sha384|sha512", source=WHERE),
+    # CBC encryption is serial (about 1-2 GB/s [2]); decryption parallelises like GCM [1]:
+    # 50 GB/s is twice the fastest GCM and 40x the fastest CBC encryption
+    Ceiling("cipher", 50e9, "B/s", "aes-.*-cbc", source=WHERE),
+    # AEADs: the fastest AES-GCM is 22.9 GB/s [1] (ChaCha20-Poly1305 is slower): 100 GB/s is 4x
+    Ceiling("aead", 100e9, "B/s", ".*-gcm|chacha20-poly1305", source=WHERE),
+    # RSA-2048 [3] times 12 (sign) and 16 (verify); other sizes scale by (2048/bits)^3 for the
+    # private-key operation and (2048/bits)^2 for the public one (e = 65537)
+    Ceiling("rsa sign", 50e3, "op/s", r"rsa(?P<bits>\d+)", "sign", size_power=3, source=WHERE),
+    Ceiling("rsa verify", 1e6, "op/s", r"rsa(?P<bits>\d+)", "verify", size_power=2,
+            source=WHERE),
+    # ECDSA over P-256 (the fastest of the NIST curves offered) [3] times 20 and 30, any curve
+    Ceiling("ecdsa sign", 1e6, "op/s", "ecdsa-.*", "sign", source=WHERE),
+    Ceiling("ecdsa verify", 5e5, "op/s", "ecdsa-.*", "verify", source=WHERE),
+)
+CRYPTO_LIMITS = Limits(ceilings=CEILINGS)
 
 
 def find_tool(ctx: Context) -> OpensslTool | str:
@@ -76,6 +113,7 @@ def tool(ctx: Context) -> OpensslTool:
 class OpensslWorkload(BaseWorkload):
     markers = ("crypto",)
     description = "openssl and in-process cipher, hash and signature throughput"
+    limits = CRYPTO_LIMITS
 
     def available(self, ctx: Context) -> str | None:
         return available_openssl(ctx)
@@ -103,7 +141,7 @@ class OpensslThroughput(OpensslWorkload):
     def param(self) -> str:
         return self.algorithm
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_throughput
 
         reading = measure_throughput(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1,
@@ -129,9 +167,9 @@ class OpensslRate(OpensslWorkload):
     def plan(self, settings: Settings) -> Plan:
         base = super().plan(settings)  # sign and verify phases both run
         return Plan(base.runs, base.quick_runs, base.seconds, base.quick_seconds,
-                    sample_s=2 * base.seconds, quick_sample_s=2 * base.quick_seconds)
+                    run_s=2 * base.seconds, quick_run_s=2 * base.quick_seconds)
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_rates
 
         rates = measure_rates(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)
@@ -164,9 +202,9 @@ class OpensslPostQuantum(OpensslRate):
     def plan(self, settings: Settings) -> Plan:
         base = OpensslWorkload.plan(self, settings)  # keygen and two more phases run
         return Plan(base.runs, base.quick_runs, base.seconds, base.quick_seconds,
-                    sample_s=3 * base.seconds, quick_sample_s=3 * base.quick_seconds)
+                    run_s=3 * base.seconds, quick_run_s=3 * base.quick_seconds)
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_post_quantum
 
         rates = measure_post_quantum(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)

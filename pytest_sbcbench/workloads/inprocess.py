@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..model import Identity
 from ..workload import BaseWorkload, Context, Plan, TimedRun
+from .crypto import CRYPTO_LIMITS
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -19,6 +20,7 @@ BLOCK = 16384
 class Aead(BaseWorkload):
     markers = ("crypto",)
     description = "openssl and in-process cipher, hash and signature throughput"
+    limits = CRYPTO_LIMITS
     test = "test_inprocess"
 
     def __init__(self, algorithm: str, block_bytes: int = BLOCK) -> None:
@@ -52,7 +54,7 @@ class Aead(BaseWorkload):
     def declared_identity(self, ctx: Context) -> Identity | None:
         return self.identity(ctx)
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.inprocess import measure_aead
 
         reading = measure_aead(self.algorithm, seconds=float(ctx.seconds), runs=1,

@@ -1,5 +1,5 @@
 """DRAM bandwidth with a STREAM-style kernel whose arrays are at least 4x the last-level cache;
-one sample is one run of the kernel (read, write, copy and triad of that run)."""
+one timed run is one run of the kernel (a sample each of read, write, copy and triad)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ class MemoryStream(BaseWorkload):
         return None
 
     def plan(self, settings: Settings) -> Plan:
-        return Plan(runs=3, quick_runs=2, seconds=10, quick_seconds=3, sample_s=5.0,
-                    quick_sample_s=2.0, setup_s=1.0)
+        return Plan(runs=3, quick_runs=2, seconds=10, quick_seconds=3, run_s=5.0,
+                    quick_run_s=2.0, setup_s=1.0)
 
     def passes(self, ctx: Context) -> int:
         return 3 if ctx.quick else 10
@@ -58,7 +58,7 @@ class MemoryStream(BaseWorkload):
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool="sbcbench-stream")
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure import stream
 
         readings = stream.measure(ctx.scratch["binary"], ctx.scratch["spec"],

@@ -1,6 +1,6 @@
 """Thread scaling: the same CPU-bound work at 1, 2, 4, ... threads up to the CPU count, with
 efficiency against one thread and what the extra threads are (SMT siblings, another cluster).
-One sample is one pass over every thread count.  The seeds: the Star64 scales 2.00x at 2 and
+One timed run is one pass over every thread count.  The seeds: the Star64 scales 2.00x at 2 and
 3.93x at 4; the MacBook's Hyper-Threading adds nothing to FP work (1.51x at 2 and at 4)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def cpus(ctx: Context) -> int:
     is offline, as with ``maxcpus=1``: the thread counts stay the board's, and a lost core
     shows as lost throughput at the same counts, see :func:`online_cpus`); here the host's
     affinity, else (a captured tree without a status file) every processor its cpuinfo lists.
-    Read once per test, so every sample of it uses the same thread counts."""
+    Read once per test, so every run of it uses the same thread counts."""
     if "cpus" not in ctx.scratch:
         ctx.scratch["cpus"] = _cpus(ctx)
     found: int = ctx.scratch["cpus"]
@@ -122,13 +122,13 @@ class Scaling(BaseWorkload):
         from ..measure.scaling import thread_counts
 
         steps = len(thread_counts(plan_cpus(settings.sysroot)))
-        return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1, sample_s=3.0 * steps,
-                    quick_sample_s=1.0 * steps)
+        return Plan(runs=3, quick_runs=2, seconds=3, quick_seconds=1, run_s=3.0 * steps,
+                    quick_run_s=1.0 * steps)
 
     def identity(self, ctx: Context) -> Identity:
         return Identity.of(tool=self.tool)
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.scaling import thread_counts
 
         return TimedRun(tuple(self.measure(ctx, n) for n in thread_counts(cpus(ctx))))

@@ -1,6 +1,6 @@
 """Sequential storage write and read that cannot be the page cache, judged against the interface
 the platform reports (mmc bus mode and clock, SATA link speed) and the board's limits.  One
-sample is one write-then-read of the test file (both metrics of that run)."""
+timed run is one write-then-read of the test file (a sample of each of its two metrics)."""
 
 from __future__ import annotations
 
@@ -114,18 +114,18 @@ class Sequential(BaseWorkload):
         return Identity.of(tool="sbcbench-storage", size_bytes=self.size(ctx),
                            block_bytes=BLOCK, fstype=where.fstype, device=where.device)
 
-    def sample(self, ctx: Context) -> TimedRun:
+    def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure import storage
 
         if not ctx.executor.is_local:
             from ..measure.board_storage import write_then_read
 
             run = write_then_read(ctx.executor, self.where(ctx), self.size(ctx))
-            return _sample(run)
+            return _timed_run(run)
         settings = ctx.settings
         drop = settings.sysroot.drop_caches if os.geteuid() == 0 and settings.sysroot.is_host \
             else None
-        return _sample(storage.write_then_read(self.where(ctx), self.size(ctx), drop))
+        return _timed_run(storage.write_then_read(self.where(ctx), self.size(ctx), drop))
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         """The interface ceiling travels in the details, where the physics gate reads it."""
@@ -140,7 +140,7 @@ class Sequential(BaseWorkload):
         return [dataclasses.replace(m, details={**m.details, **details}) for m in measurements]
 
 
-def _sample(run: StorageThroughput) -> TimedRun:
+def _timed_run(run: StorageThroughput) -> TimedRun:
     extra = {"method": run.method}
     return TimedRun(
         TimedRun.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).measurements
