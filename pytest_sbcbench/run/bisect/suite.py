@@ -12,9 +12,7 @@ commit are one run with ``--sbc-boots N``, which reboots the board between them 
 boots afresh for every run).  Locally, a run is a boot only in name: when ``SBCBENCH_BOOT_ID``
 is set (tests and simulations), each run gets ``$SBCBENCH_BOOT_ID-<label>-<n>``.  The samples
 are read from each run's results JSON (kept in the state directory's ``runs/``); the boot id is
-the one the results file records.  A thread-scaling test adds its within-boot speed-ups (N
-threads over one, pass by pass: :func:`speedups`), the metric that shows a lost core whatever
-the speed of the emulator's host.
+the one the results file records.
 """
 
 from __future__ import annotations
@@ -58,56 +56,23 @@ def metric_key(result: dict[str, Any]) -> str:
     return f"{name} ({result.get('test')})"
 
 
-def threads_of(result: dict[str, Any]) -> int | None:
-    identity = result.get("identity") or {}
-    threads = identity.get("threads") if isinstance(identity, dict) else None
-    return threads if isinstance(threads, int) and not isinstance(threads, bool) else None
-
-
-def speedups(results: Sequence[dict[str, Any]]) -> dict[str, tuple[float, ...]]:
-    """Within-boot speed-ups of a thread-scaling test: per pass, the throughput at N threads
-    over the same pass's at one thread (a scaling sample is one pass over every thread count,
-    so sample i of each count comes from the same minutes of the same boot).  What slows every
-    thread count alike (the host of an emulated board, the clock) divides out; a lost core
-    does not.  Keyed ``METRIC speedup N/1 threads (TEST)``."""
-    ones = {(r.get("test"), r.get("metric")): r for r in results if threads_of(r) == 1
-            and r.get("better") == "higher"}
-    out = {}
-    for r in results:
-        n, one = threads_of(r), ones.get((r.get("test"), r.get("metric")))
-        if one is None or n is None or n < 2 or r.get("better") != "higher":
-            continue
-        many, single = r.get("samples") or [], one.get("samples") or []
-        if len(many) != len(single) or not many or min(map(float, single)) <= 0:
-            continue
-        out[f"{r.get('metric')} speedup {n}/1 threads ({r.get('test')})"] = tuple(
-            float(a) / float(b) for a, b in zip(many, single, strict=True))
-    return out
-
-
-def usable(result: dict[str, Any]) -> bool:
-    status = (result.get("verdict") or {}).get("status")
-    return bool(result.get("samples")) and status not in UNUSABLE and result.get(
-        "better") in ("higher", "lower")
-
-
 def boot_from(doc: Any) -> Boot | None:
-    """The boot a results document (``sbcbench-results/1``) holds, one session per metric
-    and per thread-scaling speed-up (:func:`speedups`); None: no usable result."""
+    """The boot a results document (``sbcbench-results/1``) holds; None: no usable result."""
     if not isinstance(doc, dict):
         return None
     env = doc.get("environment") or {}
     lab = env.get("lab") or {}
-    boot_id = str(lab.get("boot_id") or env.get("boot_id") or "") or None
-    results = [r for r in doc.get("results") or [] if isinstance(r, dict) and usable(r)]
+    boot_id = lab.get("boot_id") or env.get("boot_id")
     sessions, better = {}, {}
-    for r in results:
+    for r in doc.get("results") or []:
+        samples = r.get("samples") or []
+        status = (r.get("verdict") or {}).get("status")
+        if not samples or status in UNUSABLE or r.get("better") not in ("higher", "lower"):
+            continue
         key = metric_key(r)
-        sessions[key] = BootSession(tuple(float(s) for s in r["samples"]), boot_id)
+        sessions[key] = BootSession(tuple(float(s) for s in samples),
+                                    str(boot_id) if boot_id else None)
         better[key] = r["better"]
-    for key, ratios in speedups(results).items():
-        sessions[key] = BootSession(ratios, boot_id)
-        better[key] = "higher"
     return Boot(sessions, better) if sessions else None
 
 
