@@ -11,11 +11,12 @@ the budget is 6 boots a test.
 
 An emulated board's second CPU is real only while its host has a second core to give it: TCG
 runs each vCPU on a host thread, the guest's clock is the host's, so on a host whose cores other
-work keeps busy two vCPUs get no more than one, and no metric of the board can see the core
-``maxcpus=1`` takes away.  The bisect then says it cannot tell the ends apart (exit 1), which
-is its right answer; the test skips, naming the CPUs other work kept busy, when that work left
-the emulator less than :data:`FREE_CPUS` host CPUs.  A named commit that is not the planted one,
-a stop, or an undecided bisect on a host with the cores free fails (docs/bisect.md)."""
+work keeps busy two vCPUs get little more than one, and the core ``maxcpus=1`` takes away is
+lost in the boot-to-boot swings of the emulator's share of the host.  The bisect then says it
+cannot tell the ends apart (exit 1), which is its right answer; the test skips, naming the CPUs
+other work kept busy, when that work left the emulator less than :data:`FREE_CPUS` host CPUs.
+A named commit that is not the planted one, a stop, or an undecided bisect on a host with the
+cores free fails (docs/bisect.md)."""
 
 from __future__ import annotations
 
