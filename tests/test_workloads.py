@@ -14,6 +14,7 @@ import pytest
 from helpers import DATA, write_files
 from pytest_sbcbench.errors import SbcBenchError, ToolError
 from pytest_sbcbench.measure import scaling, storage, stream
+from pytest_sbcbench.measure.openssl import OpensslTool
 from pytest_sbcbench.measure.sysbench import parse_sysbench
 from pytest_sbcbench.platform.blockdev import base_device, interface, sata_bytes_per_s
 from pytest_sbcbench.platform.sysroot import Sysroot
@@ -187,3 +188,21 @@ def test_stream_build_records_the_compiler_that_built_it(
     monkeypatch.setenv("CC", str(upgraded))
     rebuilt = stream.build(tmp_path)
     assert rebuilt.compiler_version == "cc (Stand-in) 99.1" and rebuilt.path != kernel.path
+
+
+def test_scaling_times_one_thread_by_the_wall_clock_as_multi_does(tmp_path: Path) -> None:
+    """``openssl speed`` divides a lone process's work by its user CPU time and a ``-multi``
+    total by wall time: on a busy board (here, under load: 1.27 GB/s by CPU time, 0.56 GB/s
+    by the wall) the 1-thread figure kept its speed while the N-thread totals lost theirs.
+    The 1-thread run asks for ``-elapsed``; the identity names the clock."""
+    log = tmp_path / "argv"
+    wrapper = tmp_path / "openssl"
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec {shutil.which("openssl")} "$@"\n')
+    wrapper.chmod(0o755)
+    tool = OpensslTool(str(wrapper), "3.0.0", "OpenSSL 3.0.0")
+    one, two = scaling.openssl_multi(tool, 1, 1, 1), scaling.openssl_multi(tool, 2, 1, 1)
+    first, second = log.read_text().splitlines()
+    assert "-elapsed" in first.split() and "-multi" not in first.split()
+    assert second.split()[1:3] == ["-multi", "2"] and "-elapsed" not in second.split()
+    assert one.identity.as_dict()["clock"] == two.identity.as_dict()["clock"] == "wall"
+    assert one.samples[0] > 0 and two.samples[0] > 0
