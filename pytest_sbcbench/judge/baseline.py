@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardError, SchemaError, SignatureError, schema_field
-from ..fileio import clean_stale_temps, locked, read_regular, write_atomic
+from ..fileio import clean_stale_temps, locked, read_regular
 from ..jsonload import strict_json
 from ..measure.sanity import ABSURD, problem
 from ..model import Identity, Result
@@ -27,9 +27,9 @@ from .baseline_model import SESSION_STATUSES as SESSION_STATUSES
 from .baseline_model import Baseline as Baseline
 from .baseline_model import BaselineEntry as BaselineEntry
 from .baseline_model import StoredSession as StoredSession
-from .baseline_model import baseline_bytes, no_gc_pauses
 from .baseline_model import baseline_text as baseline_text
 from .baseline_model import boot_of as boot_of
+from .baseline_model import no_gc_pauses
 from .baseline_model import reference_of as reference_of
 from .baseline_model import write_baseline as write_baseline
 
@@ -208,7 +208,8 @@ def _board(value: Any, expected: str | None) -> str:
 # else holds them: a run reads its baseline at the start and again twice when it saves (the
 # save's filter, then under the lock); bytes parsed before are not parsed again (issue 31 item
 # 12: the re-read was three quarters of a save).  Keyed by content, so a file changed in any way
-# since is read afresh.
+# since is read afresh.  Only parses are remembered, never a baseline a save built (its new
+# sessions hold the caller's environment, which the caller may change after).
 _PARSED: dict[bytes, weakref.ref[Baseline]] = {}
 
 
@@ -353,11 +354,8 @@ def append_session_locked(path: Path, board: str, results: Sequence[Result], cre
                                tuple(e for e in current.entries if not restart(e)), current.path)
         session_of = session_for(current) if session_for is not None else None
         updated = with_session(current, board, results, created, environment, session_of)
-        written = Baseline(updated.board, updated.entries, path)
-        data = baseline_bytes(path, written)
-        write_atomic(path, data)
-        _remember(hashlib.sha256(data).digest(), written)
-    return written
+        write_baseline(path, updated)
+    return Baseline(updated.board, updated.entries, path)
 
 
 QUICK_KEYS = ("seconds", "passes", "size_bytes")

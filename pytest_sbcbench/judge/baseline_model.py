@@ -195,16 +195,10 @@ def _text(baseline: Baseline, line: Callable[[Any], str]) -> str:
 
 
 def write_baseline(path: Path, baseline: Baseline) -> Path:
-    """Write ``baseline`` to ``path`` atomically (:func:`fileio.write_atomic`); the file
-    actually written (a symlink's target) is returned."""
-    return write_atomic(path, baseline_bytes(path, baseline))
-
-
-def baseline_bytes(path: Path, baseline: Baseline) -> bytes:
-    """The bytes :func:`write_baseline` writes to ``path``; NaN and Infinity are an
-    :class:`OutputError` naming it."""
+    """Write ``baseline`` to ``path`` atomically (:func:`fileio.write_atomic`)."""
     try:
-        return baseline_text(baseline).encode("utf-8")
+        text = baseline_text(baseline)
     except ValueError as exc:
         raise OutputError(path, f"not written: {exc} (a NaN or infinite number is a bug in "
                                 "the measurement)") from exc
+    return write_atomic(path, text.encode("utf-8"))
