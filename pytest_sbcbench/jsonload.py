@@ -14,6 +14,7 @@ a baseline is refused, never waited on or read until memory runs out).  Every re
 from __future__ import annotations
 
 import json
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,10 @@ def _finite_float(text: str) -> float:
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """An object's members; a key given twice is an error, never "the last one wins"."""
-    out: dict[str, Any] = {}
+    out = dict(pairs)
+    if len(out) == len(pairs):  # no key twice: one C-level pass (a baseline has millions)
+        return out
+    out = {}
     for key, value in pairs:
         if key in out:
             raise ValueError(f"key {key!r} appears twice in one object (which one counts "
@@ -63,22 +67,66 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _depth(value: Any) -> int:
-    """The deepest nesting of lists and objects in a parsed document, walked without
-    recursion (a hostile document must not exhaust the stack of whatever reads it next).
-    Only containers are visited: a baseline's millions of numbers are skipped in one pass of
-    each list (this walk was a third of reading a large baseline)."""
-    if not isinstance(value, (dict, list)):
-        return 0
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > deepest:
-            deepest = depth
-        children = item.values() if isinstance(item, dict) else item
-        stack += [(child, depth + 1) for child in children if isinstance(child, (dict, list))]
-    return deepest
+_CONTAINERS = frozenset((dict, list))  # what JSON nests (json makes no subclasses)
+_INFINITIES = (float("inf"), float("-inf"))
+_INT_LIMIT = 10**MAX_INT_DIGITS  # an integer this large has more than MAX_INT_DIGITS digits
+
+
+def _walk(value: Any) -> tuple[int, bool]:
+    """The deepest nesting of lists and objects in a parsed document (counted up to
+    ``MAX_NESTING + 1``), walked level by level without recursion (a hostile document must
+    not exhaust the stack of whatever reads it next), and whether it holds a number json's own
+    parsing let through that :func:`strict_json` refuses (an overflowed float, an integer
+    over :data:`MAX_INT_DIGITS` digits).  Each level's members are gathered into one list and
+    checked in C-level passes (their types, infinities, the largest integers): a baseline
+    holds millions of numbers, and a walk calling Python per member was a third of reading
+    one."""
+    if type(value) not in _CONTAINERS:
+        return 0, _odd([value])
+    level, depth, odd = [value], 0, False
+    while level and depth <= MAX_NESTING:
+        depth += 1
+        members = list(chain.from_iterable(x.values() if type(x) is dict else x
+                                           for x in level))
+        odd = odd or _odd(members)
+        level = [] if _CONTAINERS.isdisjoint(map(type, members)) else \
+            [c for c in members if type(c) in _CONTAINERS]
+    return depth, odd
+
+
+def _odd(values: list[Any]) -> bool:
+    """Whether ``values`` hold an infinite float or an integer over MAX_INT_DIGITS digits
+    (booleans count as the integers 0 and 1)."""
+    if _INFINITIES[0] in values or _INFINITIES[1] in values:
+        return True
+    ints = list(filter(int.__instancecheck__, values))
+    return bool(ints) and (max(ints) >= _INT_LIMIT or min(ints) <= -_INT_LIMIT)
+
+
+def _strict_loads(text: str) -> Any:
+    """json.loads checking every number as it is parsed (the exact refusal)."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int,
+                          parse_float=_finite_float, object_pairs_hook=_unique_keys)
+    except RecursionError as exc:
+        raise ValueError(f"nested deeper than {MAX_NESTING} levels") from exc
+
+
+def _loads(text: str) -> Any:
+    """The document, parsed by json's own C number parsing and its numbers checked after
+    (:func:`_walk`); a document that fails either way is parsed again by
+    :func:`_strict_loads`, which says why exactly (the literal that overflowed, say)."""
+    try:
+        document = json.loads(text, parse_constant=_refuse_constant,
+                              object_pairs_hook=_unique_keys)
+    except (ValueError, RecursionError):
+        document = _strict_loads(text)  # raises, saying why
+    depth, odd = _walk(document)
+    if odd or depth > MAX_NESTING:  # a number error comes first, as when parsing checks them
+        document = _strict_loads(text)
+    if depth > MAX_NESTING:
+        raise ValueError(f"nested deeper than {MAX_NESTING} levels")
+    return document
 
 
 def strict_json(data: bytes | str, path: Path | str, what: str) -> Any:
@@ -89,15 +137,7 @@ def strict_json(data: bytes | str, path: Path | str, what: str) -> Any:
     ``what``."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        try:
-            document = json.loads(text, parse_constant=_refuse_constant,
-                                  parse_int=_bounded_int, parse_float=_finite_float,
-                                  object_pairs_hook=_unique_keys)
-        except RecursionError as exc:
-            raise ValueError(f"nested deeper than {MAX_NESTING} levels") from exc
-        if _depth(document) > MAX_NESTING:
-            raise ValueError(f"nested deeper than {MAX_NESTING} levels")
-        return document
+        return _loads(text)
     except json.JSONDecodeError as exc:
         raise SchemaError(path, None, f"unreadable {what}: corrupt or truncated {what} JSON "
                                       f"({exc})") from exc

@@ -108,6 +108,25 @@ def test_broken_baselines_name_the_file(tmp_path: Path, text: str, message: str)
     assert str(path) in str(err.value)
 
 
+@pytest.mark.parametrize(("where", "raw", "message"), [
+    ("environment", "1e999", "1e999 is out of range for a number"),
+    ("environment", "-" + "9" * 31, "integer of 31 digits is out of range"),
+    ("identity", "1E+400", "1E\\+400 is out of range for a number"),
+])
+def test_numbers_json_lets_through_are_refused_anywhere(tmp_path: Path, where: str, raw: str,
+                                                        message: str) -> None:
+    """A number the strict reading refuses is refused wherever it stands, not only among the
+    samples (the numbers are parsed by json's C code and checked after: issue 31 item 12)."""
+    text = saved(tmp_path, (21.7e6, 21.8e6), (21.6e6, 21.9e6)).read_text()
+    doc = json.loads(text)
+    entry = doc["entries"][0]
+    (entry["identity"] if where == "identity" else entry["sessions"][1][where])["odd"] = "ODD"
+    path = tmp_path / "star64.json"
+    path.write_text(json.dumps(doc).replace('"ODD"', raw))
+    with pytest.raises(SchemaError, match=message):
+        load_baseline(path)
+
+
 @pytest.mark.parametrize("unit", ["B/s", "widgets/s"])
 def test_extreme_samples_are_a_malformed_baseline(tmp_path: Path, unit: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,13 +12,20 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import pytest
+
+from pytest_sbcbench.errors import SchemaError
+from pytest_sbcbench.judge import baseline as baseline_module
 from pytest_sbcbench.judge import boot_test
 from pytest_sbcbench.judge.baseline import (
     Baseline,
     BaselineEntry,
     append_session_locked,
+    load_baseline,
     with_session,
+    write_baseline,
 )
+from pytest_sbcbench.judge.saving import save_session
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 from pytest_sbcbench.report.compare import compare
@@ -130,3 +137,52 @@ def test_saving_is_linear_in_metrics_and_boots(tmp_path: Path) -> None:
     boots = saved(10, 16) / saved(10, 4)
     assert 3.0 < metrics < 5.0, metrics
     assert 2.5 < boots < 5.0, boots
+
+
+def parses(work: Callable[[], Any]) -> int:
+    """How often ``work`` parses a baseline's bytes (calls of judge.baseline._parse)."""
+    count = 0
+    code = baseline_module._parse.__code__
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal count
+        count += frame.f_code is code
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_a_save_does_not_parse_again_the_bytes_the_run_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "star64.json"
+    write_baseline(path, baseline(30, 3))
+    loaded = load_baseline(path, "star64")  # the run's baseline, held until its save
+    assert loaded is not None
+    assert parses(lambda: load_baseline(path, "star64")) == 0
+    assert parses(lambda: save_session(path, "star64", results(30, 8), [], "new",
+                                       {**ENV, "boot_id": "n"})) == 0
+    # what a save wrote is parsed when next read: it is never taken from what the save built
+    assert parses(lambda: load_baseline(path, "star64")) == 1
+    baseline_module._PARSED.clear()
+    fresh = load_baseline(path, "star64")
+    assert fresh is not None and len(fresh.entries) == 30
+    assert [s.created for s in fresh.entries[0].stored] == ["at-0", "at-1", "at-2", "new"]
+    assert loaded.as_dict() != fresh.as_dict()
+
+
+def test_bytes_changed_since_loading_are_parsed_again(tmp_path: Path) -> None:
+    path = tmp_path / "star64.json"
+    write_baseline(path, baseline(5, 2))
+    loaded = load_baseline(path, "star64")
+    assert loaded is not None
+    other = with_session(loaded, "star64", results(5, 3), "other run", {**ENV, "boot_id": "o"})
+    write_baseline(path, other)  # another run saved since this one loaded
+    assert parses(lambda: append_session_locked(path, "star64", results(5, 4), "mine",
+                                                {**ENV, "boot_id": "p"})) == 1
+    kept = load_baseline(path, "star64")
+    assert kept is not None
+    assert [s.created for s in kept.entries[0].stored][-2:] == ["other run", "mine"]
+    with pytest.raises(SchemaError, match="not of 'rock5b'"):
+        load_baseline(path, "rock5b")  # the board is checked even for bytes parsed before
