@@ -139,8 +139,9 @@ class Incident:
 
 
 def merge_sides(sides: Sequence[BootSide]) -> BootSide:
-    """Labels' boots as one side (each label reduced once: :attr:`LabelPoint.side`); the same
-    as reducing all their sessions together, as no boot spans two labels."""
+    """Labels' boots as one side (each label reduced once:
+    :attr:`.history_read.LabelPoint.side`); the same as reducing all their sessions together,
+    as no boot spans two labels."""
     if len(sides) == 1:
         return sides[0]
     means = tuple(m for s in sides for m in s.means)

@@ -1,1 +1,2 @@
-"""Platform layer: everything read from /proc, /sys and /etc goes through :class:`Sysroot`."""
+"""Platform layer: everything read from /proc, /sys and /etc goes through
+:class:`.sysroot.Sysroot`."""
