@@ -245,13 +245,6 @@ def _confirm(steps: Sequence[Step], rate: float) -> list[Step]:
     return [replace(s, confirmed=r) for s, r in zip(steps, rejected, strict=True)]
 
 
-def series_steps(series: MetricHistory, positions: Sequence[int],
-                 propose: Proposer = candidate_indices) -> list[Step]:
-    """Every tested step of one measurement, each tested up to the series' ends."""
-    p = _propose(series, positions, propose)
-    return _tested(p, ()) if p else []
-
-
 def board_steps(board: BoardHistory, propose: Proposer = candidate_indices,
                 rate: float = RATE) -> list[Step]:
     """Every tested step of a board, each marked confirmed or not by Holm across them.
