@@ -109,10 +109,10 @@ def test_a_failed_clean_up_keeps_the_warm_up_error(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's warm-up build fails and its run directory cannot be removed: the error is
     still the BuildError, the failed removal a note on it."""
+    from helpers import listing_settings
     from pytest_sbcbench.measure.checkout import Tree
     from pytest_sbcbench.measure.fingerprint import Fingerprint
     from pytest_sbcbench.platform.host import LOCAL_HOST
-    from pytest_sbcbench.run.suite import listing_settings
     from pytest_sbcbench.workload import Context
     from pytest_sbcbench.workloads.compile import Build, BuildSpec
 
