@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from test_background import Box
 
+from helpers import listing_settings
 from pytest_sbcbench.judge.verdict import disturbed_verdict, failure_message
 from pytest_sbcbench.model import Finding, Identity, Measurement, Status, Verdict
 from pytest_sbcbench.run.gate import undecided
 from pytest_sbcbench.run.quiet import Quiet
 from pytest_sbcbench.run.recorder import Recorder
-from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.run.target import RunTarget, local
 
 
