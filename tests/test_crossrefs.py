@@ -112,6 +112,8 @@ def resolves(dotted: str) -> bool:
     attribute or dataclass field counts)."""
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
+        if parts[cut - 1] == "__main__":
+            continue  # importing it runs the command
         try:
             obj: object = importlib.import_module(".".join(parts[:cut]))
         except ImportError:
