@@ -104,11 +104,6 @@ def _seconds(value: str, low: float, high: float, what: str, *, zero_ok: bool = 
     return number
 
 
-def positive_float(value: str) -> float:
-    """A finite, positive number of seconds (at most a week)."""
-    return _seconds(value, 0.0, MAX_DURATION, "number of seconds")
-
-
 MIN_INTERVAL = 0.05
 MAX_INTERVAL = 3600.0
 MAX_DURATION = 7 * 24 * 3600.0

@@ -14,6 +14,8 @@ import pytest
 
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+from pytest_sbcbench.platform.sysroot import Sysroot
+from pytest_sbcbench.settings import Settings
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
@@ -124,3 +126,12 @@ def aes_result(samples: tuple[float, ...], identity: Identity = AES_IDENTITY) ->
     """``AES_TEST``'s aes-128-gcm result of ``samples`` (B/s), not judged yet."""
     m = Measurement("aes-128-gcm", "B/s", "higher", identity, samples)
     return Result(AES_TEST, m, summarize(samples), Verdict("no-baseline", ""))
+
+
+def listing_settings(sysroot: Path, quick: bool) -> Settings:
+    """Settings as a plain ``pytest`` run would have them, for availability and plans."""
+    return Settings(board=None, baselines=Path("baselines"), save_baseline=False, results=None,
+                    sysroot=Sysroot(sysroot), sysroot_given=sysroot != Path("/"), quick=quick,
+                    runs=None, interval=1.0, strict=False, performance=False, trace_dir=None,
+                    cache=None, drop_caches=False, allow_incomparable=False, verify_key=None,
+                    report_dir=None)

@@ -196,11 +196,17 @@ def test_every_timed_run_is_clean(ctree: tuple[Path, str], tmp_path: Path) -> No
     builds.run_logged(["make"], tree.path, log, None, "warm-up")
     prepare = builds.prepare_clean(["make", "clean"], tree.path, log, None, None)
     runs = []
+    ticks = iter(range(100))
+
+    def clock() -> float:  # every reading 2.5 s after the last: each build lasts 2.5 s
+        return 2.5 * next(ticks)
     for _ in range(2):
         prepare()
-        runs.append(builds.run_logged(["make"], tree.path, log, None, "build"))
+        runs.append(builds.run_logged(["make"], tree.path, log, None, "build", clock))
     assert log.read_text().count("cc -c a.c -o a.o") == 3  # warm-up + two full rebuilds
-    assert all(r.wall_s > 0 and r.user_s >= 0 and r.max_process_rss_bytes > 0 for r in runs)
+    assert [r.wall_s for r in runs] == [2.5, 2.5]
+    # the compiler's real CPU time, reaped: a rebuild that cost none was not accounted
+    assert all(r.user_s + r.sys_s > 0 and r.max_process_rss_bytes > 0 for r in runs)
     # sampled every 0.1 s: a build that short may end unseen, which is unknown, not 0 bytes
     assert all(r.peak_tree_rss_bytes is None or r.peak_tree_rss_bytes > 0 for r in runs)
 
@@ -272,7 +278,7 @@ def test_compile_bench_end_to_end(pytester: pytest.Pytester, monkeypatch: pytest
     assert identity["toolchain"].startswith("rustc ") and "cargo " in identity["toolchain"]
     assert (identity["files"], identity["loc"], identity["crates"]) == (1, 3, 1)
     runs = entry["telemetry"]["runs"]
-    assert len(runs) == 2 and all(r["user_s"] >= 0 and r["max_process_rss_bytes"] > 0
+    assert len(runs) == 2 and all(r["user_s"] + r["sys_s"] > 0 and r["max_process_rss_bytes"] > 0
                                   for r in runs)
     # sampled: a sub-interval build on a loaded machine may end unseen (None), never 0
     assert all(r["peak_tree_rss_bytes"] is None or r["peak_tree_rss_bytes"] > 0 for r in runs)

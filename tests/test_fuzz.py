@@ -13,7 +13,6 @@ from helpers import DATA
 from pytest_sbcbench.errors import ParseError, SchemaError
 from pytest_sbcbench.judge.baseline import parse_baseline
 from pytest_sbcbench.measure.bssl import parse_bssl_speed
-from pytest_sbcbench.measure.gnutime import parse_time_v
 from pytest_sbcbench.measure.openssl_parse import mr_rate_unit, parse_speed
 from pytest_sbcbench.measure.openssl_pq import listed_names
 from pytest_sbcbench.measure.sysbench import parse_sysbench
@@ -56,7 +55,7 @@ FUZZ = settings(max_examples=150, deadline=None,
 
 RAISING: dict[str, Callable[[str], object]] = {
     "openssl": parse_speed, "sysbench": parse_sysbench, "mmc": parse_ios,
-    "time": parse_time_v, "cpuinfo": parse_cpuinfo, "meminfo": parse_meminfo,
+    "cpuinfo": parse_cpuinfo, "meminfo": parse_meminfo,
     "proc_stat": parse_proc_stat, "bssl": parse_bssl_speed, "openssl_list": listed_names,
 }
 TOLERANT: dict[str, Callable[[str], object]] = {

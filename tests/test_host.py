@@ -127,7 +127,10 @@ def test_this_machine(tmp_path: Path) -> None:
     finally:
         handle.stop()
     before = host.children_times()
-    assert before is not None and before.user_s >= 0
+    LocalExecutor().run([sys.executable, "-c", "sum(range(10 ** 6))"], timeout=120)
+    after = host.children_times()
+    assert before is not None and after is not None
+    assert after.user_s + after.sys_s > before.user_s + before.sys_s  # the reaped child's
 
 
 @pytest.mark.parametrize("module", sorted(ADAPTERS))

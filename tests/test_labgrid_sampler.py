@@ -3,6 +3,7 @@ tree, parsed into the same Trace, telemetry and validity findings the local samp
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,8 @@ from pytest_sbcbench.measure.sampler import Sampler
 from pytest_sbcbench.model import Reading, Trace
 from pytest_sbcbench.platform.executor import LocalExecutor
 from pytest_sbcbench.platform.sysroot import Sysroot
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")  # the board is this machine
 
 STAT = DATA / "this_machine" / "proc-stat_cpu-lines_2vcpu.txt"
 PROC_PID_STAT = DATA / "this_machine" / "proc-pid-stat_board-sampler-sh.txt"
@@ -156,7 +159,8 @@ def test_board_sampler_through_the_local_executor() -> None:
                         timeout=120)
     trace = sampler.stop()
     assert trace.readings and trace.readings[0].t == 0.0 and trace.load_source == "system"
-    assert sampler.cpu_s is not None and sampler.cpu_s >= 0
+    assert sampler.cpu_s is not None  # clock ticks of its sh, over the kernel's tick rate
+    assert round(sampler.cpu_s * CLK_TCK) == pytest.approx(sampler.cpu_s * CLK_TCK)
     assert trace.sampler_cpu_s == sampler.cpu_s  # its cost travels with the trace
     cost = summarize_trace(trace)["sampler_cost"]
     assert cost is not None and cost["cpu_s"] == round(sampler.cpu_s, 4)
@@ -185,7 +189,8 @@ def test_local_sampler_states_its_thread_cost(star64: Path) -> None:
     threaded = Sampler(Sysroot(star64), 3600.0)
     threaded.start()
     trace = threaded.stop()
-    assert trace.sampler_cpu_s == threaded.thread_cpu_s and trace.sampler_cpu_s >= 0
+    # set by the thread as it ended (the CPU time it ran, in nanoseconds: never none)
+    assert trace.sampler_cpu_s == threaded.thread_cpu_s and threaded.thread_cpu_s > 0
     assert summarize_trace(trace)["sampler_cost"]["cpu_s"] == round(threaded.thread_cpu_s, 4)
     stepped = Sampler(Sysroot(star64), 1.0)
     stepped.start(background=False)

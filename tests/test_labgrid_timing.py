@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -15,14 +16,19 @@ LOOP = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo done; echo note 
 
 
 @pytest.mark.parametrize("shell", SHELLS)
-def test_child_cpu_time_and_exit_code(shell: str) -> None:
-    argv = timed_argv(["sh", "-c", LOOP])
+def test_child_cpu_time_and_exit_code(shell: str, tmp_path: Path) -> None:
+    """The wrapper reads the uptime clock under ``root``: the test's, which the command moves
+    on by 12.25 s, so the wall time is known."""
+    uptime = tmp_path / "proc" / "uptime"
+    uptime.parent.mkdir()
+    uptime.write_text("100.50 3.00\n")
+    argv = timed_argv(["sh", "-c", f"echo '112.75 4.00' > {uptime}; {LOOP}"], str(tmp_path))
     argv[0] = shell
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
     timing, own_stderr = parse_timing(proc.stderr)
     assert proc.returncode == timing.returncode == 3
     assert proc.stdout == "done\n" and own_stderr == "note\n"
-    assert timing.cpu_s > 0 and timing.wall_s >= 0
+    assert timing.cpu_s > 0 and timing.wall_s == 12.25
 
 
 @pytest.mark.parametrize("trailer, wall, user, system", [

@@ -16,6 +16,7 @@ import pytest
 from boards import PathBoard
 from labgrid_lab import Lab, lab_profile, preload_labgrid, running_lab, start_lab
 
+from helpers import listing_settings
 from pytest_sbcbench.errors import SbcBenchError, SbcBenchWarning, ToolError
 from pytest_sbcbench.measure import board_storage, storage, stream
 from pytest_sbcbench.measure.c_helpers import compiled_on_board
@@ -23,7 +24,6 @@ from pytest_sbcbench.measure.scaling import thread_counts
 from pytest_sbcbench.platform.executor import Completed, LocalExecutor
 from pytest_sbcbench.platform.labgrid_executor import LabgridExecutor, open_target
 from pytest_sbcbench.platform.sysroot import Sysroot
-from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.workload import Context
 from pytest_sbcbench.workloads import memory, scaling
 from pytest_sbcbench.workloads.remote import board_cpus

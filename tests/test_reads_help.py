@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DATA, star64_tree
+from helpers import DATA, listing_settings, star64_tree
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.cli.run_help import run_help, wants_help
 from pytest_sbcbench.errors import BoardError
@@ -23,7 +23,6 @@ from pytest_sbcbench.plugin.options import OPTIONS
 from pytest_sbcbench.plugin.skip_notice import skip_lines
 from pytest_sbcbench.run.preflight import REPLAY_NOTE
 from pytest_sbcbench.run.quiet import Quiet
-from pytest_sbcbench.run.suite import listing_settings
 
 RESULTS = DATA / "this_machine" / "results_crypto-quick_generic-x86_64.json"
 QEMU = DATA / "this_machine" / "results_qemu-a72_kernel-6.1.json"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import star64_tree
+from helpers import listing_settings, star64_tree
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.measure.tools import LOOKUP
 from pytest_sbcbench.model import Identity, Measurement
@@ -22,7 +22,6 @@ from pytest_sbcbench.platform.executor import Completed, Executor, Spawned
 from pytest_sbcbench.plugin.state import SESSION_KEY, session_of
 from pytest_sbcbench.report.progress import line_end_column
 from pytest_sbcbench.run.session import Session
-from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.settings import Settings
 from pytest_sbcbench.workload import BaseWorkload, Context, Plan, TimedRun, Workload, combine
 from pytest_sbcbench.workloads import Registry

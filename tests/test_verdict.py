@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import star64_tree
+from helpers import listing_settings, star64_tree
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
 from pytest_sbcbench.judge.looks import OFFLINE, ONE_BOOT
 from pytest_sbcbench.judge.save_note import boots_note, catch_note, findings_note
@@ -30,7 +30,6 @@ from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.results import document, load_results
 from pytest_sbcbench.report.terminal import verdict_lines
 from pytest_sbcbench.run.session import Session as SessionOfRun
-from pytest_sbcbench.run.suite import listing_settings
 from pytest_sbcbench.workload import Plan
 from pytest_sbcbench.workloads import Registry
 

@@ -201,7 +201,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     """Print the results of one ``openssl speed`` log (of a ``-multi`` log: the parent's
     totals); notes (damaged child echoes, records left out) go to stderr and into the JSON.
 
-    Every figure passes the sanity check (:mod:`.measure.sanity`): NaN, a negative or an
+    Every figure passes the sanity check (:mod:`..measure.sanity`): NaN, a negative or an
     absurd number is unparseable input (exit 2, naming it), never a printed result.  A cell
     of exactly 0 is how ``openssl speed`` prints an algorithm it did not run (not built in):
     it is left out and said in a note."""
@@ -352,7 +352,8 @@ def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> in
 
 
 def cmd_fleet_merge(args: argparse.Namespace) -> int:
-    """``sbcbench fleet merge``: the places table, then the fleet report (:mod:`.fleet_merge`)."""
+    """``sbcbench fleet merge``: the places table, then the fleet report
+    (:mod:`..report.fleet_merge`)."""
     shown, entries = fleet_merge.merge(args.results, args.baselines)
     print(shown, end="")
     if args.out is not None:

@@ -107,7 +107,7 @@ def _believable(samples: tuple[float, ...], unit: str | None) -> bool:
 def plausible(samples: tuple[float, ...], where: str, unit: str | None = None
               ) -> tuple[float, ...]:
     """``samples`` when they can be measurements: inside the believable range of ``unit``
-    (:data:`.measure.sanity.ABSURD`: a 1e29 B/s sample is no result) and within a factor of
+    (:data:`..measure.sanity.ABSURD`: a 1e29 B/s sample is no result) and within a factor of
     :data:`MAX_SPREAD` of each other; else a ValueError saying which."""
     if _believable(samples, unit):
         return samples

@@ -139,8 +139,9 @@ class Incident:
 
 
 def merge_sides(sides: Sequence[BootSide]) -> BootSide:
-    """Labels' boots as one side (each label reduced once: :attr:`LabelPoint.side`); the same
-    as reducing all their sessions together, as no boot spans two labels."""
+    """Labels' boots as one side (each label reduced once:
+    :attr:`.history_read.LabelPoint.side`); the same as reducing all their sessions together,
+    as no boot spans two labels."""
     if len(sides) == 1:
         return sides[0]
     means = tuple(m for s in sides for m in s.means)
@@ -242,13 +243,6 @@ def _tested(p: _Proposed, bounds: Sequence[int]) -> list[Step]:
 def _confirm(steps: Sequence[Step], rate: float) -> list[Step]:
     rejected = holm([s.adjusted_p for s in steps], rate) if steps else []
     return [replace(s, confirmed=r) for s, r in zip(steps, rejected, strict=True)]
-
-
-def series_steps(series: MetricHistory, positions: Sequence[int],
-                 propose: Proposer = candidate_indices) -> list[Step]:
-    """Every tested step of one measurement, each tested up to the series' ends."""
-    p = _propose(series, positions, propose)
-    return _tested(p, ()) if p else []
 
 
 def board_steps(board: BoardHistory, propose: Proposer = candidate_indices,

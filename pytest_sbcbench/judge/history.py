@@ -193,7 +193,8 @@ class HistoryGroup:
 
 def summary(path: Location, order: str = "first") -> list[HistoryGroup]:
     """Per board, role and label: sessions, distinct boots, results, first and last, and what
-    its first session booted; ordered by :func:`_ordered` (``first`` or ``version``)."""
+    its first session booted; ordered by :func:`.history_labels.order_labels` (``first`` or
+    ``version``)."""
     with reading(path) as (db, version):
         counts = db.execute(
             "SELECT s.board, s.role, s.label, group_concat(DISTINCT s.kernel_release), "

@@ -301,7 +301,7 @@ class BoardSampler:
     An executor that cannot stream a command beside the workload's (labgrid's ShellDriver: one
     serial console) makes the sampler unavailable, not an error: :meth:`start` records the
     reason under ``unavailable["sampler"]`` and starts nothing (the caller then has no trace
-    to stop, as :meth:`.watch.Watch.stop` knows)."""
+    to stop, as :meth:`..run.watch.Watch.stop` knows)."""
 
     def __init__(self, executor: Executor, interval: float) -> None:
         self.executor = executor

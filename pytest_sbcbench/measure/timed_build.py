@@ -85,7 +85,7 @@ def run_logged(argv: Sequence[str], cwd: Path, log: Path, env: Mapping[str, str]
                executor: Executor | None = None, host: Host | None = None,
                timeout: float = BUILD_TIMEOUT_S) -> BuildRun:
     """Run one build step, append its output (stdout, then stderr) to ``log``, measure it.
-    A wall time that cannot be real (zero, negative, NaN, absurd) is a :class:`ToolError`.
+    A wall time that cannot be real (zero, negative, NaN, absurd) is a :class:`..errors.ToolError`.
 
     ``executor`` and ``host`` default to this machine; the session passes its own."""
     runner = executor if executor is not None else default_executor()

@@ -24,8 +24,9 @@ def governors(sysroot: Sysroot, cpus: int) -> dict[str, str]:
 
 
 def memory_total(sysroot: Sysroot) -> int | None:
-    """``MemTotal`` in bytes, None when unknown; a broken meminfo is a :class:`SysrootError`
-    naming it (the probe at start-up reads it first, so a run never meets it at the end)."""
+    """``MemTotal`` in bytes, None when unknown; a broken meminfo is a
+    :class:`..errors.SysrootError` naming it (the probe at start-up reads it first, so a run
+    never meets it at the end)."""
     info = read_meminfo(sysroot)
     return None if info is None else info.get("MemTotal")
 

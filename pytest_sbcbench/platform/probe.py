@@ -60,7 +60,7 @@ def max_mhz(sysroot: Sysroot, cpus: int) -> tuple[float | None, ...]:
 def check_later_reads(sysroot: Sysroot, cpus: int) -> None:
     """Read what the run reads after the probe (stat, meminfo, the boot id, uptime, each CPU's
     governor): a garbage file, a FIFO or a link out of a captured tree is a
-    :class:`SysrootError` naming it now, before any benchmark runs."""
+    :class:`..errors.SysrootError` naming it now, before any benchmark runs."""
     read_cpu_times(sysroot)
     read_meminfo(sysroot)
     sysroot.boot_id()
@@ -73,7 +73,7 @@ def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
     """Read the machine's identification through ``sysroot`` (``info``: cpuinfo already parsed).
 
     On a captured tree the architecture comes from cpuinfo (evidence and precedence:
-    :func:`parse.infer_arch`); on the host, from ``uname``.  The files the samplers and the
+    :func:`.parse.infer_arch`); on the host, from ``uname``.  The files the samplers and the
     results' environment read later are read here too (:func:`check_later_reads`), so a
     broken one stops the run at start-up naming the file, never mid-run or while the results
     are written.

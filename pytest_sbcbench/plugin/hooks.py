@@ -142,7 +142,7 @@ INTERRUPTS_KEY: pytest.StashKey[Interrupts] = pytest.StashKey()
 
 def _activate(session: Session, config: pytest.Config) -> None:
     """Activate the run (output locations checked, board, baseline, governors); from now on
-    SIGTERM, SIGHUP and SIGQUIT take pytest's Ctrl-C path (see :mod:`..interrupts`)."""
+    SIGTERM, SIGHUP and SIGQUIT take pytest's Ctrl-C path (see :mod:`..platform.interrupts`)."""
     if session.active:
         return
     from ..platform.interrupts import Interrupts

@@ -1,7 +1,7 @@
 """The before/after chart (extra ``plot``): one panel per metric, one bar per results file.
 
 Like the side-by-side result graphs of the Phoronix Test Suite: each bar is a file's median
-(named by :func:`..beforeafter.column_names`), its whisker the lowest to the highest run,
+(named by :func:`.beforeafter.column_names`), its whisker the lowest to the highest run,
 and the panel's title the metric, its unit and which way is better, with each later file
 judged against the first as ``sbcbench compare`` judges it (change, interval, verdict).
 Linear axes starting at 0, so bar lengths compare."""
@@ -68,7 +68,7 @@ def write_chart(columns: Sequence[beforeafter.Column], out: Path,
 
 def figure(plt: Any, columns: Sequence[beforeafter.Column],
            profiles: Mapping[str, BoardProfile]) -> Any:
-    """The figure: a panel per metric of :func:`..beforeafter.rows` (at least one)."""
+    """The figure: a panel per metric of :func:`.beforeafter.rows` (at least one)."""
     table = beforeafter.rows(columns)
     names = [c.name for c in columns]
     judged = beforeafter.verdicts(columns, profiles)

@@ -2,7 +2,7 @@
 
 When labgrid's own pytest plugin holds an environment (``--lg-env env.yaml`` or ``LG_ENV``),
 the run's commands go to that environment's target ``main`` through a
-:class:`~.platform.labgrid_executor.LabgridExecutor`.  At activation the board's ``/proc`` and
+:class:`~..platform.labgrid_executor.LabgridExecutor`.  At activation the board's ``/proc`` and
 ``/sys`` are captured over the executor (``sh`` + ``tar`` on the board) and extracted into a
 temporary directory: that tree is the run's sysroot and host, so probe, board detection, facts
 and physics limits read the board, not the controller.  The place's ``board`` tag names the
@@ -13,7 +13,7 @@ A target whose power is off (labgrid's ``QEMUDriver``, a board behind a ``PowerP
 switched on and its shell waited for first; ``--sbc-lab-kernel KEY`` boots the QEMUDriver with
 that key of the env's ``images:``.  :meth:`LabRun.reboot` power-cycles the board (or ``reboot``
 over its shell), checks the new boot id and captures the board again
-(:mod:`.platform.labgrid_power`).
+(:mod:`..platform.labgrid_power`).
 
 Nothing here imports labgrid unless its plugin is loaded and has an environment.
 """

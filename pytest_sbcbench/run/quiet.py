@@ -28,7 +28,6 @@ class Quiet:
         self.clock = clock
         self.sleep = sleep
         self.busy: Finding | None = None  # the wait that expired: the host never went idle
-        self.waited_s = 0.0  # every wait of the run, summed (benchmarks/harness_cost.py)
 
     @staticmethod
     def enabled(settings: Settings) -> bool:
@@ -54,7 +53,6 @@ class Quiet:
 
         waited, finding = wait_for_idle(settings.idle_wait, host=host, clock=self.clock,
                                         sleep=self.sleep)
-        self.waited_s += waited
         if finding is not None:
             self.busy = finding
             self.notes.append(f"the host never went idle: the idle wait expired after "

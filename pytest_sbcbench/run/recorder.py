@@ -6,7 +6,7 @@ the decision (:func:`judge.verdict.wants_more`, with every metric's samples so f
 candidate's earlier boots beside them) whether to take one more, up to the metric's budget.
 ``more_needed`` and ``max_runs`` override the decision and the budget (tests).  ``n_metrics``
 (m for Holm's first step), the candidate and the candidate boots still to come are fixed by
-:meth:`plan_suite` before the first test of each boot."""
+:meth:`Recorder.plan_suite` before the first test of each boot."""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..platform.sysroot import Sysroot
 from ..settings import Settings
 from ..values import IDLE_WAIT, QUICK_IDLE_WAIT
 from ..workload import Context
@@ -86,15 +85,6 @@ def list_registered(as_json: bool, sysroot: Path) -> int:
         args += ["--sbc-sysroot", str(sysroot)]
     code = pytest.main(run_argv(args, Path.cwd()))
     return 0 if code in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) else int(code)
-
-
-def listing_settings(sysroot: Path, quick: bool) -> Settings:
-    """Settings as a plain ``pytest`` run would have them, for availability and plans."""
-    return Settings(board=None, baselines=Path("baselines"), save_baseline=False, results=None,
-                    sysroot=Sysroot(sysroot), sysroot_given=sysroot != Path("/"), quick=quick,
-                    runs=None, interval=1.0, strict=False, performance=False, trace_dir=None,
-                    cache=None, drop_caches=False, allow_incomparable=False, verify_key=None,
-                    report_dir=None)
 
 
 def _times(plan: Any, settings: Settings, quick: bool) -> dict[str, float]:

@@ -93,7 +93,7 @@ class BoardLookup:
 
     @property
     def board(self) -> BoardProfile:
-        """The board being judged; raises :class:`BoardError` on a mismatch."""
+        """The board being judged; raises :class:`..errors.BoardError` on a mismatch."""
         if self._board is None:
             from ..platform.board import resolve
 

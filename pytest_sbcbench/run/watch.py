@@ -57,7 +57,7 @@ def start(settings: Settings, label: str, terminal: TextIO | None, host: Host,
           clock: Callable[[], float], quiet: Quiet | None = None,
           remote: Executor | None = None, emulator_host: Host | None = None) -> Watch:
     """The idle gate (``quiet``'s: at most ``--sbc-idle-wait`` seconds, never on a captured
-    tree, whose counters never move: the run says so once, :data:`..preflight.REPLAY_NOTE`),
+    tree, whose counters never move: the run says so once, :data:`.preflight.REPLAY_NOTE`),
     then a sampler reading ``host`` (the session's) timed by ``clock``;
     on a ``remote`` board the sh sampler runs there instead (no idle gate yet), and when the
     board is an emulator on this controller, ``emulator_host`` (this machine) is read at the

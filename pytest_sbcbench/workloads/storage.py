@@ -59,7 +59,8 @@ class Sequential(BaseWorkload):
 
     def where(self, ctx: Context) -> Target:
         """The test directory's filesystem: on a remote board the board's own (resolved,
-        mounted and sized there: :func:`.board_storage.board_directory`), else this host's."""
+        mounted and sized there: :func:`..measure.board_storage.board_directory`), else this
+        host's."""
         from ..measure import storage
 
         if "target" not in ctx.scratch:
