@@ -33,8 +33,12 @@ for _name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_
 # was after each inner run, so a C extension first imported inside one (numpy, under
 # matplotlib's charts or Otava's change points) would be initialised a second time by the next
 # import, which numpy refuses (a RecursionError while importing otava, seen when the history
-# tests followed an inner run).
-for _module in ("numpy", "otava", "matplotlib"):
+# tests followed an inner run).  matplotlib's figure machinery too: an inner run that drew a
+# chart (``--sbc-report``) left pyplot's copy of it behind while the next import made new
+# gridspec and axes classes, and the history's chart then failed "Single argument to subplot
+# must be a three-digit integer" (test_options before test_history_changes).
+for _module in ("numpy", "otava", "matplotlib", "matplotlib.figure", "matplotlib.pyplot",
+                "matplotlib.ticker"):
     try:
         __import__(_module)
     except ImportError:  # an optional extra not installed: its tests skip
