@@ -237,7 +237,8 @@ def session_attributes(path: Path) -> frozenset[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
     names = {node.name for node in ast.walk(cls) if isinstance(node, ast.FunctionDef)
-             and any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list)}
+             and any(ast.unparse(d) in ("property", "functools.cached_property")
+                     for d in node.decorator_list)}
     for node in ast.walk(cls):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
                 and isinstance(node.value, ast.Name) and node.value.id == "self":

@@ -36,14 +36,14 @@ class Calls:
     record: Callable[[str, Measurement], Handle]
     measure: Callable[[str, Workload, Context, Driver | None], list[Handle]]
     context: Callable[[Workload], Context]
-    board: BoardProfile
+    board: Callable[[], BoardProfile]
     settings: Settings
 
 
 def calls_of(config: pytest.Config) -> Calls:
     """This boot's recorder calls (the recorder handed what it judges against first)."""
     session = session_of(config)
-    recorder, target = session.judging(), session.target
+    recorder, target = session.judging()
 
     def record(test: str, measurement: Measurement) -> Handle:
         return recorder.record(target, test, measurement)
@@ -54,7 +54,9 @@ def calls_of(config: pytest.Config) -> Calls:
 
     def context(workload: Workload) -> Context:
         return recorder.context(target, workload)
-    return Calls(record, measure, context, session.board, target.settings)
+    def board() -> BoardProfile:
+        return session.board
+    return Calls(record, measure, context, board, target.settings)
 
 
 class Bench:
@@ -74,7 +76,7 @@ class Bench:
 
     @property
     def board(self) -> BoardProfile:
-        return self.calls.board
+        return self.calls.board()
 
     def record(self, measurement: Measurement) -> Handle:
         """Queue ``measurement`` for this test's verdict.

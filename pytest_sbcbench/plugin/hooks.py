@@ -229,19 +229,6 @@ def _terminal(config: pytest.Config) -> TextIO | None:
     return terminal
 
 
-def _start_watch(item: pytest.Item, session: Session) -> Watch:
-    from ..run import watch
-
-    session.start_workloads()
-    terminal = _terminal(item.config)
-    target = session.target
-    running = watch.start(target.settings, item.name, terminal, target.host, session.clock,
-                          session.recorder.quiet, target.remote,
-                          session.lab.emulator_host() if session.lab is not None else None)
-    session.recorder.watch(running.local, running.sampler.unavailable)
-    return running
-
-
 def _publish(item: pytest.Item) -> Any:
     """Each judged result goes to the ``pytest_sbcbench_result`` hook and, as JUnit properties
     (metric, unit, median, change %, tolerance %, verdict), into ``--junitxml``."""
@@ -271,7 +258,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     session = existing(item.config)
     if session is None or not session.active or not is_sampled(item):
         return (yield)
-    running = _start_watch(item, session)
+    running = session.start_test(item.name, _terminal(item.config))
     try:
         outcome = yield
     except BaseException:

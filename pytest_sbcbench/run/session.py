@@ -3,15 +3,15 @@ frozen :class:`~.target.RunTarget` (built here or returned by the lab) and its
 :class:`~.target.BoardLookup`, the :class:`~.preflight.Preflight` checks, the
 :class:`~.recorder.Recorder` (plans, run loop, verdicts) and the :class:`~.outputs.Outputs`.
 Inert until a benchmark is collected (or an sbcbench option is given); everything heavy is
-imported on first use, so a project that merely has the plugin installed pays for none of it.
-A boot comes in whole (:meth:`Session.install` of a :class:`~.boot.RunBoot`)."""
+imported on first use, so a project that merely has the plugin installed pays for none of it."""
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import SysrootError
 from .outputs import Outputs, boot_results_path
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .lab import LabRun
     from .loop import Driver, Handle
     from .recorder import Publish
+    from .watch import Watch
 
 
 class Session:
@@ -43,7 +44,6 @@ class Session:
         self._settings = settings
         self._target: RunTarget | None = None
         self._registry_factory = registry
-        self._registry: Registry | None = None
         self.lab = lab  # a labgrid board (--lg-env): attached on activation
         self.lookup = BoardLookup(lambda: self.settings, hook_profiles)
         self.preflight = Preflight()
@@ -72,11 +72,9 @@ class Session:
     def target(self, target: RunTarget) -> None:
         self._target = target
 
-    @property
+    @functools.cached_property
     def registry(self) -> Registry:  # every workload of this run, built on first use
-        if self._registry is None:
-            self._registry = self._registry_factory()
-        return self._registry
+        return self._registry_factory()
 
     @property
     def board(self) -> BoardProfile:
@@ -124,14 +122,15 @@ class Session:
         self.outputs = Outputs(_now(), failed=self.outputs.failed)
         self.between_boots = True
 
-    def judging(self) -> Recorder:
-        """The recorder, with what it judges against (:meth:`install`, else :func:`.boot.alone`)."""
+    def judging(self) -> tuple[Recorder, RunTarget]:
+        """The recorder, with what it judges against (:meth:`install`, else
+        :func:`.boot.alone`), and the target it measures: what a test records through."""
         if self.recorder.against is None:
             from .boot import alone
 
             self.recorder.begin(alone(self.board, self.baseline, self.lookup.machine,
                                       self.settings.strict))
-        return self.recorder
+        return self.recorder, self.target
 
     def context(self, workload: Workload) -> Context:
         return self.recorder.context(self.target, workload)
@@ -141,16 +140,25 @@ class Session:
 
     def measure(self, test: str, workload: Workload, ctx: Context,
                 driver: Driver | None = None) -> list[Handle]:
-        return self.judging().measure(self.target, test, workload, ctx, driver)
+        recorder, target = self.judging()
+        return recorder.measure(target, test, workload, ctx, driver)
 
     def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
                  publish: Publish) -> str | None:
         """Judge and publish ``nodeid``'s results; the failure message, if a verdict fails."""
-        return self.judging().finalize(nodeid, trace, extra, publish, self.settings)
+        return self.judging()[0].finalize(nodeid, trace, extra, publish, self.settings)
 
-    def start_workloads(self) -> None:
-        """System checks and the real-clock check, before the first workload only."""
-        self.preflight.start(self.target, self.lab.skipped_checks() if self.lab else None)
+    def start_test(self, label: str, terminal: TextIO | None) -> Watch:
+        """A sampled test begins: the system and real-clock checks before the first workload,
+        then its watch (:mod:`.watch`: idle gate, sampler, status line) on this target."""
+        from .watch import start
+
+        target, lab = self.target, self.lab
+        self.preflight.start(target, lab.skipped_checks() if lab else None)
+        running = start(target.settings, label, terminal, target.host, self.clock,
+                        self.recorder.quiet, target.remote, lab.emulator_host() if lab else None)
+        self.recorder.watch(running.local, running.sampler.unavailable)
+        return running
 
     def finish(self, collected: bool, interrupted: bool) -> bool:
         """Results JSON, fleet report, baseline: only for an active run that has something.
@@ -168,7 +176,7 @@ class Session:
             except KeyboardInterrupt as exc:
                 late.append(str(exc) or "SIGINT")
         with deferred() as held:
-            self.closing = self.judging().close()
+            self.closing = self.judging()[0].close()
             self.notes.extend(self.outputs.write_boot(
                 self.target, self.lookup, self.preflight, self.recorder, self.lab,
                 boot_results_path(self.settings, self.boot), interrupted,
