@@ -1,0 +1,66 @@
+"""A scripted workload for the run layer's unit tests: each ``sample()`` returns the next value
+the test fixed (no tool, no clock), and the workload counts what the loop asked of it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from helpers import star64_tree
+from pytest_sbcbench.errors import SbcBenchError
+from pytest_sbcbench.model import Identity
+from pytest_sbcbench.run.session import Session
+from pytest_sbcbench.run.suite import listing_settings
+from pytest_sbcbench.settings import Settings
+from pytest_sbcbench.workload import BaseWorkload, Context, Plan, TimedRun
+from pytest_sbcbench.workloads import Registry
+
+TEST = "benchmarks/test_crypto.py::test_digest[sha256]"
+IDENTITY = Identity.of(tool="scripted", version="1")
+
+
+class Scripted(BaseWorkload):
+    """``values[i]`` is the i-th sample of metric ``sha256`` (B/s, higher is better); a value
+    of None breaks the tool at that sample.  ``runs`` samples are planned."""
+
+    name = "sha256"
+    markers = ("crypto",)
+    description = "scripted samples"
+
+    def __init__(self, values: Sequence[float | None], runs: int = 3) -> None:
+        self.values = list(values)
+        self.runs = runs
+        self.taken = 0
+        self.calls: list[str] = []
+
+    def plan(self, settings: Settings) -> Plan:
+        return Plan(runs=self.runs, quick_runs=self.runs, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx: Context) -> Identity:
+        return IDENTITY
+
+    def prepare(self, ctx: Context) -> None:
+        self.calls.append("prepare")
+
+    def reset(self, ctx: Context) -> None:
+        self.calls.append("reset")
+
+    def close(self, ctx: Context) -> None:
+        self.calls.append("close")
+
+    def sample(self, ctx: Context) -> TimedRun:
+        value = self.values[self.taken]
+        self.taken += 1
+        self.calls.append("sample")
+        if value is None:
+            raise SbcBenchError(f"scripted tool broke at sample {self.taken}")
+        return TimedRun.of("sha256", "B/s", "higher", value)
+
+
+def star64_session(tmp_path: Path, **changes: object) -> Session:
+    """A session of a captured Star64 tree (nothing probed on this machine)."""
+    import dataclasses
+
+    settings = dataclasses.replace(listing_settings(star64_tree(tmp_path / "t"), False),
+                                   **changes)  # type: ignore[arg-type]
+    return Session(settings, list, lambda: Registry(()))
