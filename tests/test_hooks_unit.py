@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scripted import TEST, star64_session
@@ -150,3 +152,52 @@ def test_a_run_through_the_hooks_records_what_the_workload_sampled(
         "one": ([10.0, 11.0, 12.0], "no-baseline"), "two": ([20.0, 21.0, 22.0], "no-baseline")}
     refused = scripted_project.inline_run(*args, "--sbc-gate")
     assert refused.ret == pytest.ExitCode.USAGE_ERROR  # nothing to gate against: refused
+
+
+class Crossings:
+    """A plugin object: every call from one module of the package into another during each
+    test's protocol (``sys.setprofile``), as (caller, callee, function)."""
+
+    def __init__(self) -> None:
+        import pytest_sbcbench
+
+        self.root = str(Path(pytest_sbcbench.__file__).parent) + "/"
+        self.calls: list[tuple[str, str, str]] = []
+
+    def _module(self, path: str) -> str | None:
+        return path[len(self.root):] if path.startswith(self.root) else None
+
+    def _profile(self, frame: Any, event: str, arg: object) -> None:
+        if event != "call":
+            return
+        callee = self._module(frame.f_code.co_filename)
+        caller = self._module(frame.f_back.f_code.co_filename) if frame.f_back else None
+        if callee is not None and caller is not None and caller != callee:
+            self.calls.append((caller, callee, frame.f_code.co_name))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None
+                                ) -> Generator[None, object, object]:
+        sys.setprofile(self._profile)
+        try:
+            return (yield)
+        finally:
+            sys.setprofile(None)
+
+
+def test_a_test_enters_the_session_from_above_only(scripted_project: pytest.Pytester,
+                                                   tmp_path: Path) -> None:
+    """The walk of docs/architecture.md: the fixture asks the session once for the recorder,
+    the hooks start and finalize the test; the recorder, the loop, the workload and the judge
+    never call the session back (what they judge against was handed over per boot)."""
+    tree = star64_tree(tmp_path / "t")
+    seen = Crossings()
+    ran = scripted_project.inline_run("--sbc-sysroot", str(tree), "--sbc-idle-wait", "0",
+                                      "-p", "no:cacheprovider", "-k", "one",
+                                      "benchmarks/test_registered.py", plugins=[seen])
+    ran.assertoutcome(passed=1)
+    into = [(caller, name) for caller, callee, name in seen.calls if callee == "run/session.py"]
+    assert into == [("plugin/fixtures.py", "board"), ("plugin/fixtures.py", "judging"),
+                    ("plugin/hooks.py", "start_test"), ("plugin/hooks.py", "finalize")]
+    measured = [c for c in seen.calls if c[1] == "run/recorder.py" and c[2] == "measure"]
+    assert measured == [("plugin/fixtures.py", "run/recorder.py", "measure")]
