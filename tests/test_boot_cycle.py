@@ -8,26 +8,18 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from scripted import TEST, Scripted, star64_session
-from test_recorder import BASELINE, SAME, SLOWER
+from scripted import BASELINE, SAME, SLOWER, TEST, judged, star64_session, with_baseline
 
 from pytest_sbcbench.judge.candidates import ALONE
 from pytest_sbcbench.judge.looks import ONE_BOOT
 from pytest_sbcbench.run.boot_cycle import (
     auto_outcome,
     boots_of,
-    current_boot,
     is_last_boot,
     plan_suite,
     results_path,
     with_boots,
 )
-from pytest_sbcbench.run.session import Session
-
-
-def with_baseline(run: Session) -> Session:
-    run.install(dataclasses.replace(current_boot(run), baseline=BASELINE))
-    return run
 
 
 def test_a_planned_boot_changes_nothing_until_installed(tmp_path: Path) -> None:
@@ -60,13 +52,6 @@ def test_the_boots_a_run_measures_and_where_each_boot_writes(tmp_path: Path) -> 
     run.install(three)
     assert boots_of(run) == 3 and not is_last_boot(run)
     assert results_path(run) == tmp_path / "r.boot1.json"  # a boot before the last
-
-
-def judged(run: Session, values: list[float]) -> None:
-    """One scripted test measured and finalized through the session."""
-    work = Scripted(values)
-    run.measure(TEST, work, run.context(work))
-    run.finalize(TEST, None, [], lambda result: None)
 
 
 def test_auto_is_decided_by_a_regression(tmp_path: Path) -> None:

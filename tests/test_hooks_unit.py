@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import TEST, star64_session
-from test_boot_cycle import judged, with_baseline
-from test_recorder import BASELINE, SAME, SLOWER
+from scripted import BASELINE, SAME, SLOWER, TEST, judged, star64_session, with_baseline
 
 from helpers import star64_tree
 from pytest_sbcbench.judge.baseline import Baseline

@@ -8,22 +8,14 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from scripted import IDENTITY, TEST, Scripted, star64_session
+from scripted import BASELINE, SAME, SLOWER, TEST, Scripted, star64_session
 
 from pytest_sbcbench.errors import SbcBenchError
-from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
+from pytest_sbcbench.judge.baseline import Baseline
 from pytest_sbcbench.judge.verdict import PLAN_KEY, JudgeContext
 from pytest_sbcbench.model import Finding, Identity, Measurement, Result
 from pytest_sbcbench.run.recorder import Recorder
 from pytest_sbcbench.run.session import Session
-
-# ten baseline boots of three runs each, about 1000 B/s (as tests/test_verdict.py's)
-OFFSETS = (0.0, 2.0, -2.0, 1.0, -1.0, 1.5, -1.5, 0.5, -0.5, 0.0)
-BASELINE = Baseline("star64", (BaselineEntry(TEST, "sha256", "B/s", "higher", IDENTITY, tuple(
-    StoredSession(f"2026-11-{i:02d}", (1000.0 + o, 1003.0 + o, 997.0 + o), {"boot_id": f"b{i}"})
-    for i, o in enumerate(OFFSETS, start=1))),))
-SAME = [1000.0, 1003.0, 997.0, 1001.0, 999.0, 1002.0]
-SLOWER = [800.0, 802.0, 798.0, 801.0, 799.0, 800.5]  # 20% down
 
 
 def against(run: Session, baseline: Baseline | None, **changes: object) -> JudgeContext:
