@@ -225,3 +225,95 @@ def test_no_module_over_400_lines() -> None:
 def test_the_session_facade_stays_small() -> None:
     lines = len(sources()["run.session"].read_text(encoding="utf-8").splitlines())
     assert lines < FACADE_LINES, f"run/session.py has {lines} lines: move work into its parts"
+
+
+# -- item 7 of issue 32: only run/session.py writes a Session's attributes ------------------------
+
+SESSION_MODULE = "run.session"
+
+
+def session_attributes(path: Path) -> frozenset[str]:
+    """What a ``Session`` has: every ``self.NAME`` its class assigns, and its properties."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
+    names = {node.name for node in ast.walk(cls) if isinstance(node, ast.FunctionDef)
+             and any(ast.unparse(d) in ("property", "functools.cached_property")
+                     for d in node.decorator_list)}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            names.add(node.attr)
+    return frozenset(names)
+
+
+def _written(node: ast.AST) -> Iterator[ast.expr]:
+    """The expressions ``node`` writes: assignment targets (tuples unpacked), augmented and
+    annotated assignments, ``del`` and ``setattr(obj, "name", ...)`` (as ``obj.name``)."""
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    elif isinstance(node, ast.Delete):
+        targets = list(node.targets)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "setattr" and len(node.args) >= 2 \
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        targets = [ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Store())]
+    while targets:
+        target = targets.pop()
+        if isinstance(target, (ast.Tuple, ast.List)):
+            targets += target.elts
+        elif isinstance(target, ast.Starred):
+            targets.append(target.value)
+        else:
+            yield target
+
+
+def session_writes(source: str, attributes: frozenset[str]) -> list[str]:
+    """Writes of a session's state in ``source``: ``X.name = ...`` (or ``+=``, ``del``,
+    ``setattr``) where ``name`` is a ``Session`` attribute and ``X`` is not the writer's own
+    ``self``, and ``X.part.name = ...`` where ``part`` is one (the recorder, the outputs...
+    reached through the session); each as ``line: expression``."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        for target in _written(node):
+            if not isinstance(target, ast.Attribute):
+                continue
+            owner = target.value
+            own = isinstance(owner, ast.Name) and owner.id == "self"
+            through = isinstance(owner, ast.Attribute) and owner.attr in attributes
+            if (target.attr in attributes and not own) or through:
+                found.append((getattr(node, "lineno", 0), ast.unparse(target)))
+    return [f"{line}: {text}" for line, text in sorted(found)]
+
+
+def test_the_session_write_reader_sees_every_kind_of_write() -> None:
+    names = frozenset({"boot", "target", "recorder", "terminal"})
+    source = """
+run.boot = 2
+run.boot += 1
+session.target, other = a, b
+setattr(run, "terminal", None)
+del run.terminal
+run.recorder.far_boot = f
+self.boot = 3
+self._session.target = t
+item.session.shouldstop = "x"
+config.stash[KEY] = run
+"""
+    assert session_writes(source, names) == [
+        "2: run.boot", "3: run.boot", "4: session.target", "5: run.terminal", "6: run.terminal",
+        "7: run.recorder.far_boot", "9: self._session.target"]
+
+
+def test_only_the_session_writes_its_attributes() -> None:
+    """A boot is a value that ``run/boot_cycle.py`` returns and the session installs
+    (``Session.install``); the hooks call session methods.  Nothing else assigns a session's
+    attribute, or an attribute of a part reached through it (``run.recorder.far_boot = ...``)."""
+    files = sources()
+    attributes = session_attributes(files[SESSION_MODULE])
+    assert {"boot", "target", "baseline", "lookup", "recorder", "outputs"} <= attributes
+    writes = {dotted(m): found for m, p in files.items() if m != SESSION_MODULE
+              if (found := session_writes(p.read_text(encoding="utf-8"), attributes))}
+    assert not writes, f"only run/session.py writes a Session's attributes: {writes}"

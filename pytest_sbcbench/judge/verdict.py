@@ -301,7 +301,9 @@ class JudgeContext:
     (``cpu_model``, ``cpus``: a baseline from another machine is incomparable), the validity
     findings of the run, ``--sbc-strict``, the physical limits the run's workloads declare
     (board facts and ceilings; ``None``: the built-in workloads' declarations), the candidate (its
-    earlier boots) and m, the metrics judged in the run (Holm's first step: 4% / m)."""
+    earlier boots) and m, the metrics judged in the run (Holm's first step: 4% / m).  In a
+    pytest run the recorder is handed one per boot (``run/boot_cycle.py`` plans it) and adds
+    each test's findings to it; ``compare`` and ``validate`` build their own."""
 
     board_name: str
     board: BoardProfile | None = None

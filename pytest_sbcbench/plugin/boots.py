@@ -6,7 +6,8 @@ results are judged against the same baseline entries); after each boot but the l
 fixture is torn down (the last item's ``nextitem`` is None), that boot's outputs are written
 (results file ``NAME.bootI.json``, history, baseline save) and the board is rebooted
 (:func:`pytest_sbcbench.run.boot_cycle.next_boot`), which checks that its boot id
-changed.  The last boot finishes as any run does, at session finish."""
+changed and returns the next boot, which the session installs.  The last boot finishes as any
+run does, at session finish."""
 
 from __future__ import annotations
 
@@ -49,13 +50,13 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     if run is None or not run.active or session.config.option.collectonly:
         return None
     # imported here: a project without benchmarks never imports the run layer
-    from ..run.boot_cycle import auto_line, auto_outcome, boots_of, next_boot, set_boots
+    from ..run.boot_cycle import auto_line, auto_outcome, boots_of, next_boot, with_boots
 
     if boots_of(run) <= 1:
         return None  # pytest's own loop
     auto = run.settings.boots_auto
     if auto:
-        set_boots(run, boots_of(run))  # the budget, until decided
+        run.install(with_boots(run, boots_of(run)))  # the budget, until decided
 
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
         raise session.Interrupted(f"{counted(session.testsfailed, 'error')} during collection")
@@ -68,14 +69,15 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
         outcome = auto_outcome(run) if auto else None
         if auto and (outcome is not None or boot == boots_of(run)):
             run.notes.append(auto_line(run, outcome))
-            set_boots(run, boot)  # this boot is the last: written as the run's results
+            run.install(with_boots(run, boot))  # this boot is the last: written as the last
             break
         if boot < boots_of(run):
             try:
-                line = next_boot(run)
+                line, planned = next_boot(run)
             except SbcBenchError as exc:  # the reboot failed: boots so far are written
                 pytest.exit(f"sbcbench: --sbc-boots stopped after boot {boot} of {boots_of(run)}: "
                             f"{exc}", returncode=4)
+            run.install(planned)
             if reporter is not None:
                 reporter.write_line(line)
     return True

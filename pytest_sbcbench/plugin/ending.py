@@ -40,12 +40,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
 
 
 def _lost(config: pytest.Config) -> str | None:
-    """Why the run's board stopped answering (its executor says), or None."""
+    """Why the run's board stopped answering (:func:`..run.queries.board_lost`), or None."""
     run = existing(config)
-    if run is None or not run.active or run.lab is None:
+    if run is None:
         return None
-    lost = getattr(run.target.executor, "lost", None)
-    return lost if isinstance(lost, str) else None
+    from ..run.queries import board_lost
+
+    return board_lost(run)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -93,8 +94,8 @@ def _recorded(config: pytest.Config) -> Iterator[None]:
 
 
 def _finish(session: pytest.Session, run: Session | None) -> None:
-    """Write the run's files, then put the governors back (a failure shows in the summary).
-    An interrupt that arrived while finishing makes the run exit as interrupted."""
+    """Write the run's files, then put the governors back (a failure shows in the summary);
+    the exit status is the run's (:func:`..run.queries.exit_status`)."""
     if run is None:
         return
     try:
@@ -106,36 +107,9 @@ def _finish(session: pytest.Session, run: Session | None) -> None:
         late = True
     finally:
         run.preflight.restore_governors()
-    if late:
-        session.exitstatus = pytest.ExitCode.INTERRUPTED
-    elif run.outputs.failed:  # an output was lost: never a green run (the summary says which)
-        session.exitstatus = pytest.ExitCode.USAGE_ERROR
-    elif run.closing is not None and run.closing.failed and not run.settings.save_baseline:
-        run.notes.extend(_closing_lines(run))
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-    elif run.settings.gate and session.exitstatus == pytest.ExitCode.OK:
-        from ..run.gate import GATE_UNDECIDED, undecided
+    from ..run.gate import GATE_UNDECIDED
+    from ..run.queries import exit_status
 
-        left = undecided(run.recorder.results)
-        if left:
-            run.notes.append(left)
-            session.exitstatus = GATE_UNDECIDED
-    elif run.settings.gate and session.exitstatus == pytest.ExitCode.TESTS_FAILED:
-        from ..run.gate import cannot_gate
-
-        refused = cannot_gate(run.recorder.results, session.testsfailed,
-                              run.settings.allow_incomparable)
-        if refused:  # every failure an incomparable result: no regression, so never exit 1
-            run.notes.append(refused)
-            session.exitstatus = pytest.ExitCode.USAGE_ERROR
-
-
-def _closing_lines(run: Session) -> list[str]:
-    """What the end of the run added: regressions by Holm's later steps, the suite mean."""
-    closing = run.closing
-    assert closing is not None
-    lines = [f"regression at the end of the run (Holm's later steps; its test had passed): "
-             f"{run.recorder.results[i].test}" for i in closing.added]
-    if closing.suite.status == "regression":
-        lines.append(f"regression: {closing.suite.detail}")
-    return lines
+    code = exit_status(run, int(session.exitstatus), session.testsfailed, late)
+    if code != session.exitstatus:
+        session.exitstatus = code if code == GATE_UNDECIDED else pytest.ExitCode(code)

@@ -1,15 +1,21 @@
 """Fixtures that benchmarks use: ``sbc_workload`` (a registered workload, sampled and judged),
 ``sbcbench`` (record custom measurements), ``sbc_board``, ``sbc_platform``, ``sbc_openssl``.
 
-Heavy modules are imported inside the fixtures, when a benchmark runs."""
+As pytest-benchmark hands its fixture the callables it needs (``add_stats``, a logger), the
+``sbcbench`` fixture gets this boot's recorder calls (:class:`Calls`), not the session: a test
+records and measures straight through the recorder, which already holds what it judges
+against.  Heavy modules are imported inside the fixtures, when a benchmark runs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ..errors import SbcBenchError
+from .items import function_name, workload_of
 from .state import session_of
 
 if TYPE_CHECKING:
@@ -17,25 +23,52 @@ if TYPE_CHECKING:
     from ..model import Measurement
     from ..platform.board import BoardProfile
     from ..run.loop import Driver, Handle
-    from ..run.session import Session
     from ..settings import Settings
     from ..workload import Context, Workload
+
+
+@dataclass(frozen=True)
+class Calls:
+    """What a test's fixture calls: record a measurement, measure a workload, build a
+    workload's context (each the recorder's, on this boot's target), and the board and
+    settings it runs under."""
+
+    record: Callable[[str, Measurement], Handle]
+    measure: Callable[[str, Workload, Context, Driver | None], list[Handle]]
+    context: Callable[[Workload], Context]
+    board: Callable[[], BoardProfile]
+    settings: Settings
+
+
+def calls_of(config: pytest.Config) -> Calls:
+    """This boot's recorder calls (the recorder handed what it judges against first)."""
+    session = session_of(config)
+    recorder, target = session.judging()
+
+    def record(test: str, measurement: Measurement) -> Handle:
+        return recorder.record(target, test, measurement)
+
+    def measure(test: str, workload: Workload, ctx: Context, driver: Driver | None
+                ) -> list[Handle]:
+        return recorder.measure(target, test, workload, ctx, driver)
+
+    def context(workload: Workload) -> Context:
+        return recorder.context(target, workload)
+    def board() -> BoardProfile:
+        return session.board
+    return Calls(record, measure, context, board, target.settings)
 
 
 class Bench:
     """One test's handle on the run: record custom measurements, or run a workload."""
 
-    def __init__(self, request: pytest.FixtureRequest, session: Session) -> None:
+    def __init__(self, request: pytest.FixtureRequest, calls: Calls) -> None:
         self._request = request
-        self._session = session
+        self.calls = calls
 
     @property
     def settings(self) -> Settings:
-        return self._session.settings
-
-    @property
-    def session(self) -> Session:
-        return self._session
+        return self.calls.settings
 
     @property
     def nodeid(self) -> str:
@@ -43,7 +76,7 @@ class Bench:
 
     @property
     def board(self) -> BoardProfile:
-        return self._session.board
+        return self.calls.board()
 
     def record(self, measurement: Measurement) -> Handle:
         """Queue ``measurement`` for this test's verdict.
@@ -52,17 +85,17 @@ class Bench:
         test's call phase ends (``handle.final``); then the result enters the summary, the
         results JSON and the ``pytest_sbcbench_result`` hook."""
         try:
-            return self._session.record(self.nodeid, measurement)
+            return self.calls.record(self.nodeid, measurement)
         except SbcBenchError as exc:
             pytest.fail(str(exc), pytrace=False)
 
     def run(self, workload: Workload, driver: Driver | None = None) -> list[Handle]:
         """Run ``workload`` through the session's loop now (skips when it is unavailable)."""
-        ctx = self._session.context(workload)
+        ctx = self.calls.context(workload)
         reason = workload.available(ctx)
         if reason is not None:
             pytest.skip(reason)
-        return run_in_test(self._session, self.nodeid, workload, ctx, driver)
+        return run_in_test(self.calls, self.nodeid, workload, ctx, driver)
 
     def openssl_throughput(self, algorithm: str, block_bytes: int = 16384) -> Handle:
         """``openssl speed -evp ALG -bytes N``, in bytes per second."""
@@ -86,15 +119,15 @@ class Bench:
         return handle
 
 
-def run_in_test(session: Session, nodeid: str, workload: Workload, ctx: Context,
+def run_in_test(calls: Calls, nodeid: str, workload: Workload, ctx: Context,
                 driver: Driver | None = None) -> list[Handle]:
-    """The session's loop inside a test: an unavailable workload skips, a broken tool fails the
-    test with its message (no traceback of the plugin's own code); the driver annotates what
-    it timed."""
+    """The recorder's loop inside a test: an unavailable workload skips, a broken tool fails
+    the test with its message (no traceback of the plugin's own code); the driver annotates
+    what it timed."""
     from ..workload import Unavailable
 
     try:
-        handles = session.measure(nodeid, workload, ctx, driver)
+        handles = calls.measure(nodeid, workload, ctx, driver)
         if driver is not None:
             driver.annotate(handles)
         return handles
@@ -117,38 +150,36 @@ class WorkloadRun:
 
     def run(self) -> list[Handle]:
         """Take the samples (in the call phase, under the sampler) and record the results."""
-        self.handles = run_in_test(self.bench.session, self.bench.nodeid, self.workload,
+        self.handles = run_in_test(self.bench.calls, self.bench.nodeid, self.workload,
                                    self.ctx, self.driver)
         return self.handles
 
 
-def workload_for(request: pytest.FixtureRequest, session: Session) -> Workload:
-    """The test's workload: its parameter, else the one registered for its function name."""
-    param = getattr(request, "param", None)
-    if param is not None:
-        return param  # type: ignore[no-any-return]
-    name = request.function.__name__
-    found = session.registry.for_test(name)
-    if len(found) != 1:
+def the_workload(item: pytest.Item) -> Workload:
+    """The test's workload (:func:`.items.workload_of`); a test without a single registered
+    workload fails saying so."""
+    found = workload_of(item)
+    if found is None:
+        name = function_name(item)
+        count = len(session_of(item.config).registry.for_test(name))
         pytest.fail(f"{name}: no single registered workload runs in this test "
-                    f"({len(found)} found)", pytrace=False)
-    return found[0]
+                    f"({count} found)", pytrace=False)
+    return found
 
 
 @pytest.fixture
 def sbcbench(request: pytest.FixtureRequest, sbc_board: BoardProfile) -> Bench:
     """Measure with real tools and record judged results for the summary and results JSON
     (``sbc_board`` first: a board that cannot be resolved fails the test with the reason)."""
-    return Bench(request, session_of(request.config))
+    return Bench(request, calls_of(request.config))
 
 
 @pytest.fixture
 def sbc_workload(request: pytest.FixtureRequest, sbcbench: Bench) -> WorkloadRun:
     """A registered workload for this test, its availability resolved here (a missing tool
     skips at set-up); call ``.run()`` in the test."""
-    session = session_of(request.config)
-    workload = workload_for(request, session)
-    ctx = session.context(workload)
+    workload = the_workload(request.node)
+    ctx = sbcbench.calls.context(workload)
     reason = workload.available(ctx)
     if reason is not None:
         pytest.skip(reason)

@@ -8,12 +8,13 @@ because of a marker name."""
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import pytest
 
 from ..errors import SbcBenchError
 from .hookspecs import register as register_hookspecs
+from .items import is_benchmark, is_sampled, workload_of
 from .options import add_options, check, explicit, settings_from
 from .state import BUILD_KEY, existing, session_of
 from .xdist_guard import refuse_distributed, skip_distributed
@@ -28,11 +29,6 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from ..workload import Workload
     from ..workloads import Registry
-
-BENCHMARK_FIXTURES = frozenset({"sbcbench", "sbc_workload", "compile_bench", "pinned_checkout",
-                                "sbc_board", "sbc_platform", "sbc_openssl"})
-SAMPLED_FIXTURES = frozenset({"sbcbench", "sbc_workload", "compile_bench"})
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
@@ -189,14 +185,6 @@ def pytest_collection(session: pytest.Session) -> bool | None:
     return True
 
 
-def is_benchmark(item: pytest.Item) -> bool:
-    return bool(BENCHMARK_FIXTURES & set(getattr(item, "fixturenames", ())))
-
-
-def is_sampled(item: pytest.Item) -> bool:
-    return bool(SAMPLED_FIXTURES & set(getattr(item, "fixturenames", ())))
-
-
 @pytest.hookimpl(trylast=True)  # after -k and -m deselected: only selected tests count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     benchmarks = [item for item in items if is_benchmark(item)]
@@ -204,11 +192,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         session = session_of(config)
         _activate(session, config)
         from ..run.boot_cycle import plan_suite
+        from ..run.queries import identity_preflight
 
-        plan_suite(session, [item.nodeid for item in benchmarks])
-        selected = [(i.nodeid, _workload_of(i, session)) for i in benchmarks]
+        session.install(plan_suite(session, [item.nodeid for item in benchmarks]))
+        selected = [(i.nodeid, workload_of(i)) for i in benchmarks]
         try:
-            _warn(config, session.identity_preflight(selected))
+            _warn(config, identity_preflight(session, selected))
         except SbcBenchError as exc:
             raise pytest.UsageError(str(exc)) from exc
 
@@ -221,38 +210,23 @@ def _warn(config: pytest.Config, lines: list[str]) -> None:
         reporter.write_line(f"sbcbench: {line}", yellow=True)
 
 
-def _workload_of(item: pytest.Item, session: Session) -> Workload | None:
-    """The registered workload a suite test runs (None: a custom measurement)."""
-    callspec = getattr(item, "callspec", None)
-    if callspec is not None and "sbc_workload" in callspec.params:
-        found: Workload | None = callspec.params["sbc_workload"]
-        return found
-    if "sbc_workload" not in getattr(item, "fixturenames", ()):
+TERMINAL_KEY: pytest.StashKey[TextIO] = pytest.StashKey()
+
+
+def _terminal(config: pytest.Config) -> TextIO | None:
+    """The terminal the tests' status lines write to (opened once; closed at unconfigure),
+    when pytest's reporter writes to a terminal."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or reporter.verbosity < 0 or not reporter.isatty:
         return None
-    single = session.registry.for_test(getattr(item, "originalname", item.name))
-    return single[0] if len(single) == 1 else None
+    terminal = config.stash.get(TERMINAL_KEY, None)
+    if terminal is None:
+        from ..report.progress import open_terminal
 
-
-def _start_watch(item: pytest.Item, session: Session) -> Watch:
-    from ..run import watch
-
-    session.start_workloads()
-    reporter = item.config.pluginmanager.get_plugin("terminalreporter")
-    terminal = None
-    if reporter is not None and reporter.verbosity >= 0 and reporter.isatty:
-        if session.terminal is None:
-            from ..report.progress import open_terminal
-
-            session.terminal = open_terminal()
-        terminal = session.terminal
-    target = session.target
-    running = watch.start(target.settings, item.name, terminal, target.host, session.clock,
-                          session.recorder.quiet, target.remote,
-                          session.lab.emulator_host() if session.lab is not None else None)
-    session.recorder.watching = running.local
-    for name, reason in running.sampler.unavailable.items():
-        session.recorder.unavailable.setdefault(name, reason)
-    return running
+        terminal = open_terminal()
+        if terminal is not None:
+            config.stash[TERMINAL_KEY] = terminal
+    return terminal
 
 
 def _publish(item: pytest.Item) -> Any:
@@ -270,10 +244,11 @@ def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool
     """Stop sampling, judge the test's results, and fail the test on a failing verdict unless
     it already failed on its own."""
     from ..report.progress import line_end_column
+    from ..run.queries import findings_of_test
 
     trace = running.stop(line_end_column(item.config))
-    extra = [*session.preflight.findings, *running.findings()]
-    message = session.finalize(item.nodeid, trace, extra, _publish(item))
+    message = session.finalize(item.nodeid, trace, findings_of_test(session, running),
+                               _publish(item))
     if message and not failed:
         pytest.fail(message, pytrace=False)
 
@@ -283,7 +258,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     session = existing(item.config)
     if session is None or not session.active or not is_sampled(item):
         return (yield)
-    running = _start_watch(item, session)
+    running = session.start_test(item.name, _terminal(item.config))
     try:
         outcome = yield
     except BaseException:
@@ -332,27 +307,24 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if session is None or not session.recorder.results:
         return
     from ..report import terminal
-    from ..report.trace import summary_line
-    from ..run.boot_cycle import results_path
+    from ..run.queries import summary
 
-    recorder = session.recorder
-    extra = terminal.extra_lines(recorder.findings, recorder.results, recorder.unavailable,
-                                 session.preflight.real_clock, session.notes)
-    extra += summary_line(session.settings.trace_dir, recorder.trace_files)
-    extra += [f"ERROR: {failure} (exit 4: the other outputs were written)"
-              for failure in session.outputs.failed]
-    closing = session.closing
-    suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
-    terminal.write_summary(terminalreporter, session.board.name, session.board.title,
-                           recorder.results, extra, results_path(session),
-                           session.outputs.saved, suite, session.settings.save_baseline)
+    s = summary(session)
+    terminal.write_summary(terminalreporter, s.board, s.title, s.results, s.extra,
+                           s.results_path, s.saved, s.suite, s.saving)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     session = existing(config)
     try:
-        if session is not None:
-            session.close()
+        failures = session.close() if session is not None else []
+        if failures:
+            import sys
+
+            print("\n".join(f"sbcbench: {f}" for f in failures), file=sys.stderr)
+        terminal = config.stash.get(TERMINAL_KEY, None)
+        if terminal is not None:
+            terminal.close()
     finally:
         interrupts = config.stash.get(INTERRUPTS_KEY, None)
         if interrupts is not None:

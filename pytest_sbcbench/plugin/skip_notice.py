@@ -15,21 +15,7 @@ from pathlib import Path
 import pytest
 
 from ..words import counted
-from ..workload import Workload
-from ..workloads import Registry
-
-
-def _workload(item: pytest.Item, registry: Registry) -> Workload | None:
-    """The registered workload a suite test runs (its parameter, or the one registered for
-    its name); None for a test that is not a workload's."""
-    callspec = getattr(item, "callspec", None)
-    if callspec is not None and "sbc_workload" in callspec.params:
-        found = callspec.params["sbc_workload"]
-        return found if isinstance(found, Workload) else None
-    if "sbc_workload" not in getattr(item, "fixturenames", ()):
-        return None
-    single = registry.for_test(getattr(item, "originalname", item.name))
-    return single[0] if len(single) == 1 else None
+from .items import workload_of
 
 
 def skip_lines(names: Sequence[str], reasons: Sequence[str | None], selected: int) -> list[str]:
@@ -69,8 +55,7 @@ class SkipNotice:
         if not any("sbc_workload" in getattr(i, "fixturenames", ()) for i in items):
             return []
         session = session_of(config)
-        suite = [(item, w) for item in items
-                 if (w := _workload(item, session.registry)) is not None]
+        suite = [(item, w) for item in items if (w := workload_of(item)) is not None]
         reasons = []
         for _, workload in suite:
             try:

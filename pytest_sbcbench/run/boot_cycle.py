@@ -1,7 +1,9 @@
 """One boot after another (``--sbc-boots N`` or ``auto``): each boot planned, written and
 rebooted out of.
 
-A boot's plan (:func:`plan_suite`): m for Holm's first step, the candidate with its earlier
+A boot is a value (:class:`.boot.RunBoot`) that this module returns and the session installs
+(:meth:`.session.Session.install`); nothing here writes the session.  A boot's plan
+(:func:`plan_suite`): m for Holm's first step, the candidate with its earlier
 boots (:mod:`.candidate`) and the label's boot plan (:func:`label_plan`: which boots are looks
 and the share of the error budget each spends, fixed at the label's first run and recorded with
 its sessions in the history).  Between boots (:func:`next_boot`): this boot's outputs are
@@ -13,17 +15,18 @@ regression, or every metric decided), which ends the boots early."""
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SysrootError
+from .boot import RunBoot
 
 if TYPE_CHECKING:
     from ..judge.candidates import Candidate
     from ..judge.looks import LabelPlan
     from ..settings import Settings
+    from .recorder import FarBoot
     from .session import Session
 
 
@@ -42,11 +45,13 @@ def boots_of(run: Session) -> int:
     return run.settings.boots or 1
 
 
-def set_boots(run: Session, boots: int) -> None:
-    """``--sbc-boots auto`` on a lab: the boots this run measures from now on (the budget at
-    the start, the boot it stopped at once decided), so the last boot is written as the last."""
-    run.target = dataclasses.replace(run.target,
-                                     settings=dataclasses.replace(run.settings, boots=boots))
+def with_boots(run: Session, boots: int) -> RunBoot:
+    """``--sbc-boots auto`` on a lab: this boot, measuring ``boots`` boots from now on (the
+    budget at the start, the boot it stopped at once decided), so the last boot is written as
+    the last."""
+    settings = dataclasses.replace(run.settings, boots=boots)
+    return dataclasses.replace(current_boot(run),
+                               target=dataclasses.replace(run.target, settings=settings))
 
 
 def settings_plan(settings: Settings) -> LabelPlan:
@@ -84,30 +89,56 @@ def label_plan(run: Session, candidate: Candidate, board: str) -> tuple[LabelPla
                   "change it (give a new --sbc-candidate for a new plan)")
 
 
-def plan_suite(run: Session, tests: Sequence[str]) -> None:
+def current_boot(run: Session) -> RunBoot:
+    """The boot the session has installed, as a value."""
+    recorder = run.recorder
+    return RunBoot(run.boot, tuple(run.tests), run.target, run.lookup, run.baseline,
+                recorder.against, recorder.far_boot)
+
+
+def plan_suite(run: Session, tests: Sequence[str]) -> RunBoot:
+    """The run's current boot planned for ``tests`` (:func:`plan_boot`)."""
+    return plan_boot(run, current_boot(run), tests)
+
+
+def plan_boot(run: Session, boot: RunBoot, tests: Sequence[str]) -> RunBoot:
+    """``boot`` planned for the collected ``tests``: what its verdicts are judged against (m,
+    the candidate with its earlier boots and its label's boot plan, the board and baseline)."""
+    from ..judge.verdict import JudgeContext, count_metrics
     from .candidate import candidate_for
 
-    run.tests = list(tests)
+    boot = dataclasses.replace(boot, tests=tuple(tests))
     try:
-        board = run.board.name
+        board = boot.lookup.board
     except SysrootError:  # a host without /proc: nothing that needs the board runs
-        return
-    candidate = candidate_for(run.target, board, run.notes)
-    plan, note = label_plan(run, candidate, board)
+        return boot
+    candidate = candidate_for(boot.target, board.name, run.notes)
+    plan, note = label_plan(run, candidate, board.name)
     if note is not None and note not in run.notes:
         run.notes.append(note)
-    run.recorder.plan_suite(run.baseline, tests, dataclasses.replace(candidate, plan=plan))
-    if run.settings.save_baseline:
-        from ..judge.saving import same_reference
-        from .candidate import this_boot
+    against = JudgeContext(board.name, board, boot.baseline, boot.lookup.machine,
+                           strict=boot.target.settings.strict, limits=run.registry.limits(),
+                           candidate=dataclasses.replace(candidate, plan=plan),
+                           n_metrics=count_metrics(boot.baseline, tests))
+    return dataclasses.replace(boot, against=against, far_boot=_far_boot(boot))
 
-        reference = {"label": run.settings.candidate, "kernel_release": this_boot(run.target)[1]}
-        run.recorder.far_boot = same_reference(run.baseline, reference)
+
+def _far_boot(boot: RunBoot) -> FarBoot | None:
+    """Saving a baseline: a regression against the boots of the same reference is a far boot
+    (recorded and reported by the save), not a failed test."""
+    settings = boot.target.settings
+    if not settings.save_baseline:
+        return None
+    from ..judge.saving import same_reference
+    from .candidate import this_boot
+
+    reference = {"label": settings.candidate, "kernel_release": this_boot(boot.target)[1]}
+    return same_reference(boot.baseline, reference)
 
 
 def is_last_boot(run: Session) -> bool:
     """This boot is the run's last: ``--sbc-boots N`` at N; ``auto`` once decided or at the
-    budget (:func:`set_boots`)."""
+    budget (:func:`with_boots`)."""
     return run.boot >= boots_of(run)
 
 
@@ -124,7 +155,7 @@ def auto_outcome(run: Session) -> str | None:
     test or at the end of the look; or every metric decided), else None."""
     results = run.recorder.results
     judged = [r for r in results if r.verdict.evidence is not None]
-    closing = run.recorder.close_preview(run.judged(), run.settings.strict)
+    closing = run.recorder.close_preview()
     if any(r.verdict.status == "regression" for r in results) or closing.failed:
         return "decided: a regression"
     if judged and all(r.verdict.status in ("pass", "improvement") for r in judged):
@@ -142,25 +173,21 @@ def auto_line(run: Session, outcome: str | None) -> str:
             "--sbc-boots-budget at a new label's first run, or quiet the board)")
 
 
-def next_boot(run: Session) -> str:
-    """This boot written, the board rebooted, the next boot planned; the line saying so."""
+def next_boot(run: Session) -> tuple[str, RunBoot]:
+    """This boot written (the session told it is: :meth:`.session.Session.end_boot`), the
+    board rebooted and the next boot planned: the line saying what this boot did, and the
+    next boot for the session to install."""
     from . import baseline_io
     from .lab import after_reboot
-    from .outputs import Outputs
 
     assert run.lab is not None  # more boots in one run are refused without a lab
     run.finish(collected=True, interrupted=False)
     line = boot_line(run)
-    run.recorder.new_boot()  # this boot is written: a failed reboot must not write it again
-    run.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                          failed=run.outputs.failed)
-    run.between_boots = True
-    run.target, run.lookup = after_reboot(run.lab, run.target, run.lookup)
-    run.baseline = baseline_io.load_for_run(run.settings, run.board.name)
-    run.boot += 1
-    plan_suite(run, run.tests)
-    run.between_boots = False
-    return line
+    run.end_boot()  # this boot is written: a failed reboot must not write it again
+    target, lookup = after_reboot(run.lab, run.target, run.lookup)
+    baseline = baseline_io.load_for_run(target.settings, lookup.board.name)
+    boot = plan_boot(run, RunBoot(run.boot + 1, (), target, lookup, baseline), run.tests)
+    return line, boot
 
 
 def boot_line(run: Session) -> str:

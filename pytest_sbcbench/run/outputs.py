@@ -64,6 +64,22 @@ class Outputs:
             env["boot_plan"] = candidate.plan.as_dict()  # the label's, for its later boots
         return env
 
+    def write_boot(self, target: RunTarget, lookup: BoardLookup, preflight: Preflight,
+                   recorder: Recorder, lab: LabRun | None, results_path: Path | None,
+                   interrupted: bool, cut_short: Callable[[], bool]) -> list[str]:
+        """This boot's files: the environment block, results JSON and fleet report
+        (:meth:`write`; ``interrupted``: workloads are missing), the baseline save
+        (``--sbc-save-baseline``; ``cut_short``: an interrupt arrived, so the save is not
+        whole) and the history; the notes they give."""
+        env = self.environment(target, lookup, preflight, recorder, lab)
+        doc, note = self.write(target, lookup.board, lookup.profiles(), env, recorder.results,
+                               interrupted, results_path)
+        if target.settings.save_baseline:
+            self.guard("baseline", lambda: self.save(
+                target, lookup.board.name, None, recorder.results, doc["environment"],
+                cut_short()))
+        return [n for n in (note, self.record_history(target, doc)) if n is not None]
+
     def write(self, target: RunTarget, board: BoardProfile, profiles: dict[str, BoardProfile],
               environment: dict[str, Any], results: Sequence[Result],
               interrupted: bool, results_path: Path | None = None

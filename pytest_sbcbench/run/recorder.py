@@ -4,15 +4,17 @@ verdict given when a test's call phase ends.
 Sequential sampling plugs in at :meth:`Recorder.measure`: after the planned runs the loop asks
 the decision (:func:`judge.verdict.wants_more`, with every metric's samples so far, the
 candidate's earlier boots beside them) whether to take one more, up to the metric's budget.
-``more_needed`` and ``max_runs`` override the decision and the budget (tests).  ``n_metrics``
-(m for Holm's first step), the candidate and the candidate boots still to come are fixed by
-:meth:`Recorder.plan_suite` before the first test of each boot."""
+``more_needed`` and ``max_runs`` override the decision and the budget (tests).  What the
+verdicts are given against (:class:`~..judge.verdict.JudgeContext`: the board, its baseline and
+machine, the declared limits, m for Holm's first step and the candidate with its earlier boots)
+is handed over once per boot, before its first test (:meth:`Recorder.begin`); the recorder
+never asks the session for it."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +24,6 @@ from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
 from .quiet import Quiet
 
 if TYPE_CHECKING:
-    from ..judge.baseline import Baseline
     from ..judge.boot_decide import BootPlan
     from ..judge.candidates import Candidate
     from ..judge.closing import Closing
@@ -30,23 +31,11 @@ if TYPE_CHECKING:
     from ..measure.background import Window
     from ..measure.sampler import Sampler
     from ..model import Finding, Measurement, Result, Trace
-    from ..platform.board import BoardProfile
     from ..settings import Settings
-    from ..workload import Limits
     from .target import RunTarget
 
 Publish = Callable[["Result"], None]
-
-
-@dataclasses.dataclass(frozen=True)
-class Judged:
-    """What a verdict is given against: the board, its baseline and machine, and the physical
-    limits the workloads declare (board facts and ceilings)."""
-
-    board: BoardProfile
-    baseline: Baseline | None
-    machine: dict[str, Any]
-    limits: Limits
+FarBoot = Callable[["Result"], bool]
 
 
 class Recorder:
@@ -62,11 +51,10 @@ class Recorder:
         self.shared: dict[str, Any] = {}
         self.more_needed: MoreNeeded | None = None
         self.max_runs: int | None = None
-        self.n_metrics = 1
-        self.candidate: Candidate | None = None
+        self.against: JudgeContext | None = None  # this boot's (:meth:`begin`)
         # saving a baseline: a regression against the boots of the same reference is a far
         # boot (recorded and reported by the save), not a failed test
-        self.far_boot: Callable[[Result], bool] = lambda result: False
+        self.far_boot: FarBoot = _never_far
         self.quiet = Quiet(notes if notes is not None else [])  # says "never idle" in notes
         self.watching: Sampler | None = None  # the sampler of the test being measured here
         self.windows: dict[str, list[Window]] = {}  # what ran beside each final measurement
@@ -76,15 +64,26 @@ class Recorder:
         return Context(target.settings, target.executor, target.host, self.shared, self.tools,
                        plan=workload.plan(target.settings))
 
-    def plan_suite(self, baseline: Baseline | None, tests: Sequence[str],
-                   candidate: Candidate | None = None) -> None:
-        """Before the first test of a boot: m, the metrics of the collected ``tests`` that
-        have a baseline (Holm's first step: alpha 4% / m) and the candidate (its earlier boots
-        and its label's boot plan)."""
-        from ..judge.verdict import count_metrics
+    def begin(self, against: JudgeContext, far_boot: FarBoot | None = None) -> None:
+        """Before the first test of a boot: what its verdicts are given against (m, the
+        metrics of the collected tests that have a baseline: Holm's first step, alpha 4% / m;
+        the candidate: its earlier boots and its label's boot plan) and, saving a baseline,
+        which regressions are far boots of the reference being recorded."""
+        self.against = against
+        self.far_boot = far_boot or _never_far
 
-        self.n_metrics = count_metrics(baseline, tests)
-        self.candidate = candidate
+    @property
+    def n_metrics(self) -> int:
+        return self.against.n_metrics if self.against is not None else 1
+
+    @property
+    def candidate(self) -> Candidate | None:
+        """The boot's candidate; None before a boot is planned."""
+        return self.against.candidate if self.against is not None else None
+
+    def _judging(self) -> JudgeContext:
+        assert self.against is not None, "a boot is begun before anything is judged"
+        return self.against
 
     def plan(self, target: RunTarget, min_runs: int,
              min_effect_pct: float | None = None) -> BootPlan:
@@ -95,6 +94,13 @@ class Recorder:
         effect = target.settings.min_effect_pct or min_effect_pct
         budget = self.max_runs or target.settings.max_runs
         return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan)
+
+    def watch(self, sampler: Sampler | None, unavailable: Mapping[str, str]) -> None:
+        """A sampled test begins: ``sampler`` watches it (the local one: it attributes load),
+        and what it cannot sample is kept for the environment block (the first reason)."""
+        self.watching = sampler
+        for name, reason in unavailable.items():
+            self.unavailable.setdefault(name, reason)
 
     def new_boot(self) -> None:
         """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
@@ -120,14 +126,13 @@ class Recorder:
         self.pending.setdefault(test, []).append(handle)
         return handle
 
-    def measure(self, target: RunTarget, judged: Callable[[], Judged], test: str,
-                workload: Workload, ctx: Context, driver: Driver | None = None
-                ) -> list[Handle]:
+    def measure(self, target: RunTarget, test: str, workload: Workload, ctx: Context,
+                driver: Driver | None = None) -> list[Handle]:
         """Prepare ``workload``, take its planned samples (through ``driver`` when given, e.g.
         pytest-benchmark), then more while the sequential decision asks and the budget allows;
         record one result per metric."""
         plan = self.plan(target, ctx.plan.runs_for(ctx.settings), ctx.plan.min_effect_pct)
-        more = self._more(judged, test, plan)
+        more = self._more(test, plan)
 
         def sampled() -> list[Measurement]:
             return take_samples(workload, ctx, more, plan.max_runs, driver)
@@ -164,24 +169,24 @@ class Recorder:
         self.windows.setdefault(test, []).append(seen)
         return measurements
 
-    def _more(self, judged: Callable[[], Judged], test: str, plan: BootPlan) -> MoreNeeded:
+    def _more(self, test: str, plan: BootPlan) -> MoreNeeded:
         """The loop's question: does any metric's decision still say ``continue``?"""
         if self.more_needed is not None:
             return self.more_needed
-        against = judged()
+        against = self._judging()
         if against.baseline is None:
             return never_more
         from ..judge.verdict import wants_more
 
-        baseline, machine, candidate = against.baseline, against.machine, self.judged_as()
+        baseline, machine, candidate = against.baseline, against.machine, against.candidate
 
         def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
             return any(wants_more(test, m, baseline, machine, plan, candidate)
                        for m in measurements)
         return more
 
-    def finalize(self, nodeid: str, against: Callable[[], Judged], trace: Trace | None,
-                 extra: Sequence[Finding], publish: Publish, settings: Settings) -> str | None:
+    def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
+                 publish: Publish, settings: Settings) -> str | None:
         """Judge and publish the test's pending results with their telemetry and details, and
         write its trace (``--sbc-trace-dir``).  Returns the failure message when a verdict
         fails the test."""
@@ -205,7 +210,7 @@ class Recorder:
             telemetry.update(validity.throttling(found))
             self.write_trace(settings.trace_dir, nodeid, trace)
         telemetry["findings"] = [f.as_dict() for f in found]
-        context = self._judge_context(against(), found, settings.strict) if pending else None
+        context = dataclasses.replace(self._judging(), findings=tuple(found)) if pending else None
         failures = []
         for handle in pending:
             assert context is not None
@@ -247,26 +252,18 @@ class Recorder:
 
         return self.candidate if self.candidate is not None else ALONE
 
-    def _judge_context(self, against: Judged, found: Sequence[Finding], strict: bool
-                       ) -> JudgeContext:
-        from ..judge.verdict import JudgeContext
-
-        return JudgeContext(against.board.name, against.board, against.baseline,
-                            against.machine, tuple(found), strict, against.limits,
-                            self.judged_as(), self.n_metrics)
-
-    def close_preview(self, against: Judged, strict: bool) -> Closing:
+    def close_preview(self) -> Closing:
         """What :meth:`close` would find now, the results left as they are."""
         from ..judge.closing import close_run
 
-        return close_run(self.results, self._judge_context(against, (), strict))
+        return close_run(self.results, self._judging())
 
-    def close(self, against: Judged, strict: bool) -> Closing:
+    def close(self) -> Closing:
         """Holm's later steps and the suite-mean test over this boot's results (the results'
         verdicts updated: :func:`judge.closing.with_closing`)."""
         from ..judge.closing import close_run, with_closing
 
-        closing = close_run(self.results, self._judge_context(against, (), strict))
+        closing = close_run(self.results, self._judging())
         self.results = with_closing(self.results, closing)
         return closing
 
@@ -305,3 +302,9 @@ def _check_details(test: str, measurement: Measurement) -> None:
         raise SbcBenchError(f"{test}: {measurement.display_name}: details cannot be written to "
                             f"the results file ({exc}); use JSON values: str, finite numbers, "
                             "bool, None, lists and mappings") from exc
+
+
+def _never_far(result: Result) -> bool:
+    """Not saving a baseline: no regression is a far boot."""
+    return False
+

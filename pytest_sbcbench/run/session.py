@@ -2,21 +2,21 @@
 frozen :class:`~.target.RunTarget` (built here or returned by the lab) and its
 :class:`~.target.BoardLookup`, the :class:`~.preflight.Preflight` checks, the
 :class:`~.recorder.Recorder` (plans, run loop, verdicts) and the :class:`~.outputs.Outputs`.
-
 Inert until a benchmark is collected (or an sbcbench option is given); everything heavy is
 imported on first use, so a project that merely has the plugin installed pays for none of it."""
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import SysrootError
 from .outputs import Outputs, boot_results_path
 from .preflight import Preflight
-from .recorder import Judged, Recorder
+from .recorder import Recorder
 from .target import BoardLookup, RunTarget, local
 
 if TYPE_CHECKING:
@@ -27,29 +27,29 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from ..workload import Context, Workload
     from ..workloads import Registry
+    from .boot import RunBoot
     from .lab import LabRun
     from .loop import Driver, Handle
     from .recorder import Publish
+    from .watch import Watch
 
 
 class Session:
     """The run: what it measures (``target``, ``lookup``), its checks (``preflight``), its
-    measurements (``recorder``) and its files (``outputs``).  ``clock`` times the sampler (a
-    test scripts it with the host)."""
+    measurements (``recorder``), its files (``outputs``); ``clock`` times the sampler.  Only
+    this module writes a session's attributes (``tests/test_layers.py`` checks it)."""
 
     def __init__(self, settings: Settings, hook_profiles: Callable[[], list[BoardProfile]],
                  registry: Callable[[], Registry], lab: LabRun | None = None) -> None:
         self._settings = settings
         self._target: RunTarget | None = None
         self._registry_factory = registry
-        self._registry: Registry | None = None
         self.lab = lab  # a labgrid board (--lg-env): attached on activation
         self.lookup = BoardLookup(lambda: self.settings, hook_profiles)
         self.preflight = Preflight()
         self.recorder = Recorder(self.preflight.notes)
-        self.outputs = Outputs(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+        self.outputs = Outputs(_now())
         self.baseline: Baseline | None = None
-        self.terminal: TextIO | None = None
         self.clock: Callable[[], float] = time.monotonic
         self.active = False
         self.boot = 1  # of --sbc-boots
@@ -72,18 +72,16 @@ class Session:
     def target(self, target: RunTarget) -> None:
         self._target = target
 
-    @property
+    @functools.cached_property
     def registry(self) -> Registry:  # every workload of this run, built on first use
-        if self._registry is None:
-            self._registry = self._registry_factory()
-        return self._registry
+        return self._registry_factory()
 
     @property
     def board(self) -> BoardProfile:
         return self.lookup.board
 
     @property
-    def notes(self) -> list[str]:
+    def notes(self) -> list[str]:  # the run's notes, for the summary
         return self.preflight.notes
 
     def activate(self) -> None:
@@ -110,19 +108,29 @@ class Session:
         self.baseline = baseline_io.load_for_run(self.settings, board.name)
         self.preflight.take_governors(self.target)
 
-    def identity_preflight(self, tests: Sequence[tuple[str, Workload | None]]) -> list[str]:
-        """Before measuring: gate mode refuses tests it cannot judge (an error); any other run
-        gets the lines warning of tests already known incomparable (:mod:`.gate`)."""
-        from ..judge.baseline import baseline_path
-        from .gate import preflight
+    def install(self, boot: RunBoot) -> None:
+        """The boot :mod:`.boot_cycle` planned: where it measures, its board and baseline, and
+        what the recorder judges its tests against (handed over once, here)."""
+        self.boot, self.tests, self.between_boots = boot.number, list(boot.tests), False
+        self.target, self.lookup, self.baseline = boot.target, boot.lookup, boot.baseline
+        if boot.against is not None:
+            self.recorder.begin(boot.against, boot.far_boot)
 
-        found = preflight(self.settings, baseline_path(self.settings.baselines, self.board.name),
-                          self.baseline, self.lookup.machine, self.context, tests)
-        self.notes.extend(found)
-        return found
+    def end_boot(self) -> None:
+        """This boot is written; until the next is installed nothing writes it again."""
+        self.recorder.new_boot()
+        self.outputs = Outputs(_now(), failed=self.outputs.failed)
+        self.between_boots = True
 
-    def judged(self) -> Judged:
-        return Judged(self.board, self.baseline, self.lookup.machine, self.registry.limits())
+    def judging(self) -> tuple[Recorder, RunTarget]:
+        """The recorder, with what it judges against (:meth:`install`, else
+        :func:`.boot.alone`), and the target it measures: what a test records through."""
+        if self.recorder.against is None:
+            from .boot import alone
+
+            self.recorder.begin(alone(self.board, self.baseline, self.lookup.machine,
+                                      self.settings.strict, self.registry.limits()))
+        return self.recorder, self.target
 
     def context(self, workload: Workload) -> Context:
         return self.recorder.context(self.target, workload)
@@ -132,16 +140,25 @@ class Session:
 
     def measure(self, test: str, workload: Workload, ctx: Context,
                 driver: Driver | None = None) -> list[Handle]:
-        return self.recorder.measure(self.target, self.judged, test, workload, ctx, driver)
+        recorder, target = self.judging()
+        return recorder.measure(target, test, workload, ctx, driver)
 
     def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
                  publish: Publish) -> str | None:
         """Judge and publish ``nodeid``'s results; the failure message, if a verdict fails."""
-        return self.recorder.finalize(nodeid, self.judged, trace, extra, publish, self.settings)
+        return self.judging()[0].finalize(nodeid, trace, extra, publish, self.settings)
 
-    def start_workloads(self) -> None:
-        """System checks and the real-clock check, before the first workload only."""
-        self.preflight.start(self.target, self.lab.skipped_checks() if self.lab else None)
+    def start_test(self, label: str, terminal: TextIO | None) -> Watch:
+        """A sampled test begins: the system and real-clock checks before the first workload,
+        then its watch (:mod:`.watch`: idle gate, sampler, status line) on this target."""
+        from .watch import start
+
+        target, lab = self.target, self.lab
+        self.preflight.start(target, lab.skipped_checks() if lab else None)
+        running = start(target.settings, label, terminal, target.host, self.clock,
+                        self.recorder.quiet, target.remote, lab.emulator_host() if lab else None)
+        self.recorder.watch(running.local, running.sampler.unavailable)
+        return running
 
     def finish(self, collected: bool, interrupted: bool) -> bool:
         """Results JSON, fleet report, baseline: only for an active run that has something.
@@ -159,39 +176,24 @@ class Session:
             except KeyboardInterrupt as exc:
                 late.append(str(exc) or "SIGINT")
         with deferred() as held:
-            self.closing = self.recorder.close(self.judged(), self.settings.strict)
-            doc = self._write(interrupted)
-            if self.settings.save_baseline:
-                self.outputs.guard("baseline", lambda: self.outputs.save(
-                    self.target, self.board.name, self.baseline, self.recorder.results,
-                    doc["environment"], interrupted or bool(late or held.received)))
-            self.notes.extend(filter(None, [self.outputs.record_history(self.target, doc)]))
+            self.closing = self.judging()[0].close()
+            self.notes.extend(self.outputs.write_boot(
+                self.target, self.lookup, self.preflight, self.recorder, self.lab,
+                boot_results_path(self.settings, self.boot), interrupted,
+                lambda: interrupted or bool(late or held.received)))
         late += [signal_name(s) for s in held.received]
         if late:
             self.notes.append(f"interrupted ({', '.join(dict.fromkeys(late))}) while finishing "
                               "the run: the results file was written")
         return bool(late)
 
-    def _write(self, interrupted: bool) -> dict[str, Any]:
-        """Results JSON (``interrupted``: workloads are missing) and fleet report."""
-        env = self.outputs.environment(self.target, self.lookup, self.preflight, self.recorder,
-                                       self.lab)
-        doc, note = self.outputs.write(self.target, self.board, self.lookup.profiles(), env,
-                                       self.recorder.results, interrupted,
-                                       boot_results_path(self.settings, self.boot))
-        if note is not None:
-            self.notes.append(note)
-        return doc
-
-    def close(self) -> None:
-        """At unconfigure: governors back (a failure goes to stderr), lab and terminal closed."""
+    def close(self) -> list[str]:
+        """At unconfigure: governors back, lab closed; what failed to close."""
         failures = self.preflight.last_restore()
         if self.lab is not None:
             failures += filter(None, [self.lab.close()])
-        if failures:
-            import sys
+        return failures
 
-            print("\n".join(f"sbcbench: {f}" for f in failures), file=sys.stderr)
-        if self.terminal is not None:
-            self.terminal.close()
 
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")

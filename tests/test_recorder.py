@@ -1,0 +1,110 @@
+"""The recorder (run/recorder.py) on a scripted workload: it is handed what it judges against
+once per boot (:meth:`Recorder.begin`, one :class:`JudgeContext`) and gives each metric its
+verdict when the test ends; what it publishes and keeps, and which verdicts fail the test."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from scripted import BASELINE, SAME, SLOWER, TEST, Scripted, star64_session
+
+from pytest_sbcbench.errors import SbcBenchError
+from pytest_sbcbench.judge.baseline import Baseline
+from pytest_sbcbench.judge.verdict import PLAN_KEY, JudgeContext
+from pytest_sbcbench.model import Finding, Identity, Measurement, Result
+from pytest_sbcbench.run.recorder import Recorder
+from pytest_sbcbench.run.session import Session
+
+
+def against(run: Session, baseline: Baseline | None, **changes: object) -> JudgeContext:
+    board = run.board
+    context = JudgeContext(board.name, board, baseline, run.lookup.machine, n_metrics=1)
+    return dataclasses.replace(context, **changes)  # type: ignore[arg-type]
+
+
+def measured(tmp_path: Path, values: list[float], baseline: Baseline | None = None,
+             **changes: object) -> tuple[Session, Recorder, list[Result], str | None]:
+    """One test through a fresh recorder: begun with the boot's context, measured, finalized;
+    the session (for its settings), the recorder, what was published and the failure."""
+    run = star64_session(tmp_path)
+    recorder = Recorder([])
+    recorder.begin(against(run, baseline, **changes))
+    work = Scripted(values)
+    recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
+    published: list[Result] = []
+    message = recorder.finalize(TEST, None, [], published.append, run.settings)
+    return run, recorder, published, message
+
+
+def test_without_a_baseline_the_planned_runs_are_recorded_and_published(tmp_path: Path) -> None:
+    _, recorder, published, message = measured(tmp_path, SAME)
+    (result,) = published
+    assert result.verdict.status == "no-baseline" and message is None
+    assert result.measurement.samples == (1000.0, 1003.0, 997.0)  # the plan: no decision
+    assert recorder.results == published and recorder.pending == {}
+
+
+def test_the_same_numbers_pass_against_the_boot_baseline(tmp_path: Path) -> None:
+    _, _, published, message = measured(tmp_path, SAME, BASELINE)
+    assert [r.verdict.status for r in published] == ["pass"] and message is None
+
+
+def test_a_fifth_slower_is_a_regression_that_fails_the_test(tmp_path: Path) -> None:
+    _, _, published, message = measured(tmp_path, SLOWER, BASELINE)
+    assert [r.verdict.status for r in published] == ["regression"]
+    assert message is not None and message.startswith("regression: ")
+
+
+def test_a_far_boot_of_the_reference_being_saved_does_not_fail(tmp_path: Path) -> None:
+    run = star64_session(tmp_path)
+    recorder = Recorder([])
+    recorder.begin(against(run, BASELINE), far_boot=lambda result: True)
+    work = Scripted(SLOWER)
+    recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
+    published: list[Result] = []
+    assert recorder.finalize(TEST, None, [], published.append, run.settings) is None
+    assert published[0].verdict.status == "regression"  # recorded and reported, not failed
+
+
+def test_strict_findings_make_the_verdict_invalid(tmp_path: Path) -> None:
+    run = star64_session(tmp_path, strict=True)
+    recorder = Recorder([])
+    recorder.begin(against(run, BASELINE, strict=True))
+    work = Scripted(SAME)
+    recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
+    found = [Finding("throttling", "the CPU throttled")]
+    published: list[Result] = []
+    message = recorder.finalize(TEST, None, found, published.append, run.settings)
+    assert published[0].verdict.status == "invalid"
+    assert message == "invalid run (--sbc-strict): the CPU throttled"
+    assert recorder.findings == [(TEST, found[0])]
+
+
+def test_the_boot_context_sets_m_for_every_metric(tmp_path: Path) -> None:
+    run = star64_session(tmp_path)
+    recorder = Recorder([])
+    recorder.begin(against(run, BASELINE, n_metrics=7))
+    work = Scripted(SAME)
+    (handle,) = recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
+    assert recorder.n_metrics == 7
+    assert handle.measurement.details[PLAN_KEY]["n_metrics"] == 7
+
+
+def test_details_the_results_file_cannot_hold_are_refused_naming_the_test(
+        tmp_path: Path) -> None:
+    run = star64_session(tmp_path)
+    bad = Measurement("m", "s", "lower", Identity.of(tool="t"), (1.0,), details={"x": {1, 2}})
+    with pytest.raises(SbcBenchError, match=r"t::bad: m: details cannot be written"):
+        Recorder([]).record(run.target, "t::bad", bad)
+
+
+def test_a_test_that_measured_nothing_publishes_nothing(tmp_path: Path) -> None:
+    run = star64_session(tmp_path)
+    recorder = Recorder([])
+    recorder.begin(against(run, BASELINE))
+    published: list[Result] = []
+    found = [Finding("throttling", "the CPU throttled")]
+    assert recorder.finalize("t::skipped", None, found, published.append, run.settings) is None
+    assert published == [] and recorder.findings == []  # its findings judge nothing
