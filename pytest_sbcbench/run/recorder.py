@@ -62,6 +62,7 @@ class Recorder:
         self.more_needed: MoreNeeded | None = None
         self.max_runs: int | None = None
         self.n_metrics = 1
+        self.tail_weight = 0.0  # the baseline's heavy-tail weight (judge.boot_tails)
         self.candidate: Candidate | None = None
         # saving a baseline: a regression against the boots of the same reference is a far
         # boot (recorded and reported by the save), not a failed test
@@ -83,6 +84,7 @@ class Recorder:
         from ..judge.verdict import count_metrics
 
         self.n_metrics = count_metrics(baseline, tests)
+        self.tail_weight = baseline.tail_weight if baseline is not None else 0.0
         self.candidate = candidate
 
     def plan(self, target: RunTarget, min_runs: int,
@@ -93,7 +95,8 @@ class Recorder:
 
         effect = target.settings.min_effect_pct or min_effect_pct
         budget = self.max_runs or target.settings.max_runs
-        return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan)
+        return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan,
+                        self.tail_weight)
 
     def new_boot(self) -> None:
         """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
