@@ -91,4 +91,5 @@ def test_the_judge_takes_the_tail_weight_from_the_whole_baseline() -> None:
     assert on_light.status == "regression", on_light.detail
     assert on_heavy.status != "regression", on_heavy.detail
     assert on_light.evidence is not None and on_heavy.evidence is not None
-    assert on_heavy.evidence.tolerance_pct > 1.5 * on_light.evidence.tolerance_pct
+    wide, narrow = on_heavy.evidence.tolerance_pct, on_light.evidence.tolerance_pct
+    assert wide is not None and narrow is not None and wide > 1.5 * narrow
