@@ -90,6 +90,9 @@ def test_the_judge_takes_the_tail_weight_from_the_whole_baseline() -> None:
     on_heavy = judge(r, heavy, "star64", n_metrics=25)
     assert on_light.status == "regression", on_light.detail
     assert on_heavy.status != "regression", on_heavy.detail
+    assert "the board's baseline boots look heavy-tailed (tail weight 1.00): judged with a " \
+        "Student-t tail of 3 df" in on_heavy.detail
+    assert "heavy-tailed" not in on_light.detail
     assert on_light.evidence is not None and on_heavy.evidence is not None
     wide, narrow = on_heavy.evidence.tolerance_pct, on_light.evidence.tolerance_pct
     assert wide is not None and narrow is not None and wide > 1.5 * narrow

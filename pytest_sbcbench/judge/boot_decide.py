@@ -233,6 +233,10 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
         "inconclusive": f"inconclusive at delta {plan.min_effect_pct:g}%"
         if d.candidate_boots <= plan.boots else _pending_text(d, plan),
     }[d.status]
+    heavy = heavy_tail(d.candidate_boots, plan)
+    if heavy is not None and not plan.every_boot:
+        head += (f", the board's baseline boots look heavy-tailed (tail weight "
+                 f"{plan.tail_weight:.2f}): judged with a Student-t tail of {heavy[0]:g} df")
     if d.status in ("pending", "inconclusive", "continue"):
         tail += "; " + needed_text(d.needed, plan.min_effect_pct)
     return BootDecision(**{**d.__dict__, "detail": f"{head}; {tail}"})
