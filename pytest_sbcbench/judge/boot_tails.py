@@ -11,8 +11,8 @@ standardized by their own mean and spread (divisor k) and the fourth moments poo
     b2 = sum_j k_j b2_j / sum_j k_j,   b2_j = mean_i z_ij^4  (metrics with k_j >= 5 boots)
 
 against what normal boots give, ``E b2_j = 3 (k - 1) / (k + 1)`` and ``var b2_j = 24 k (k - 2)
-(k - 3) / ((k + 1)^2 (k + 3) (k + 5))`` (the metrics taken as independent: shared offsets make
-the estimate noisier, which costs power, never the bound).  Its z-score becomes the weight
+(k - 3) / ((k + 1)^2 (k + 3) (k + 5))`` (the metrics taken as independent: offsets shared by
+every metric make the estimate noisier both ways).  Its z-score becomes the weight
 :func:`tail_weight` in [0, 1]: 0 at or below the normal mean, 1 from :data:`FULL_Z` standard
 errors above it, and the fixed plan's look takes a Student-t tail of ``HEAVY_DF / weight``
 degrees of freedom scaled to the boots' SD (:func:`.boot_decide.heavy_df`)."""
