@@ -7,7 +7,9 @@ candidate's boots judged as the plugin and ``sbcbench compare`` judge them
 the label's error budget, :class:`pytest_sbcbench.judge.looks.LabelPlan`):
 
 - **fixed c** (``--sbc-boots c``): boots 1 to c - 1 pending at 3 runs, boot c looked at after 3
-  runs and each further run up to 6 while undecided, with the whole budget;
+  runs and each further run up to 6 while undecided, with the whole budget and the board's tail
+  weight from the suite's baseline boots (:func:`with_tails`, as the plugin takes it from the
+  baseline file);
 - **hand c** (boots recorded by hand, or ``sbcbench compare B c1 ... cc`` on the files, one
   compare per boot): every boot a look at 1/B of the budget (B = 6, the default
   ``--sbc-boots-budget``), c boots recorded; the suite fails when any of its c looks fails;
