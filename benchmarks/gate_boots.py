@@ -22,6 +22,7 @@ for a whole-suite drop, the gate failing).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_sides
+from pytest_sbcbench.judge.boot_tails import tail_weight
 from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
 from pytest_sbcbench.judge.family import (
     FamilyVerdict,
@@ -217,7 +219,7 @@ class CellTally:
 def run_boot_cell(cell: BootCell, trials: int, seed: int,
                   anchors: dict[str, AnchorRule] | None = None) -> CellTally:
     rng = random.Random(f"{seed}-{cell.label}-{cell.k}-{cell.c}")
-    plan = BootPlan(RUNS, MAX_RUNS, cell.c, alpha=per_test_alpha(cell.metrics))
+    fixed = BootPlan(RUNS, MAX_RUNS, cell.c, alpha=per_test_alpha(cell.metrics))
     tally = CellTally(catch=[], detected=[0] * len(cell.drops))
     for name in anchors or {}:
         tally.anchors[name] = AnchorTally(detected=[0] * len(cell.drops))
@@ -230,6 +232,7 @@ def run_boot_cell(cell: BootCell, trials: int, seed: int,
                 hit = anchor_suite(rule, suite, shift, kind == "lone")
                 anchor.detected[i] += hit[1] if kind == "lone" else hit[0]
         bases = [reduce_side(base) for base, _ in suite]
+        plan = dataclasses.replace(fixed, tail_weight=tail_weight(bases))  # as the plugin does
         null = [judge_metric(b, cand, 0.0, plan) for b, (_, cand) in zip(bases, suite, strict=True)]
         verdict = _family(bases, null)
         tally.suites += 1

@@ -7,7 +7,9 @@ candidate's boots judged as the plugin and ``sbcbench compare`` judge them
 the label's error budget, :class:`pytest_sbcbench.judge.looks.LabelPlan`):
 
 - **fixed c** (``--sbc-boots c``): boots 1 to c - 1 pending at 3 runs, boot c looked at after 3
-  runs and each further run up to 6 while undecided, with the whole budget;
+  runs and each further run up to 6 while undecided, with the whole budget and the board's tail
+  weight from the suite's baseline boots (:func:`with_tails`, as the plugin takes it from the
+  baseline file);
 - **hand c** (boots recorded by hand, or ``sbcbench compare B c1 ... cc`` on the files, one
   compare per boot): every boot a look at 1/B of the budget (B = 6, the default
   ``--sbc-boots-budget``), c boots recorded; the suite fails when any of its c looks fails;
@@ -21,6 +23,7 @@ boots it took (median) and the share of suites it decided before the budget."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -41,6 +44,7 @@ from gate_boots import (
 )
 
 from pytest_sbcbench.judge.boot_decide import METRIC_RATE, BootDecision, BootPlan, decide_sides
+from pytest_sbcbench.judge.boot_tails import tail_weight
 from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
 from pytest_sbcbench.judge.family import (
     SUITE_RATE,
@@ -190,7 +194,7 @@ def _trial(bases: Sequence[BootSide], suite: Sequence[Draw], plans: dict[str, Bo
     for name in ("fixed 1", "fixed 3"):
         if name not in protocols:
             continue
-        c, plan = int(name.split()[1]), plans[name]
+        c, plan = int(name.split()[1]), with_tails(plans[name], bases)
         cached = [look_boots(b, cand[:c], plan, 0.0) for b, (_, cand) in zip(bases, suite,
                                                                                strict=True)]
         last = looks_of(bases, suite, plan, c, cached=cached)[-1]
@@ -216,6 +220,13 @@ def _trial(bases: Sequence[BootSide], suite: Sequence[Draw], plans: dict[str, Bo
                        any("m0" in x.regressions for x in drop[:drop_stop]),
                        _passes(null[stop - 1]), stop, drop_stop, decided)
     return out
+
+
+def with_tails(plan: BootPlan, bases: Sequence[BootSide]) -> BootPlan:
+    """A fixed plan with the board's tail weight from the suite's baseline boots, as the
+    plugin and ``sbcbench compare`` set it from the baseline file
+    (:func:`pytest_sbcbench.judge.boot_tails.tail_weight`)."""
+    return dataclasses.replace(plan, tail_weight=tail_weight(bases))
 
 
 def _passes(look: Look) -> int:
@@ -316,16 +327,17 @@ def few_boots_table(trials: int, seed: int) -> list[str]:
     for c in (1, 2):
         cell = BootCell("lone 3% drop; CV 1%, drift 0.5%", 10, c, (0.01,), (0.005,))
         rng = random.Random(f"{seed}-few-{c}")
-        plan = BootPlan(RUNS, MAX_RUNS, c, alpha=per_test_alpha(cell.metrics))
+        fixed = BootPlan(RUNS, MAX_RUNS, c, alpha=per_test_alpha(cell.metrics))
         gate = t_hits = 0
         for _ in range(trials):
             suite = draw_suite(rng, cell)
             bases = [reduce_side(base) for base, _ in suite]
+            plan = with_tails(fixed, bases)
             cached = [look_boots(b, cand, plan, 0.0) for b, (_, cand) in zip(bases, suite,
                                                                                strict=True)]
             drop = looks_of(bases, suite, plan, c, LONE, cached)[-1]
             gate += "m0" in drop.regressions
-            t_hits += plain_t(suite[0][0], suite[0][1], LONE, plan.alpha)
+            t_hits += plain_t(suite[0][0], suite[0][1], LONE, fixed.alpha)
         low, high = interval(gate, trials)
         lines.append(f"| {c} | {pct(gate / trials)} ({pct(low)}-{pct(high)}) | "
                      f"{pct(t_hits / trials)} | {100 * (gate - t_hits) / trials:+.1f} points |")

@@ -74,9 +74,10 @@ def _protocols_few_boots_and_auto(lines: list[str]) -> None:
         "one baseline boot 4 SD fast; drift 0.5%, CV 1%"}
     assert {r[2] for r in rows if not _heavy(r[0])} == {
         "1 boot by hand / compare", "3 boots by hand / compare", "--sbc-boots auto"}
-    failing = [float(r[3].split("%")[0]) / 100 * TRIALS for r in rows
-               if r[2] != "--sbc-boots 1"]
-    assert sum(failing) <= 0.05 * TRIALS * len(failing)  # the bound, over the cells at once
+    # the bound over the cells at once, every protocol (--sbc-boots 1 under t(3) boots too:
+    # the board's tail weight, judge/boot_tails.py)
+    failing = [float(r[3].split("%")[0]) / 100 * TRIALS for r in rows]
+    assert sum(failing) <= 0.05 * TRIALS * len(failing)
     for r in rows:
         assert r[5].endswith("%") and r[6].endswith("%") and r[7] in ("met", "NOT met")
         if r[2] == "--sbc-boots auto":

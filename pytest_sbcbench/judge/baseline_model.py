@@ -17,6 +17,7 @@ from typing import Any
 
 from ..fileio import OutputError, write_atomic
 from ..model import Identity
+from .boot_tails import tail_weight
 from .boot_test import BootSide, reduce_side
 from .boots import BaselineSession
 
@@ -140,6 +141,12 @@ class Baseline:
             if e.sessions:
                 out.setdefault((e.test, e.metric), []).append(e)
         return out
+
+    @cached_property
+    def tail_weight(self) -> float:
+        """How heavy-tailed the board's boots look, pooled over every entry's used boots
+        (:func:`.boot_tails.tail_weight`: 0 normal, 1 clearly heavy), computed once."""
+        return tail_weight(e.side for e in self.entries if e.sessions)
 
     def slot(self, test: str, metric: str) -> list[BaselineEntry]:
         """The entries of ``test``'s ``metric`` that have a used session (an entry whose every

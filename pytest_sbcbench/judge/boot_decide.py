@@ -55,12 +55,15 @@ class BootPlan(LookSchedule):
     allowance: BootPrior = ONE_BOOT_ALLOWANCE
     noise_confidence: float = NOISE_CONFIDENCE  # power is judged at this bound of the noise
     every_boot: bool = False  # the label's plan looks at every boot (boots: its budget)
+    tail_weight: float = 0.0  # how heavy-tailed the board's baseline boots look (boot_tails)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_runs <= self.max_runs or self.boots < 1:
             raise ValueError(f"need 1 <= min_runs <= max_runs and boots >= 1, got {self}")
         if not 0 < self.alpha < 0.5 or self.min_effect_pct <= 0:
             raise ValueError(f"need 0 < alpha < 0.5 and min_effect_pct > 0, got {self}")
+        if not 0.0 <= self.tail_weight <= 1.0:
+            raise ValueError(f"need 0 <= tail_weight <= 1, got {self}")
 
     @property
     def delta(self) -> float:
@@ -88,22 +91,37 @@ class BootDecision:
 
 
 HEAVY_BOOTS = 2
+HEAVY_FIXED_BOOTS = 3  # a fixed plan's looks at up to this many boots take the allowance
 HEAVY_DF = 3.0  # one candidate boot of an every-boot plan: boots may be Student-t, 3 df
 
 
-def one_boot_quantile(alpha: float) -> float:
-    """The critical value, in SEs, for one candidate boot in an every-boot plan: a single boot
-    cannot show its own spread, so its offset is taken as Student-t with 3 df of the boots'
-    SD (a bad boot now and then, as real boards have), not as normal: t(1 - alpha, 3) / sqrt(3).
-    (``--sbc-boots 1`` keeps the normal-theory test and its full power, issue 28.)"""
-    return t_ppf(1 - alpha, HEAVY_DF) / math.sqrt(HEAVY_DF / (HEAVY_DF - 2))
+def heavy_tail(c: int, plan: BootPlan) -> tuple[float, float] | None:
+    """The Student-t tail a look at candidate boot ``c`` also allows, as (df, scale): the
+    critical value is ``t(1 - alpha, df) / scale`` SEs; None: normal theory alone.
+
+    * An every-boot plan's first HEAVY_BOOTS boots cannot show their own spread: 3 df scaled
+      to the boots' SD (a bad boot now and then, as real boards have).
+    * A fixed plan (``--sbc-boots N``) keeps normal theory and its full power where the board's
+      baseline boots look normal, and as their pooled kurtosis says they are heavy-tailed
+      (``tail_weight``, :mod:`.boot_tails`; issue 28) allows, at one candidate boot, Student's
+      t with ``HEAVY_DF / tail_weight`` df unscaled (one heavy-tailed boot over an SD that
+      heavy-tailed baseline boots tend to understate: simulated, t(3) boots need 9.4 SEs at
+      alpha 0.0008 where normal theory says 4.5 and t(3) scaled to unit SD 6.4), and at two,
+      ``2 HEAVY_DF / tail_weight`` df scaled to the boots' SD; from three candidate boots on the
+      boot means' t holds (4.2 SEs needed, 4.2 given)."""
+    if plan.every_boot:
+        return (HEAVY_DF, math.sqrt(HEAVY_DF / (HEAVY_DF - 2))) if c <= HEAVY_BOOTS else None
+    if plan.tail_weight <= 0.0 or c > HEAVY_FIXED_BOOTS:
+        return None
+    return max(c * HEAVY_DF, math.floor(2.0 * c * HEAVY_DF / plan.tail_weight) / 2.0), 1.0
 
 
 def _p_value(x: float, df: float, c: int, plan: BootPlan) -> float:
     """One-sided p of the move (in SEs) the bad way, as the look's critical value counts it."""
     p = upper_tail(x, df)
-    if c <= HEAVY_BOOTS and plan.every_boot:
-        p = max(p, upper_tail(x * math.sqrt(HEAVY_DF / (HEAVY_DF - 2)), HEAVY_DF))
+    heavy = heavy_tail(c, plan)
+    if heavy is not None:
+        p = max(p, upper_tail(x * heavy[1], heavy[0]))
     return p
 
 
@@ -145,8 +163,9 @@ def decide_sides(base: BootSide, cand: BootSide, n: int, better: Literal["higher
     share, judged = plan.boot_share(cand.k), plan.judged_share(cand.k)
     alpha = plan.alpha_look * judged
     t_r = t_ppf(1 - alpha, noise.df)
-    if cand.k <= HEAVY_BOOTS and plan.every_boot:
-        t_r = max(t_r, one_boot_quantile(alpha))
+    heavy = heavy_tail(cand.k, plan)
+    if heavy is not None:
+        t_r = max(t_r, t_ppf(1 - alpha, heavy[0]) / heavy[1])
     worse, tol = sign * d, t_r * noise.se
     bound = cached_noise_upper(pass_df(noise.df, base.k + cand.k), plan.noise_confidence)
     detectable = (t_r + t_ppf(POWER, noise.df)) * bound * noise.se
@@ -214,6 +233,10 @@ def _with_detail(d: BootDecision, noise: BootNoise, plan: BootPlan) -> BootDecis
         "inconclusive": f"inconclusive at delta {plan.min_effect_pct:g}%"
         if d.candidate_boots <= plan.boots else _pending_text(d, plan),
     }[d.status]
+    heavy = heavy_tail(d.candidate_boots, plan)
+    if heavy is not None and not plan.every_boot:
+        head += (f", the board's baseline boots look heavy-tailed (tail weight "
+                 f"{plan.tail_weight:.2f}): judged with a Student-t tail of {heavy[0]:g} df")
     if d.status in ("pending", "inconclusive", "continue"):
         tail += "; " + needed_text(d.needed, plan.min_effect_pct)
     return BootDecision(**{**d.__dict__, "detail": f"{head}; {tail}"})

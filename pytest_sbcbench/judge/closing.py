@@ -56,7 +56,8 @@ def _judged(results: Sequence[Result], context: JudgeContext
             continue
         m = r.measurement
         sessions = context.candidate.sessions(r.test, m)
-        plan = plan_of(m, context.n_metrics, context.candidate.plan, context.min_effect_pct)
+        plan = plan_of(m, context.n_metrics, context.candidate.plan, context.min_effect_pct,
+                       context.baseline.tail_weight if context.baseline is not None else 0.0)
         decision = final_decision(found, m, plan, sessions)
         better: Literal["higher", "lower"] = "higher" if m.better == "higher" else "lower"
         # the baseline's boots as reduced once for the entry (BaselineEntry.side)

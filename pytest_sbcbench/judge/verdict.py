@@ -118,7 +118,8 @@ def judge(result: Judgeable, *, baseline: Baseline | None, board: str,
     if isinstance(found, Verdict):
         return found
     sessions = candidate.sessions(result.test, m)
-    plan = plan_of(m, n_metrics, candidate.plan, min_effect_pct)
+    weight = baseline.tail_weight if baseline is not None else 0.0
+    plan = plan_of(m, n_metrics, candidate.plan, min_effect_pct, weight)
     verdict = verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
     note = cpus_note(found, machine)
     return dataclasses.replace(verdict, detail=f"{verdict.detail}; {note}") if note else verdict
@@ -142,15 +143,18 @@ def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
 
 
 def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
-             n_metrics: int, label_plan: LabelPlan = ONE_BOOT) -> BootPlan:
+             n_metrics: int, label_plan: LabelPlan = ONE_BOOT, tail_weight: float = 0.0
+             ) -> BootPlan:
     """A metric's plan in a run: ``max_runs`` (``--sbc-max-runs``) or RUN_BUDGET_FACTOR x
     ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); alpha 4% / m
     (Holm's first step); ``label_plan``: the candidate label's boot plan (which boots are
-    looks, and the share of the budget each spends)."""
+    looks, and the share of the budget each spends); ``tail_weight``: the baseline's
+    (:attr:`.baseline_model.Baseline.tail_weight`)."""
     budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
     effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
     return BootPlan(min_runs, max(min_runs, budget), label_plan.boots, effect,
-                    per_test_alpha(n_metrics), every_boot=label_plan.every_boot)
+                    per_test_alpha(n_metrics), every_boot=label_plan.every_boot,
+                    tail_weight=tail_weight)
 
 
 def plan_details(plan: BootPlan, n_metrics: int) -> dict[str, Any]:
@@ -183,7 +187,7 @@ def _plan_values(raw: Any) -> tuple[int, int, float] | None:
 
 
 def plan_of(m: Measurement, n_metrics: int, label_plan: LabelPlan = ONE_BOOT,
-            min_effect_pct: float | None = None) -> BootPlan:
+            min_effect_pct: float | None = None, tail_weight: float = 0.0) -> BootPlan:
     """The plan recorded in the measurement's details (runs, budget, delta), at alpha
     4% / ``n_metrics`` and the judge's boot plan ``label_plan`` (never the file's: a file's
     claim of boots still to come is not believed); without a believable one (a results file
@@ -195,9 +199,10 @@ def plan_of(m: Measurement, n_metrics: int, label_plan: LabelPlan = ONE_BOOT,
     if values is None:
         n = max(1, len(m.samples))
         return BootPlan(n, n, boots, min_effect_pct or DEFAULT_MIN_EFFECT_PCT, alpha,
-                        every_boot=every)
+                        every_boot=every, tail_weight=tail_weight)
     low, high, effect = values
-    return BootPlan(low, high, boots, min_effect_pct or effect, alpha, every_boot=every)
+    return BootPlan(low, high, boots, min_effect_pct or effect, alpha, every_boot=every,
+                    tail_weight=tail_weight)
 
 
 def decision(entry: BaselineEntry, m: Measurement, plan: BootPlan,

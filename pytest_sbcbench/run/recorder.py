@@ -81,6 +81,12 @@ class Recorder:
         """The boot's candidate; None before a boot is planned."""
         return self.against.candidate if self.against is not None else None
 
+    @property
+    def tail_weight(self) -> float:
+        """The baseline's heavy-tail weight (:mod:`..judge.boot_tails`); 0 without one."""
+        baseline = self.against.baseline if self.against is not None else None
+        return baseline.tail_weight if baseline is not None else 0.0
+
     def _judging(self) -> JudgeContext:
         assert self.against is not None, "a boot is begun before anything is judged"
         return self.against
@@ -93,7 +99,8 @@ class Recorder:
 
         effect = target.settings.min_effect_pct or min_effect_pct
         budget = self.max_runs or target.settings.max_runs
-        return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan)
+        return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan,
+                        self.tail_weight)
 
     def watch(self, sampler: Sampler | None, unavailable: Mapping[str, str]) -> None:
         """A sampled test begins: ``sampler`` watches it (the local one: it attributes load),
