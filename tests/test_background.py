@@ -190,44 +190,6 @@ def test_a_window_without_a_scan_is_attributed_on_demand(tmp_path: Path) -> None
     assert box.now == 0.5 + background.SCAN_STEP_S
 
 
-def test_a_measurement_recorded_at_once_beside_load_is_attributed(tmp_path: Path) -> None:
-    """The sampler's first reading, then at once the window's closing one: no tick passed
-    between them, so the readings cannot tell the load.  The window is short, two scans at its
-    end read it, and the loop is named as background load (it went unnoticed: no finding)."""
-    box = Box(tmp_path)
-    sampler = box.sampler()
-    sampler.start(background=False)
-    seen = sampler.window(sampler.begin(), lambda s: box.step(seconds=s, loop=1.0))
-    assert seen.short and seen.loaded
-    assert seen.background_cpus == pytest.approx(1.0)
-    assert [f.kind for f in validity.beside([seen])] == ["background-load"]
-    assert f"busy-loop (pid {LOOP}) 1.00 CPUs" in (seen.outside() or "")
-    assert box.now == background.SCAN_STEP_S
-
-
-def test_a_short_window_is_read_over_the_interval_around_it(tmp_path: Path) -> None:
-    """Four loaded intervals, then a measurement that starts at a reading and ends before the
-    counters tick: the window reaches back one interval, so it is loaded and attributed."""
-    box = Box(tmp_path)
-    sampler = sampled(box, *[{"bench": 1.0, "loop": 1.0}] * 4)
-    since = sampler.begin()
-    seen = sampler.window(since, lambda s: box.step(seconds=s, loop=1.0))
-    assert (seen.start, seen.end, seen.short) == (4.0, 4.0, False)
-    assert seen.loaded and seen.attribution is not None
-    assert [f.kind for f in validity.beside([seen])] == ["background-load"]
-
-
-def test_a_short_quiet_window_finds_nothing(tmp_path: Path) -> None:
-    """The same short window on a quiet machine: the two scans find no background."""
-    box = Box(tmp_path)
-    sampler = box.sampler()
-    sampler.start(background=False)
-    seen = sampler.window(sampler.begin(), lambda s: box.step(seconds=s, bench=1.0))
-    assert seen.short and not seen.loaded
-    assert seen.background_cpus == pytest.approx(0.0)
-    assert validity.beside([seen]) == []
-
-
 @dataclass(frozen=True)
 class CountingSysroot(Sysroot):
     """A Sysroot that counts the stat files read."""

@@ -11,8 +11,8 @@ import pytest
 from interrupting import MEET
 
 # WIDGET_SAMPLES: the samples; WIDGET_VERSION: the identity's version (another one is
-# incomparable); WIDGET_NAME: the file ``ran-<name>`` it touches, proof that it ran.  The
-# measurement is recorded at once: shorter than any sampler interval.
+# incomparable); WIDGET_NAME: the file ``ran-<name>`` it touches, proof that it ran;
+# WIDGET_SECONDS: how long the measurement lasts before it is recorded (default: at once).
 WIDGET = """
 import os
 from pathlib import Path
@@ -22,6 +22,9 @@ from pytest_sbcbench.model import Identity, Measurement
 def test_widget(sbcbench):
     Path("ran-" + os.environ.get("WIDGET_NAME", "widget")).touch()
     meet()  # concurrent runs: both have loaded the baseline before either saves
+    if os.environ.get("WIDGET_SECONDS"):  # a measurement that lasts: the sampler reads it
+        import time
+        time.sleep(float(os.environ["WIDGET_SECONDS"]))
     samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
     identity = Identity.of(tool="widget", version=os.environ.get("WIDGET_VERSION", "1"))
     sbcbench.record(Measurement("widget", "op/s", "higher", identity, samples))

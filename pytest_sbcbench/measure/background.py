@@ -135,7 +135,6 @@ class Window:
     background_cpus: float | None
     steal_pct: float | None
     attribution: Attribution | None
-    short: bool = False  # its readings span less than one sampler interval (see window())
 
     @property
     def loaded(self) -> bool:
@@ -180,24 +179,15 @@ class Window:
 
 
 def window(readings: Sequence[Reading], attributions: Sequence[Attribution],
-           since: float, interval: float = 0.0) -> Window:
+           since: float) -> Window:
     """The window from ``since`` to the last reading: the intervals that end after ``since``
-    (the one it falls in included), reaching back at least ``interval`` seconds (one sampler
-    interval: a measurement shorter than that is read over the interval around it), and the
-    attributions that overlap them.  When even those readings span less than ``interval``
-    (the sampler started just before), their counters cannot tell the load: the window is
-    ``short``, and an attribution over it (two scans at its end) gives its background and
-    steal."""
+    (the one it falls in included) and the attributions that overlap it."""
+    pairs = [(p, c) for p, c in pairwise(readings) if c.t > since]
     end = readings[-1].t if readings else since
-    reach = min(since, end - interval)
-    pairs = [(p, c) for p, c in pairwise(readings) if c.t > reach]
-    short = (end - pairs[0][0].t if pairs else 0.0) < interval
-    found = combined([a for a in attributions if a.end > reach])
-    if short and found is not None:
-        return Window(since, end, found.background_cpus, found.steal_pct, found, short)
     background = _weighted([(background_cpus(p, c), c.t - p.t) for p, c in pairs])
     steal = _weighted([(c.steal_pct, c.t - p.t) for p, c in pairs])
-    return Window(since, end, background, steal, found, short)
+    return Window(since, end, background, steal,
+                  combined([a for a in attributions if a.end > since]))
 
 
 def _weighted(values: list[tuple[float | None, float]]) -> float | None:

@@ -113,15 +113,14 @@ class Sampler:
             return self._read()
 
     def window(self, since: float, sleep: Sleep) -> Window:
-        """What ran beside the benchmark from ``since`` (sampler seconds) until now, read over
-        at least one interval: a reading closes the window; a loaded window the thread did
-        not attribute, or one too short for its readings to tell (the sampler started less
-        than an interval ago), is attributed now (two scans ``sleep`` apart)."""
+        """What ran beside the benchmark from ``since`` (sampler seconds) until now: a reading
+        closes the window; a loaded window the thread did not attribute is attributed now
+        (two scans ``sleep`` apart)."""
         self.read()
-        found = window(self._readings, self.background.attributions, since, self.interval)
-        if found.attribution is None and (found.loaded or found.short):
+        found = window(self._readings, self.background.attributions, since)
+        if found.loaded and found.attribution is None:
             self.background.attribute_now(self._tree.pids, sleep)
-            found = window(self._readings, self.background.attributions, since, self.interval)
+            found = window(self._readings, self.background.attributions, since)
         return found
 
     def _read(self) -> Reading:
