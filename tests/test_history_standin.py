@@ -78,12 +78,21 @@ def boots(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
           copy_benchmarks: Callable[..., None]) -> Path:
     """The history of L01..L12, three boots each; the baselines folder holding it."""
     copy_benchmarks()
+    baselines = pytester.path / "bl"
+    record_stand_in(pytester, monkeypatch, baselines, history.history_path(baselines))
+    return baselines
+
+
+def record_stand_in(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                    baselines: Path, where: history.Location, *args: str) -> None:
+    """L01..L12, three boots each, into the history at ``where``: the first boot and the
+    labels from :data:`STEP_FROM` by real pytest runs of the stand-in openssl (with ``args``),
+    the others drawn as it would have measured them."""
     monkeypatch.setenv("SBCBENCH_OPENSSL", str(FAKE_OPENSSL))
     monkeypatch.setenv("SBCBENCH_FAKE_SEED", "29")
     monkeypatch.setenv("SBCBENCH_FAKE_STATE", str(pytester.path / "fake-openssl.count"))
     monkeypatch.setenv("SBCBENCH_FAKE_CV", "0.5")
     monkeypatch.setenv("SBCBENCH_FAKE_DRIFT", "0.3")
-    baselines = pytester.path / "bl"
     baselines.mkdir()
     fake, template = stand_in(), None
     for label in range(1, 13):
@@ -92,16 +101,13 @@ def boots(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
             if (label, boot) == (1, 1) or label == STEP_FROM:
                 out = pytester.path / f"{name}.json"
                 done = pytester.runpytest(*ARGS, "--sbc-baselines", str(baselines),
-                                          "--sbc-candidate", f"L{label:02d}",
+                                          "--sbc-candidate", f"L{label:02d}", *args,
                                           "--sbc-results", str(out))
                 assert done.ret == pytest.ExitCode.OK, done.stdout.str()
                 template = template or json.loads(out.read_text())
                 continue
             assert template is not None
-            history.append(history.history_path(baselines), drawn(fake, template, name),
-                           "candidate", f"L{label:02d}")
-    return baselines
-
+            history.append(where, drawn(fake, template, name), "candidate", f"L{label:02d}")
 
 def cli(*argv: str) -> tuple[int, str]:
     out = io.StringIO()

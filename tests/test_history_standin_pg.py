@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from pg_server import PgServer, pg_server
-from test_history_standin import ARGS, FAKE_OPENSSL, STEP_FROM, boot_env, cli, drawn, stand_in
+from test_history_standin import cli, record_stand_in
 
 from pytest_sbcbench.judge import history
 from pytest_sbcbench.judge.history_url import parse
@@ -31,28 +31,8 @@ def pg_boots(pg_server: PgServer, pytester: pytest.Pytester, monkeypatch: pytest
     url = pg_server.database("standin_history")
     copy_benchmarks()
     monkeypatch.delenv("SBCBENCH_HISTORY", raising=False)
-    monkeypatch.setenv("SBCBENCH_OPENSSL", str(FAKE_OPENSSL))
-    monkeypatch.setenv("SBCBENCH_FAKE_SEED", "29")
-    monkeypatch.setenv("SBCBENCH_FAKE_STATE", str(pytester.path / "fake-openssl.count"))
-    monkeypatch.setenv("SBCBENCH_FAKE_CV", "0.5")
-    monkeypatch.setenv("SBCBENCH_FAKE_DRIFT", "0.3")
     baselines = pytester.path / "bl"
-    baselines.mkdir()
-    fake, template = stand_in(), None
-    for label in range(1, 13):
-        for boot in (1, 2, 3):
-            name = boot_env(monkeypatch, label, boot)
-            if (label, boot) == (1, 1) or label == STEP_FROM:
-                out = pytester.path / f"{name}.json"
-                done = pytester.runpytest(*ARGS, "--sbc-baselines", str(baselines),
-                                          "--sbc-candidate", f"L{label:02d}",
-                                          "--sbc-history", url, "--sbc-results", str(out))
-                assert done.ret == pytest.ExitCode.OK, done.stdout.str()
-                template = template or json.loads(out.read_text())
-                continue
-            assert template is not None
-            history.append(parse(url), drawn(fake, template, name), "candidate",
-                           f"L{label:02d}")
+    record_stand_in(pytester, monkeypatch, baselines, parse(url), "--sbc-history", url)
     assert not (baselines / "history.sqlite").exists()  # every session went to the server
     return url
 
