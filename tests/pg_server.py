@@ -64,7 +64,12 @@ class PgServer:
 
 
 def _as_postgres(argv: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
+    if os.geteuid() != 0:
+        return argv
+    # runuser is in /usr/sbin (util-linux), which a plain user's PATH (/usr/bin:/bin) leaves out
+    runuser = shutil.which("runuser", path=os.pathsep.join(
+        [os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])) or "runuser"
+    return [runuser, "-u", "postgres", "--", *argv]
 
 
 @pytest.fixture(scope="session")
