@@ -109,6 +109,24 @@ def record_stand_in(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
             assert template is not None
             history.append(where, drawn(fake, template, name), "candidate", f"L{label:02d}")
 
+def one_sha512_incident(where: history.Location, *source: str) -> str:
+    """The stand-in history at ``where`` (``source``: the CLI's option naming it) holds its 12
+    labels of 3 boots and exactly one incident, sha512 from L08; its board."""
+    summary = history.summary(where)
+    assert [(r.label, r.boots, r.results) for r in summary] == [
+        (f"L{j:02d}", 3, 6) for j in range(1, 13)]
+    code, text = cli("history", "changes", "--json", *source)
+    assert code == 0
+    (incident,) = json.loads(text)["incidents"]
+    board = str(incident["board"])
+    assert (incident["id"], incident["first_bad"], incident["last_good"]) == (
+        f"{board}@L08", "L08", "L07")
+    (step,) = incident["metrics"]
+    assert step["metric"] == "sha512" and step["direction"] == "regression"
+    assert step["ci_pct"][0] < -5.0 < step["ci_pct"][1] < -3.0
+    return board
+
+
 def cli(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -125,18 +143,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def test_one_incident_names_sha512_from_l08_and_is_drawn_and_published(
         boots: Path, browser: Any, tmp_path: Path) -> None:
     pytest.importorskip("otava", reason="needs Apache Otava (the history extra)")
-    summary = history.summary(history.history_path(boots))
-    assert [(r.label, r.boots, r.results) for r in summary] == [
-        (f"L{j:02d}", 3, 6) for j in range(1, 13)]
-    code, text = cli("history", "changes", "--json", "--baselines", str(boots))
-    assert code == 0
-    (incident,) = json.loads(text)["incidents"]
-    board = incident["board"]
-    assert (incident["id"], incident["first_bad"], incident["last_good"]) == (
-        f"{board}@L08", "L08", "L07")
-    (step,) = incident["metrics"]
-    assert step["metric"] == "sha512" and step["direction"] == "regression"
-    assert step["ci_pct"][0] < -5.0 < step["ci_pct"][1] < -3.0
+    board = one_sha512_incident(history.history_path(boots), "--baselines", str(boots))
 
     code, text = cli("history", "show", "-k", "sha512", "--out", str(tmp_path / "charts"),
                      "--baselines", str(boots))
