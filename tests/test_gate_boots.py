@@ -52,6 +52,13 @@ def statuses(path: Path) -> dict[str, str]:
     return {r["metric"]: r["verdict"]["status"] for r in json.loads(path.read_text())["results"]}
 
 
+# Baseline boots are saved with ``--sbc-accept``: their numbers are the stand-in's, not this
+# machine's, but the sampler still reads the real host, and a burst of hypervisor steal on a CI
+# machine once quarantined one boot's sha256 and sha512 ("saved under steal-time"), leaving 6-9
+# boots where the test counts 9 (quarantine has its own tests: tests/test_baseline_quarantine.py).
+ACCEPT = ("--sbc-save-baseline", "--sbc-accept", "test_")
+
+
 def candidate(boot: Boot, label: str, tmp: Path, slower: str | None = None
               ) -> list[pytest.RunResult]:
     return [boot(f"{label}-{i}", "--sbc-candidate", label, "--sbc-results",
@@ -61,7 +68,7 @@ def candidate(boot: Boot, label: str, tmp: Path, slower: str | None = None
 def test_ten_baseline_boots_then_three_candidate_boots(boot: Boot,
                                                        pytester: pytest.Pytester) -> None:
     for i in range(1, 11):
-        saved = boot(f"base-{i}", "--sbc-save-baseline")
+        saved = boot(f"base-{i}", *ACCEPT)
         saved.assert_outcomes(passed=4)
     saved.stdout.fnmatch_lines(["gate: 4 metrics, this session vs 9 baseline boots saved before "
                                 "it: *"])
@@ -127,7 +134,7 @@ def test_three_boots_recorded_by_hand_keep_the_bound_over_twenty_suites(
     each (sixty gate runs, seeded by their boot names) give no exit 1; each run says what is
     pending, and the label's plan is recorded with its first session."""
     for i in range(1, 6):
-        boot(f"base-{i}", "-k", "sha256 or sha512", "--sbc-save-baseline").assert_outcomes(
+        boot(f"base-{i}", "-k", "sha256 or sha512", *ACCEPT).assert_outcomes(
             passed=2)
     codes = []
     for suite in range(20):
