@@ -4,6 +4,8 @@ on ``sys.path``)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 import subprocess
 import sys
@@ -135,3 +137,13 @@ def listing_settings(sysroot: Path, quick: bool) -> Settings:
                     runs=None, interval=1.0, strict=False, performance=False, trace_dir=None,
                     cache=None, drop_caches=False, allow_incomparable=False, verify_key=None,
                     report_dir=None)
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    """``sbcbench ARGV...`` in this process: its exit code and what it printed."""
+    from pytest_sbcbench.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(list(argv))
+    return code, out.getvalue()

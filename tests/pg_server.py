@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -111,3 +111,12 @@ def pg_server() -> Iterator[PgServer]:
         subprocess.run(_as_postgres([str(found / "pg_ctl"), "-D", str(data), "-m", "fast",
                                      "-w", "stop"]), capture_output=True, timeout=120)
         shutil.rmtree(top, ignore_errors=True)
+
+
+def psql(url: str, sql: str) -> list[tuple[Any, ...]]:
+    """The rows ``sql`` gives on the server at ``url`` (none for a statement without rows)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        cursor = db.execute(sql)
+        return [tuple(r) for r in cursor.fetchall()] if cursor.description else []

@@ -13,9 +13,7 @@ directory), its a72 images, qemu or labgrid (fails instead in the lab stage,
 
 from __future__ import annotations
 
-import contextlib
 import getpass
-import io
 import json
 import os
 import shutil
@@ -27,9 +25,9 @@ from typing import Any, NoReturn
 
 import pytest
 from labgrid_lab import Lab, LabUnavailable, free_port, labgrid_tool, preload_labgrid
-from pg_server import PgServer, pg_server
+from pg_server import PgServer, pg_server, psql
 
-from pytest_sbcbench.cli import main
+from helpers import cli
 
 preload_labgrid()
 __all__ = ["pg_server"]  # the session fixture, used by name below
@@ -133,20 +131,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         yield running
     finally:
         running.close()
-
-
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(list(argv))
-    return code, out.getvalue()
-
-
-def psql(url: str, sql: str) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(url) as db:
-        return [tuple(row) for row in db.execute(sql).fetchall()]
 
 
 def test_fleet_run_over_two_qemu_places_into_postgresql(

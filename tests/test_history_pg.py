@@ -5,20 +5,18 @@ as KCIDB JSON that KernelCI's own schema (kcidb-io) accepts."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from history_docs import build
-from pg_server import PgServer, pg_server
+from pg_server import PgServer, pg_server, psql
 
+from helpers import cli
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.judge import history, history_read
 from pytest_sbcbench.judge.history_url import PostgresHistory, location, parse
@@ -30,21 +28,6 @@ FAKE_OPENSSL = REPO / "scripts" / "fake-openssl" / "openssl"
 ARGS = ["benchmarks", "-m", "crypto", "-k", "test_digest and (sha256 or sha512)",
         "--sbc-quick", "--sbc-runs", "3", "--sbc-idle-wait", "0", "--sbc-interval", "0.2",
         "-p", "no:cacheprovider"]
-
-
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(list(argv))
-    return code, out.getvalue()
-
-
-def psql(url: str, sql: str) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as db:
-        cursor = db.execute(sql)
-        return [tuple(r) for r in cursor.fetchall()] if cursor.description else []
 
 
 def test_a_history_url_names_sqlite_or_postgresql(tmp_path: Path) -> None:

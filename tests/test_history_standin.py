@@ -12,12 +12,10 @@ it; ``publish`` renders it in a real headless Chromium."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import datetime
 import importlib.machinery
 import importlib.util
-import io
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any
 import pytest
 from browser import check_site, chromium
 
-from pytest_sbcbench.cli import main
+from helpers import cli
 from pytest_sbcbench.judge import history
 
 REPO = Path(__file__).resolve().parent.parent
@@ -125,13 +123,6 @@ def one_sha512_incident(where: history.Location, *source: str) -> str:
     assert step["metric"] == "sha512" and step["direction"] == "regression"
     assert step["ci_pct"][0] < -5.0 < step["ci_pct"][1] < -3.0
     return board
-
-
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(list(argv))
-    return code, out.getvalue()
 
 
 @pytest.fixture

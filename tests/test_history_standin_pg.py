@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 from pg_server import PgServer, pg_server
-from test_history_standin import cli, one_sha512_incident, record_stand_in
+from test_history_standin import one_sha512_incident, record_stand_in
 
+from helpers import cli
 from pytest_sbcbench.judge.history_url import parse
 
 __all__ = ["pg_server"]  # the session fixture, used by name below
