@@ -30,7 +30,6 @@ from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .baseline import boot_of as boot_of  # where report.compare and others read it
 from .boot_decide import BootDecision, BootPlan, decide_sides
 from .boot_test import BootSession, reduce_side
-from .boots import BaselineSession
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
 from .looks import DEFAULT_MIN_EFFECT_PCT, ONE_BOOT, RUN_BUDGET_FACTOR, LabelPlan
@@ -123,12 +122,6 @@ def judge(result: Judgeable, *, baseline: Baseline | None, board: str,
     verdict = verdict_of(final_decision(found, m, plan, sessions), m, found, plan, sessions)
     note = cpus_note(found, machine)
     return dataclasses.replace(verdict, detail=f"{verdict.detail}; {note}") if note else verdict
-
-
-def baseline_sessions(entry: BaselineEntry) -> list[BaselineSession]:
-    """An entry's used sessions with the boot each ran in (recorded ``boot_id``; None:
-    unknown)."""
-    return list(entry.boot_sessions)
 
 
 def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
