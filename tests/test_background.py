@@ -190,6 +190,99 @@ def test_a_window_without_a_scan_is_attributed_on_demand(tmp_path: Path) -> None
     assert box.now == 0.5 + background.SCAN_STEP_S
 
 
+def refuse(seconds: float) -> None:
+    raise AssertionError(f"a short window scanned at its end (slept {seconds} s)")
+
+
+def after_load(box: Box, intervals: int, **load: float) -> Sampler:
+    """A sampler that has read ``intervals`` full intervals of ``load``, then a measurement
+    window begins (:meth:`Sampler.begin`)."""
+    return sampled(box, *[load] * intervals)
+
+
+def test_a_short_window_beside_load_is_read_over_the_interval_before_it(
+        tmp_path: Path) -> None:
+    """Twelve loaded intervals (the thread's one scan pair was at 1-2 s), then a measurement of
+    50 ms: the window reaches back one interval, its readings show the loop, no scan covers
+    them and none runs at its end; the load is other work, not attributed, so the window
+    disturbs (``outside``) and its finding says so."""
+    box = Box(tmp_path)
+    sampler = after_load(box, 12, loop=1.0)
+    scans = sampler.background.scans
+    since = sampler.begin()
+    box.step(seconds=0.05, bench=1.0, loop=1.0)
+    seen = sampler.window(since, refuse)
+    assert (seen.start, seen.end, seen.read_from, seen.short) == (12.0, 12.05, 11.0, True)
+    assert seen.loaded and seen.attribution is None
+    assert seen.background_cpus == pytest.approx(1.0)
+    assert seen.outside() == ("1.00 CPUs busy beside the benchmark (over the readings from "
+                              "11.00 s to 12.05 s: the measurement was shorter than one sampler "
+                              "interval), not attributed: no scan of the processes covered it")
+    (finding,) = validity.beside([seen])
+    assert finding.kind == "background-load" and "not attributed" in finding.detail
+    # the one scan: the closing reading's, the first loaded interval of a new window (the
+    # thread's pair, :meth:`Background.rearm`), not a pair at the window's end
+    assert sampler.background.scans - scans == 1
+
+
+def test_a_short_window_takes_the_names_of_a_scan_over_its_readings(tmp_path: Path) -> None:
+    """Two loaded intervals: the thread scanned the second; a measurement recorded at once
+    after it reaches back over that scan, which names the loop."""
+    box = Box(tmp_path)
+    sampler = after_load(box, 2, loop=1.0)
+    seen = sampler.window(sampler.begin(), refuse)
+    assert seen.short and seen.attribution is not None
+    assert seen.outside() == ("other processes kept 1.00 CPUs busy beside the benchmark: "
+                              f"busy-loop (pid {LOOP}) 1.00 CPUs")
+
+
+def test_a_short_window_on_a_quiet_machine_finds_nothing(tmp_path: Path) -> None:
+    """The same 50 ms measurement after quiet intervals: nothing beside it, nothing scanned."""
+    box = Box(tmp_path)
+    sampler = after_load(box, 12, loop=0.1)
+    since = sampler.begin()
+    box.step(seconds=0.05, bench=1.0)
+    seen = sampler.window(since, refuse)
+    assert seen.short and not seen.loaded
+    assert seen.outside() is None and validity.beside([seen]) == []
+    assert sampler.background.scans == 0
+
+
+def test_a_short_window_reaches_back_only_as_far_as_the_readings() -> None:
+    """Readings every second: a window of 0.2 s is read from the reading before the last full
+    interval; one of 3 s is not short; and one whose sampler started 0.5 s before has no full
+    interval to read (all its readings, not short)."""
+    from pytest_sbcbench.model import Reading
+
+    def at(t: float, busy: float) -> Reading:
+        return Reading(t=t, mhz=(), temps_c=(), mem_used=None, swap_used=None,
+                       tree_cpu_s=0.0, system_busy_cpus=busy, busy_cpus=(), steal_pct=0.0)
+    readings = [at(float(t), 1.0 if t <= 8 else 0.0) for t in range(11)] + [at(10.2, 0.0)]
+    short = background.window(readings, [], 10.0, INTERVAL)
+    assert (short.read_from, short.short, short.loaded) == (9.0, True, False)
+    assert background.window(readings, [], 9.1, INTERVAL).read_from == 9.0
+    whole = background.window(readings, [], 7.0, INTERVAL)
+    assert (whole.read_from, whole.short, whole.loaded) == (7.0, False, True)
+    started = background.window([at(0.0, 0.0), at(0.5, 1.0)], [], 0.4, INTERVAL)
+    assert (started.read_from, started.short, started.loaded) == (0.0, False, True)
+
+
+def test_the_sampler_says_when_it_has_read_what_a_caller_waits_for(tmp_path: Path) -> None:
+    """``wait_for`` holds once a reading made the condition true (here: the loop attributed);
+    checked at once, so with no thread and no timeout it says what is there now."""
+    box = Box(tmp_path)
+    sampler = box.sampler()
+    sampler.start(background=False)
+
+    def attributed(s: Sampler) -> bool:
+        return bool(s.background.attributions)
+    assert not sampler.wait_for(attributed, timeout=0)
+    for _ in range(2):
+        box.step(loop=1.0)
+        sampler.read()
+    assert sampler.wait_for(attributed, timeout=0)
+
+
 @dataclass(frozen=True)
 class CountingSysroot(Sysroot):
     """A Sysroot that counts the stat files read."""

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from scripted import BASELINE, SLOWER, TEST, Scripted, star64_session
 from test_background import Box
 
 from helpers import listing_settings
-from pytest_sbcbench.judge.verdict import disturbed_verdict, failure_message
-from pytest_sbcbench.model import Finding, Identity, Measurement, Status, Verdict
+from pytest_sbcbench.judge.verdict import JudgeContext, disturbed_verdict, failure_message
+from pytest_sbcbench.model import Finding, Identity, Measurement, Result, Status, Verdict
 from pytest_sbcbench.run.gate import undecided
 from pytest_sbcbench.run.quiet import Quiet
 from pytest_sbcbench.run.recorder import Recorder
@@ -137,6 +138,42 @@ def test_a_settled_host_keeps_its_waits(tmp_path: Path) -> None:
     assert quiet.before_test(settings, box.host()) is None
     assert quiet.settle(settings, box.host()) and quiet.busy is None
     assert box.now == 0.5  # two looks of 0.25 s
+
+
+def short_run(tmp_path: Path, load: float) -> Result:
+    """A 20% slower scripted sha256 (a regression on a quiet machine) measured in no sampler
+    time at all, after twelve sampled intervals of ``load`` CPUs of the busy loop (which stays
+    through the settle wait); its verdict."""
+    box = Box(tmp_path / "box")
+    rec, _ = recorder(box, during_wait={"loop": load})
+    assert rec.watching is not None
+    for _ in range(12):
+        box.step(loop=load)
+        rec.watching.read()
+    run = star64_session(tmp_path)
+    rec.begin(JudgeContext(run.board.name, run.board, BASELINE, run.lookup.machine,
+                           n_metrics=1))
+    here, work = target(box), Scripted(SLOWER)
+    rec.measure(here, TEST, work, rec.context(here, work))
+    published: list[Result] = []
+    rec.finalize(TEST, None, [], published.append, here.settings)
+    (result,) = published
+    return result
+
+
+def test_a_run_shorter_than_an_interval_beside_load_is_invalid(tmp_path: Path) -> None:
+    """The measurement's window holds no interval of its own: it is read over the one before
+    it, which shows the loop; no scan covered it, so the load is not attributed, and the
+    verdict is invalid, never the regression."""
+    result = short_run(tmp_path, load=1.0)
+    assert result.verdict.status == "invalid"
+    assert "would have been regression" in result.verdict.detail
+    assert ("1.00 CPUs busy beside the benchmark (over the readings from" in result.verdict.detail
+            and "not attributed" in result.verdict.detail)
+
+
+def test_a_run_shorter_than_an_interval_on_a_quiet_machine_is_judged(tmp_path: Path) -> None:
+    assert short_run(tmp_path, load=0.1).verdict.status == "regression"
 
 
 @pytest.mark.parametrize("status", ["regression", "pass", "improvement", "inconclusive"])

@@ -84,19 +84,20 @@ def test_gate_mode_is_undecided_beside_another_process(
         widget: Callable[..., pytest.RunResult], monkeypatch: pytest.MonkeyPatch,
         pytester: pytest.Pytester, tmp_path: Path) -> None:
     """The gate's slower widget (a regression, exit 1, on a quiet host) measured beside the
-    loop: exit 6, the widget invalid, no regression.  The baseline boots are
-    saved without host checks (``--sbc-idle-wait 0``)."""
+    loop: exit 6, the widget invalid, no regression.  The widget records once its sampler
+    has read the loop and attributed it (``WIDGET_AWAIT_LOAD``: a condition of the sampler,
+    so the outcome does not hang on how the sampler's thread and the test interleave); the
+    measurement's own window names the loop.  The baseline boots are saved without host
+    checks (``--sbc-idle-wait 0``)."""
     for boot, samples in enumerate(("100,101,99.5", "100.5,100,99.8")):
         monkeypatch.setenv("SBCBENCH_BOOT_ID", f"boot-{boot}")
         widget(samples, "--sbc-save-baseline").assert_outcomes(passed=1)
     monkeypatch.setenv("SBCBENCH_BOOT_ID", "candidate")
     monkeypatch.setenv("WIDGET_SAMPLES", "80,80.5,79.8")
-    # a measurement of 2 s read every 0.1 s: one recorded at once leaves the sampler no
-    # interval to see the load in, and was judged a regression (a window too short to tell)
-    monkeypatch.setenv("WIDGET_SECONDS", "2")
+    monkeypatch.setenv("WIDGET_AWAIT_LOAD", "1")
     with busy_loops(tmp_path):
         done = pytester.runpytest_subprocess("--sbc-baselines", str(pytester.path / "bl"),
-                                             "--sbc-interval", "0.1",
+                                             "--sbc-interval", "0.2",
                                              "--sbc-idle-wait", "0.5", "--sbc-gate",
                                              "--sbc-candidate", "slower", "--sbc-results",
                                              "r.json")
@@ -106,6 +107,8 @@ def test_gate_mode_is_undecided_beside_another_process(
     assert "regression" not in done.stdout.str().split("gate: undecided")[1]
     (result,) = json.loads((pytester.path / "r.json").read_text())["results"]
     assert "would have been regression" in result["verdict"]["detail"]
+    # the measurement's own window saw the loop (not only the idle gate before the test)
+    assert NAME in {p["name"] for p in result["telemetry"]["background"]["processes"]}
 
 
 class KernelBusy(LocalHost):

@@ -12,19 +12,22 @@ from interrupting import MEET
 
 # WIDGET_SAMPLES: the samples; WIDGET_VERSION: the identity's version (another one is
 # incomparable); WIDGET_NAME: the file ``ran-<name>`` it touches, proof that it ran;
-# WIDGET_SECONDS: how long the measurement lasts before it is recorded (default: at once).
+# WIDGET_AWAIT_LOAD: before recording, wait until the test's sampler has read and attributed
+# a load beside it (a condition of the sampler, not a time: tests/test_loaded_host.py).  The
+# samples are recorded at once, a measurement shorter than any sampler interval.
 WIDGET = """
 import os
 from pathlib import Path
 from pytest_sbcbench.model import Identity, Measurement
 """ + MEET + """
 
-def test_widget(sbcbench):
+def test_widget(sbcbench, request):
     Path("ran-" + os.environ.get("WIDGET_NAME", "widget")).touch()
     meet()  # concurrent runs: both have loaded the baseline before either saves
-    if os.environ.get("WIDGET_SECONDS"):  # a measurement that lasts: the sampler reads it
-        import time
-        time.sleep(float(os.environ["WIDGET_SECONDS"]))
+    if os.environ.get("WIDGET_AWAIT_LOAD"):
+        from pytest_sbcbench.plugin.state import session_of
+        sampler = session_of(request.config).recorder.watching
+        assert sampler.wait_for(lambda s: bool(s.background.attributions), 120)
     samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
     identity = Identity.of(tool="widget", version=os.environ.get("WIDGET_VERSION", "1"))
     sbcbench.record(Measurement("widget", "op/s", "higher", identity, samples))

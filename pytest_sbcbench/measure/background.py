@@ -6,7 +6,11 @@ Only when the background is above :data:`OTHER_CPUS` is it attributed: two scans
 process's CPU ticks (:meth:`~pytest_sbcbench.platform.host.Host.processes`), one at a reading and
 one at the next, at most one pair every :data:`SCAN_EVERY_S` seconds (and one in each
 measurement window: :meth:`Background.rearm`), or on demand
-(:meth:`Background.attribute_now`) when a measurement window ended without one.  A process is a
+(:meth:`Background.attribute_now`) when a measurement window ended without one.  A measurement
+shorter than one sampler interval is read over the last full interval before its end
+(:func:`window`): those readings exist, and no scan of every process runs at its end; a load
+they show that no scan covered is ``not attributed``, other work as far as the verdict goes
+(``invalid``, never a regression).  A process is a
 kernel thread when it has no user space (the kernel's flag, or a child of kthreadd: kworker,
 ksoftirqd, irq/...); hardirq and softirq time, charged to no process, is the kernel's too."""
 
@@ -128,13 +132,17 @@ def named(users: Sequence[CpuUser]) -> str:
 @dataclass(frozen=True)
 class Window:
     """What ran beside the benchmark from sampler time ``start`` to ``end``: the background
-    and steal over the readings, and who the background was."""
+    and steal over the readings, and who the background was.  ``short``: the measurement
+    lasted less than one sampler interval, so its figures are those of the readings since
+    ``read_from`` (the last full interval before ``end``)."""
 
     start: float
     end: float
     background_cpus: float | None
     steal_pct: float | None
     attribution: Attribution | None
+    short: bool = False
+    read_from: float | None = None  # where the readings it was judged from begin
 
     @property
     def loaded(self) -> bool:
@@ -155,16 +163,30 @@ class Window:
         return f"the hypervisor stole {self.steal_pct:.1f}% of this machine's CPU time (steal)"
 
     def outside(self) -> str | None:
-        """Other processes or the hypervisor: what a measurement must wait out and
-        re-measure."""
-        return "; ".join(p for p in (self.others(), self.steal()) if p) or None
+        """Other processes, load no scan covered, or the hypervisor: what a measurement must
+        wait out and re-measure."""
+        parts = (self.others(), self.unscanned(), self.steal())
+        return "; ".join(p for p in parts if p) or None
+
+    def unscanned(self) -> str | None:
+        """A loaded window no scan of the processes covered: nothing says the load was the
+        kernel's, so it counts as other work (an ``invalid`` verdict, never a regression)."""
+        if not self.loaded or self.attribution is not None:
+            return None
+        over = (f" (over the readings from {self.read_from:.2f} s to {self.end:.2f} s: the "
+                "measurement was shorter than one sampler interval)"
+                if self.short and self.read_from is not None else "")
+        return (f"{self.background_cpus or 0.0:.2f} CPUs busy beside the benchmark{over}, "
+                "not attributed: no scan of the processes covered it")
 
     def unattributed(self) -> str | None:
         """A loaded window that neither other processes nor the kernel account for."""
         if not self.loaded or self.others() or self.kernel():
             return None
-        how = "no scan of the processes accounts for" if self.attribution else "not attributed"
-        return f"{self.background_cpus or 0.0:.2f} CPUs busy beside the benchmark, {how}"
+        if self.attribution is None:
+            return self.unscanned()
+        return (f"{self.background_cpus or 0.0:.2f} CPUs busy beside the benchmark, no scan of "
+                "the processes accounts for")
 
     def kernel(self) -> str | None:
         """Kernel threads and interrupts, when they took enough to matter."""
@@ -179,15 +201,25 @@ class Window:
 
 
 def window(readings: Sequence[Reading], attributions: Sequence[Attribution],
-           since: float) -> Window:
+           since: float, interval: float = 0.0) -> Window:
     """The window from ``since`` to the last reading: the intervals that end after ``since``
-    (the one it falls in included) and the attributions that overlap it."""
-    pairs = [(p, c) for p, c in pairwise(readings) if c.t > since]
+    (the one it falls in included) and the attributions that overlap them.
+
+    A window shorter than ``interval`` (one sampler interval) reaches back to the readings of
+    the last full interval before its end, when the sampler has them: counters read over a few
+    milliseconds cannot tell a load (a clock tick is 10 ms), the interval before can, and a
+    load beside a measurement was there before it too.  Such a window is ``short``.  When the
+    sampler started less than ``interval`` before, the readings that exist are all there is
+    (not ``short``: :meth:`~.sampler.Sampler.window` attributes it as any other)."""
     end = readings[-1].t if readings else since
+    reach = min(since, end - interval)
+    pairs = [(p, c) for p, c in pairwise(readings) if c.t > reach]
+    read_from = pairs[0][0].t if pairs else end
+    short = end - since < interval <= end - read_from
     background = _weighted([(background_cpus(p, c), c.t - p.t) for p, c in pairs])
     steal = _weighted([(c.steal_pct, c.t - p.t) for p, c in pairs])
     return Window(since, end, background, steal,
-                  combined([a for a in attributions if a.end > since]))
+                  combined([a for a in attributions if a.end > reach]), short, read_from)
 
 
 def _weighted(values: list[tuple[float | None, float]]) -> float | None:

@@ -90,6 +90,7 @@ class Sampler:
         self._forks = -1  # the fork count at the last listing of every process
         self._listed_at = float("-inf")
         self._lock = threading.Lock()  # the thread's readings and a window's closing one
+        self._read_done = threading.Condition()  # notified after each reading (wait_for)
 
     def available(self) -> str | None:
         """Preflight: None when every probe can run, else the reasons of those that cannot."""
@@ -110,18 +111,31 @@ class Sampler:
     def read(self) -> Reading:
         """Take one reading now (then, when the interval was loaded, attribute it)."""
         with self._lock:
-            return self._read()
+            reading = self._read()
+        with self._read_done:
+            self._read_done.notify_all()
+        return reading
 
     def window(self, since: float, sleep: Sleep) -> Window:
         """What ran beside the benchmark from ``since`` (sampler seconds) until now: a reading
-        closes the window; a loaded window the thread did not attribute is attributed now
-        (two scans ``sleep`` apart)."""
+        closes the window; a measurement shorter than one interval is read over the last full
+        interval (:func:`~.background.window`).  A loaded window the thread did not attribute
+        is attributed now (two scans ``sleep`` apart), unless it is such a short one: its
+        readings already tell the load, and a run of short measurements would pay two scans of
+        every process and a wait after each (its load, not attributed, counts as other work)."""
         self.read()
-        found = window(self._readings, self.background.attributions, since)
-        if found.loaded and found.attribution is None:
+        found = window(self._readings, self.background.attributions, since, self.interval)
+        if found.loaded and found.attribution is None and not found.short:
             self.background.attribute_now(self._tree.pids, sleep)
-            found = window(self._readings, self.background.attributions, since)
+            found = window(self._readings, self.background.attributions, since, self.interval)
         return found
+
+    def wait_for(self, ready: Callable[[Sampler], bool], timeout: float) -> bool:
+        """Block until ``ready(self)`` holds after a reading (checked at once, then after each
+        one the thread takes), at most ``timeout`` seconds; whether it held.  For a caller
+        that must know the sampler has read something (a test's load) before it goes on."""
+        with self._read_done:
+            return self._read_done.wait_for(lambda: ready(self), timeout)
 
     def _read(self) -> Reading:
         mem_used, swap_used = _meminfo(self.sysroot)
