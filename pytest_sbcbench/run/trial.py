@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..model import Finding, Trace
     from ..workload import Context, Workload
     from .lab import LabRun
+    from .loop import Handle
     from .preflight import Preflight
     from .recorder import Publish, Recorder
     from .target import RunTarget
@@ -101,7 +102,7 @@ class Trial:
         self.watching = None
         return "\n".join(failures) or None
 
-    def _judge(self, pending: Sequence[Any], telemetry: dict[str, Any],
+    def _judge(self, pending: Sequence[Handle], telemetry: dict[str, Any],
                found: list[Finding], disturbed: str | None, publish: Publish) -> list[str]:
         """Each pending result's verdict (physics, then the baseline gate) against this boot's
         context and the test's findings; the failure messages."""
