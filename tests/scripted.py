@@ -12,10 +12,11 @@ from helpers import listing_settings, star64_tree
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
 from pytest_sbcbench.model import Identity
-from pytest_sbcbench.run.boot_cycle import current_boot
+from pytest_sbcbench.run.boot_cycle import current_boot, plan_suite
+from pytest_sbcbench.run.loop import Handle
 from pytest_sbcbench.run.session import Session
 from pytest_sbcbench.settings import Settings
-from pytest_sbcbench.workload import BaseWorkload, Context, Plan, TimedRun
+from pytest_sbcbench.workload import BaseWorkload, Context, Plan, TimedRun, Workload
 from pytest_sbcbench.workloads import Registry
 
 TEST = "benchmarks/test_crypto.py::test_digest[sha256]"
@@ -80,8 +81,24 @@ def with_baseline(run: Session) -> Session:
     return run
 
 
+def planned(tmp_path: Path, baseline: Baseline | None = None, **changes: object) -> Session:
+    """A session of the Star64 tree (``changes`` to its settings) with its boot planned for
+    :data:`TEST`, judged against ``baseline`` when given."""
+    run = star64_session(tmp_path, **changes)
+    if baseline is not None:
+        run.install(dataclasses.replace(current_boot(run), baseline=baseline))
+    run.install(plan_suite(run, [TEST]))
+    return run
+
+
+def measure(run: Session, test: str, work: Workload) -> list[Handle]:
+    """``work`` measured for ``test`` as the ``sbcbench`` fixture does: through the recorder
+    and target of the trial the session gives the test."""
+    trial = run.trial(test)
+    return trial.recorder.measure(trial.target, test, work, trial.context(work))
+
+
 def judged(run: Session, values: list[float]) -> None:
-    """One scripted test measured and finalized through the session."""
-    work = Scripted(values)
-    run.measure(TEST, work, run.context(work))
-    run.finalize(TEST, None, [], lambda result: None)
+    """One scripted test measured through its trial and given its verdicts (no trace)."""
+    measure(run, TEST, Scripted(values))
+    run.trial(TEST).verdicts(None, [], lambda result: None)

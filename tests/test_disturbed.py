@@ -15,11 +15,14 @@ from test_background import Box
 
 from helpers import listing_settings
 from pytest_sbcbench.judge.verdict import JudgeContext, disturbed_verdict, failure_message
+from pytest_sbcbench.measure.sampler import Sampler
 from pytest_sbcbench.model import Finding, Identity, Measurement, Result, Status, Verdict
 from pytest_sbcbench.run.gate import undecided
+from pytest_sbcbench.run.preflight import Preflight
 from pytest_sbcbench.run.quiet import Quiet
 from pytest_sbcbench.run.recorder import Recorder
 from pytest_sbcbench.run.target import RunTarget, local
+from pytest_sbcbench.run.trial import Trial
 
 
 def target(box: Box, idle_wait: float = 2.0) -> RunTarget:
@@ -31,19 +34,20 @@ def target(box: Box, idle_wait: float = 2.0) -> RunTarget:
     return local(settings).replace(host=box.host())
 
 
-def recorder(box: Box, during_wait: dict[str, float]) -> tuple[Recorder, list[str]]:
-    """A recorder watching the box's sampler; each scripted sleep lets ``during_wait`` run."""
+def recorder(box: Box, during_wait: dict[str, float]
+             ) -> tuple[Recorder, Sampler, list[str]]:
+    """A recorder, the box's sampler watching its test (what the test's trial hands
+    ``measure``), the run's notes; each scripted sleep lets ``during_wait`` run."""
     notes: list[str] = []
     rec = Recorder(notes)
     rec.quiet.clock = box.clock
     rec.quiet.sleep = lambda s: box.step(seconds=s, **during_wait)
     sampler = box.sampler()
     sampler.start(background=False)
-    rec.watching = sampler
-    return rec, notes
+    return rec, sampler, notes
 
 
-def measuring(box: Box, rec: Recorder, *loads: dict[str, float]
+def measuring(box: Box, sampler: Sampler, *loads: dict[str, float]
               ) -> Callable[[], list[Measurement]]:
     """A measurement per call: two sampled intervals under the next of ``loads``."""
     left = list(loads)
@@ -52,8 +56,7 @@ def measuring(box: Box, rec: Recorder, *loads: dict[str, float]
         load = left.pop(0)
         for _ in range(2):
             box.step(**load)
-            assert rec.watching is not None
-            rec.watching.read()
+            sampler.read()
         return [Measurement(f"m{len(loads) - len(left)}", "op/s", "higher", Identity.of(),
                             (1.0,))]
     return sampled
@@ -61,9 +64,9 @@ def measuring(box: Box, rec: Recorder, *loads: dict[str, float]
 
 def test_a_neighbour_that_leaves_is_waited_out_and_re_measured(tmp_path: Path) -> None:
     box = Box(tmp_path)
-    rec, notes = recorder(box, during_wait={})
-    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0})
-    taken = rec._undisturbed(target(box), "t", sampled)
+    rec, sampler, notes = recorder(box, during_wait={})
+    sampled = measuring(box, sampler, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0})
+    taken = rec._undisturbed(target(box), "t", sampled, sampler)
     assert [m.metric for m in taken] == ["m2"]  # the re-measure's
     assert rec.disturbed == {} and notes == []
     (window,) = rec.windows["t"]
@@ -74,9 +77,9 @@ def test_a_neighbour_that_stays_makes_the_test_disturbed(tmp_path: Path) -> None
     """The loop keeps running through the whole 2 s wait: nothing is re-measured, the test
     is disturbed naming the loop, and the run says once that the host never went idle."""
     box = Box(tmp_path)
-    rec, notes = recorder(box, during_wait={"loop": 1.0})
-    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 1.0})
-    assert [m.metric for m in rec._undisturbed(target(box), "t", sampled)] == ["m1"]
+    rec, sampler, notes = recorder(box, during_wait={"loop": 1.0})
+    sampled = measuring(box, sampler, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 1.0})
+    assert [m.metric for m in rec._undisturbed(target(box), "t", sampled, sampler)] == ["m1"]
     assert "busy-loop (pid 4242) 1.00 CPUs" in rec.disturbed["t"]
     assert rec.disturbed["t"].endswith("the host did not settle within 2 s, so nothing was "
                                        "re-measured")
@@ -84,33 +87,33 @@ def test_a_neighbour_that_stays_makes_the_test_disturbed(tmp_path: Path) -> None
                      "background-load finding says who ran); later tests of this run start "
                      "without waiting for it (--sbc-idle-wait)"]
     before = box.now
-    rec._undisturbed(target(box), "u", sampled)  # a later test: no wait
+    rec._undisturbed(target(box), "u", sampled, sampler)  # a later test: no wait
     assert box.now - before <= 2 * 1.0 + 0.25  # its own two intervals and one scan step
     assert "has not gone idle in this run" in rec.disturbed["u"] and len(notes) == 1
 
 
 def test_a_neighbour_back_for_the_re_measure(tmp_path: Path) -> None:
     box = Box(tmp_path)
-    rec, _ = recorder(box, during_wait={})
-    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 0.8})
-    rec._undisturbed(target(box), "t", sampled)
+    rec, sampler, _ = recorder(box, during_wait={})
+    sampled = measuring(box, sampler, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 0.8})
+    rec._undisturbed(target(box), "t", sampled, sampler)
     assert "busy-loop (pid 4242) 0.80 CPUs" in rec.disturbed["t"]
     assert rec.disturbed["t"].endswith("still after the host settled and the test re-measured")
 
 
 def test_kernel_threads_are_not_waited_out(tmp_path: Path) -> None:
     box = Box(tmp_path)
-    rec, _ = recorder(box, during_wait={})
-    sampled = measuring(box, rec, {"bench": 1.0, "kworker": 1.0}, {"bench": 1.0})
-    assert [m.metric for m in rec._undisturbed(target(box), "t", sampled)] == ["m1"]
+    rec, sampler, _ = recorder(box, during_wait={})
+    sampled = measuring(box, sampler, {"bench": 1.0, "kworker": 1.0}, {"bench": 1.0})
+    assert [m.metric for m in rec._undisturbed(target(box), "t", sampled, sampler)] == ["m1"]
     assert rec.disturbed == {} and rec.windows["t"][0].kernel() is not None
 
 
 def test_no_idle_wait_no_host_checks(tmp_path: Path) -> None:
     box = Box(tmp_path)
-    rec, _ = recorder(box, during_wait={})
-    sampled = measuring(box, rec, {"bench": 1.0, "loop": 1.0})
-    rec._undisturbed(target(box, idle_wait=0.0), "t", sampled)
+    rec, sampler, _ = recorder(box, during_wait={})
+    sampled = measuring(box, sampler, {"bench": 1.0, "loop": 1.0})
+    rec._undisturbed(target(box, idle_wait=0.0), "t", sampled, sampler)
     assert rec.disturbed == {} and rec.windows == {}
 
 
@@ -145,18 +148,17 @@ def short_run(tmp_path: Path, load: float) -> Result:
     time at all, after twelve sampled intervals of ``load`` CPUs of the busy loop (which stays
     through the settle wait); its verdict."""
     box = Box(tmp_path / "box")
-    rec, _ = recorder(box, during_wait={"loop": load})
-    assert rec.watching is not None
+    rec, sampler, _ = recorder(box, during_wait={"loop": load})
     for _ in range(12):
         box.step(loop=load)
-        rec.watching.read()
+        sampler.read()
     run = star64_session(tmp_path)
     rec.begin(JudgeContext(run.board.name, run.board, BASELINE, run.lookup.machine,
                            n_metrics=1))
     here, work = target(box), Scripted(SLOWER)
-    rec.measure(here, TEST, work, rec.context(here, work))
+    rec.measure(here, TEST, work, rec.context(here, work), watching=sampler)
     published: list[Result] = []
-    rec.finalize(TEST, None, [], published.append, here.settings)
+    Trial(TEST, rec, here, Preflight()).verdicts(None, [], published.append)
     (result,) = published
     return result
 

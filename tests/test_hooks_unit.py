@@ -13,29 +13,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import BASELINE, SAME, SLOWER, TEST, judged, star64_session, with_baseline
+from scripted import BASELINE, SAME, SLOWER, judged, planned
 
 from helpers import star64_tree
 from pytest_sbcbench.judge.baseline import Baseline
 from pytest_sbcbench.model import Identity
-from pytest_sbcbench.run.boot_cycle import current_boot, plan_suite
 from pytest_sbcbench.run.gate import GATE_UNDECIDED
 from pytest_sbcbench.run.queries import exit_status, summary
-from pytest_sbcbench.run.session import Session
-
-
-def planned(run: Session) -> Session:
-    run.install(plan_suite(run, [TEST]))
-    return run
 
 
 def test_an_interrupt_while_finishing_exits_interrupted(tmp_path: Path) -> None:
-    run = planned(star64_session(tmp_path))
+    run = planned(tmp_path)
     assert exit_status(run, 0, 0, late=True) == pytest.ExitCode.INTERRUPTED
 
 
 def test_a_lost_output_is_never_a_green_run(tmp_path: Path) -> None:
-    run = planned(star64_session(tmp_path))
+    run = planned(tmp_path)
     judged(run, SAME)
     run.outputs.failed.append("results JSON not written: disk full")
     assert exit_status(run, 0, 0, late=False) == pytest.ExitCode.USAGE_ERROR
@@ -45,17 +38,17 @@ def test_a_lost_output_is_never_a_green_run(tmp_path: Path) -> None:
 
 
 def test_gate_mode_with_an_undecided_metric_exits_6_saying_so(tmp_path: Path) -> None:
-    run = planned(star64_session(tmp_path, gate=True))
+    run = planned(tmp_path, gate=True)
     judged(run, SAME)  # no baseline: undecided
     assert exit_status(run, 0, 0, late=False) == GATE_UNDECIDED == 6
     assert run.notes[-1].startswith("gate: undecided, exit 6: 1 metric neither passed nor")
 
 
 def test_gate_mode_that_passed_exits_0_and_a_regression_stays_1(tmp_path: Path) -> None:
-    passed = planned(with_baseline(star64_session(tmp_path / "a", gate=True)))
+    passed = planned(tmp_path / "a", BASELINE, gate=True)
     judged(passed, SAME)
     assert exit_status(passed, 0, 0, late=False) == 0
-    regressed = planned(with_baseline(star64_session(tmp_path / "b", gate=True)))
+    regressed = planned(tmp_path / "b", BASELINE, gate=True)
     judged(regressed, SLOWER)
     assert exit_status(regressed, 1, 1, late=False) == 1
 
@@ -64,9 +57,7 @@ def test_gate_mode_whose_only_failures_are_incomparable_cannot_gate(tmp_path: Pa
     """The baseline measured another tool: the failed test is incomparable, exit 4, not 1."""
     other = Baseline("star64", tuple(dataclasses.replace(e, identity=Identity.of(tool="other"))
                                      for e in BASELINE.entries))
-    run = star64_session(tmp_path, gate=True)
-    run.install(dataclasses.replace(current_boot(run), baseline=other))
-    run.install(plan_suite(run, [TEST]))
+    run = planned(tmp_path, other, gate=True)
     judged(run, SAME)
     assert [r.verdict.status for r in run.recorder.results] == ["incomparable"]
     assert exit_status(run, 1, 1, late=False) == pytest.ExitCode.USAGE_ERROR
@@ -74,7 +65,7 @@ def test_gate_mode_whose_only_failures_are_incomparable_cannot_gate(tmp_path: Pa
 
 
 def test_the_summary_names_the_board_and_the_results(tmp_path: Path) -> None:
-    run = planned(with_baseline(star64_session(tmp_path)))
+    run = planned(tmp_path, BASELINE)
     judged(run, SAME)
     lines = summary(run)
     assert (lines.board, lines.title) == ("star64", "Pine64 Star64")
@@ -183,19 +174,36 @@ class Crossings:
             sys.setprofile(None)
 
 
-def test_a_test_enters_the_session_from_above_only(scripted_project: pytest.Pytester,
-                                                   tmp_path: Path) -> None:
-    """The walk of docs/architecture.md: the fixture asks the session once for the recorder,
-    the hooks start and finalize the test; the recorder, the loop, the workload and the judge
-    never call the session back (what they judge against was handed over per boot)."""
+def test_a_test_enters_each_module_of_its_walk_from_above(scripted_project: pytest.Pytester,
+                                                          tmp_path: Path) -> None:
+    """The walk of docs/architecture.md: after the board (once per run) the fixture asks the
+    session once, for the test's trial; the test's call enters the recorder once (measure),
+    which enters the loop; the call-phase hooks start and end the trial, which judges; the
+    recorder, the loop, the workload and the judge never call the session, the trial or the
+    plugin back (the one call up is the trial handing each result to ``publish``)."""
     tree = star64_tree(tmp_path / "t")
     seen = Crossings()
     ran = scripted_project.inline_run("--sbc-sysroot", str(tree), "--sbc-idle-wait", "0",
                                       "-p", "no:cacheprovider", "-k", "one",
                                       "benchmarks/test_registered.py", plugins=[seen])
     ran.assertoutcome(passed=1)
-    into = [(caller, name) for caller, callee, name in seen.calls if callee == "run/session.py"]
-    assert into == [("plugin/fixtures.py", "board"), ("plugin/fixtures.py", "judging"),
-                    ("plugin/hooks.py", "start_test"), ("plugin/hooks.py", "finalize")]
-    measured = [c for c in seen.calls if c[1] == "run/recorder.py" and c[2] == "measure"]
-    assert measured == [("plugin/fixtures.py", "run/recorder.py", "measure")]
+
+    def into(module: str) -> list[tuple[str, str]]:
+        return [(caller, name) for caller, callee, name in seen.calls if callee == module]
+    assert into("run/session.py") == [("plugin/fixtures.py", "board"),
+                                      ("plugin/fixtures.py", "trial")]
+    assert into("run/trial.py") == [("run/session.py", "__init__"),
+                                    ("plugin/fixtures.py", "context"),
+                                    ("plugin/hooks.py", "start"), ("plugin/hooks.py", "end")]
+    assert into("run/recorder.py") == [("plugin/fixtures.py", "measure")]
+    assert into("run/loop.py") == [("run/recorder.py", "take_samples"),
+                                   ("run/recorder.py", "__init__"), ("run/trial.py", "settle")]
+    assert into("run/watch.py") == [("run/trial.py", "start"), ("run/trial.py", "local"),
+                                    ("run/trial.py", "stop"), ("run/trial.py", "findings")]
+    judged = [(caller, name) for caller, name in into("judge/verdict.py")]
+    assert judged == [("run/recorder.py", "run_plan"), ("run/recorder.py", "plan_details"),
+                      ("run/trial.py", "judge_result"), ("run/trial.py", "failure_message")]
+    below = ("run/recorder.py", "run/loop.py", "run/watch.py", "workload.py", "judge/")
+    up = [c for c in seen.calls if c[0].startswith(below)
+          and c[1].startswith(("plugin/", "run/session.py", "run/trial.py"))]
+    assert up == [] and ("run/trial.py", "plugin/hooks.py", "publish") in seen.calls

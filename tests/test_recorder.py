@@ -1,6 +1,7 @@
 """The recorder (run/recorder.py) on a scripted workload: it is handed what it judges against
-once per boot (:meth:`Recorder.begin`, one :class:`JudgeContext`) and gives each metric its
-verdict when the test ends; what it publishes and keeps, and which verdicts fail the test."""
+once per boot (:meth:`Recorder.begin`, one :class:`JudgeContext`), and a test's trial
+(run/trial.py) gives each metric its verdict when the test ends; what is published and kept,
+and which verdicts fail the test."""
 
 from __future__ import annotations
 
@@ -16,12 +17,20 @@ from pytest_sbcbench.judge.verdict import PLAN_KEY, JudgeContext
 from pytest_sbcbench.model import Finding, Identity, Measurement, Result
 from pytest_sbcbench.run.recorder import Recorder
 from pytest_sbcbench.run.session import Session
+from pytest_sbcbench.run.trial import Trial
 
 
 def against(run: Session, baseline: Baseline | None, **changes: object) -> JudgeContext:
     board = run.board
     context = JudgeContext(board.name, board, baseline, run.lookup.machine, n_metrics=1)
     return dataclasses.replace(context, **changes)  # type: ignore[arg-type]
+
+
+def verdicts(run: Session, recorder: Recorder, test: str, found: list[Finding],
+             published: list[Result]) -> str | None:
+    """``test``'s pending results judged by its trial (no trace), as when its call ends."""
+    return Trial(test, recorder, run.target, run.preflight).verdicts(None, found,
+                                                                      published.append)
 
 
 def measured(tmp_path: Path, values: list[float], baseline: Baseline | None = None,
@@ -34,7 +43,7 @@ def measured(tmp_path: Path, values: list[float], baseline: Baseline | None = No
     work = Scripted(values)
     recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
     published: list[Result] = []
-    message = recorder.finalize(TEST, None, [], published.append, run.settings)
+    message = verdicts(run, recorder, TEST, [], published)
     return run, recorder, published, message
 
 
@@ -64,7 +73,7 @@ def test_a_far_boot_of_the_reference_being_saved_does_not_fail(tmp_path: Path) -
     work = Scripted(SLOWER)
     recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
     published: list[Result] = []
-    assert recorder.finalize(TEST, None, [], published.append, run.settings) is None
+    assert verdicts(run, recorder, TEST, [], published) is None
     assert published[0].verdict.status == "regression"  # recorded and reported, not failed
 
 
@@ -76,7 +85,7 @@ def test_strict_findings_make_the_verdict_invalid(tmp_path: Path) -> None:
     recorder.measure(run.target, TEST, work, recorder.context(run.target, work))
     found = [Finding("throttling", "the CPU throttled")]
     published: list[Result] = []
-    message = recorder.finalize(TEST, None, found, published.append, run.settings)
+    message = verdicts(run, recorder, TEST, found, published)
     assert published[0].verdict.status == "invalid"
     assert message == "invalid run (--sbc-strict): the CPU throttled"
     assert recorder.findings == [(TEST, found[0])]
@@ -106,5 +115,5 @@ def test_a_test_that_measured_nothing_publishes_nothing(tmp_path: Path) -> None:
     recorder.begin(against(run, BASELINE))
     published: list[Result] = []
     found = [Finding("throttling", "the CPU throttled")]
-    assert recorder.finalize("t::skipped", None, found, published.append, run.settings) is None
+    assert verdicts(run, recorder, "t::skipped", found, published) is None
     assert published == [] and recorder.findings == []  # its findings judge nothing

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from scripted import measure
 
 from helpers import listing_settings, star64_tree
 from pytest_sbcbench.errors import SbcBenchError
@@ -161,7 +162,7 @@ def session(tmp_path: Path, quick: bool = False) -> Session:
 def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
     run = session(tmp_path)
     work = Scripted([10.0, 11.0, 12.0, 13.0, 14.0, 15.0])
-    a, b = run.measure("t::x", work, run.context(work))
+    a, b = measure(run, "t::x", work)
     assert a.measurement.samples == (10.0, 11.0, 12.0) and a.summary.n == 3
     assert b.measurement.identity.as_dict() == {"tool": "scripted", "version": "1",
                                                 "kind": "inverse"}
@@ -174,12 +175,12 @@ def test_the_loop_takes_the_planned_samples_then_asks(tmp_path: Path) -> None:
     run.recorder.more_needed = more
     run.recorder.max_runs = 10
     work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
-    (a, _) = run.measure("t::y", work, run.context(work))
+    (a, _) = measure(run, "t::y", work)
     assert a.measurement.samples == (1.0, 2.0, 3.0, 4.0, 5.0)
     assert [len(s["a"]) for s in asked] == [3, 4, 5]
     run.recorder.max_runs = 4
     work = Scripted([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
-    assert run.measure("t::z", work, run.context(work))[0].summary.n == 4  # the budget holds
+    assert measure(run, "t::z", work)[0].summary.n == 4  # the budget holds
 
 
 class Closing(Scripted):
@@ -197,17 +198,18 @@ def test_close_runs_on_every_exit_path(tmp_path: Path) -> None:
     """What prepare made (a board build directory) goes whether the samples succeed or fail."""
     run = session(tmp_path)
     work = Closing([1.0, 2.0, 3.0])
-    run.measure("t::ok", work, run.context(work))
+    measure(run, "t::ok", work)
     assert work.closed == 1
     broken = Closing([1.0])  # the second sample fails
     with pytest.raises(IndexError):
-        run.measure("t::broken", broken, run.context(broken))
+        measure(run, "t::broken", broken)
     assert broken.closed == 1
 
 
 def test_a_handle_says_plainly_when_its_verdict_is_not_final(tmp_path: Path) -> None:
     run = session(tmp_path)
-    handle = run.record("t::x", Measurement("m", "s", "lower", Identity.of(tool="t"), (1.0,)))
+    handle = run.recorder.record(run.target, "t::x",
+                                 Measurement("m", "s", "lower", Identity.of(tool="t"), (1.0,)))
     assert not handle.final and handle.summary.median == 1.0
     with pytest.raises(SbcBenchError, match="not final yet; it is given when the test's call"):
         _ = handle.verdict

@@ -25,8 +25,8 @@ def test_widget(sbcbench, request):
     Path("ran-" + os.environ.get("WIDGET_NAME", "widget")).touch()
     meet()  # concurrent runs: both have loaded the baseline before either saves
     if os.environ.get("WIDGET_AWAIT_LOAD"):
-        from pytest_sbcbench.plugin.state import session_of
-        sampler = session_of(request.config).recorder.watching
+        from pytest_sbcbench.plugin.state import trial_of
+        sampler = trial_of(request.node).watching
         assert sampler.wait_for(lambda s: bool(s.background.attributions), 120)
     samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
     identity = Identity.of(tool="widget", version=os.environ.get("WIDGET_VERSION", "1"))

@@ -300,8 +300,9 @@ class JudgeContext:
     findings of the run, ``--sbc-strict``, the physical limits the run's workloads declare
     (board facts and ceilings; ``None``: the built-in workloads' declarations), the candidate (its
     earlier boots) and m, the metrics judged in the run (Holm's first step: 4% / m).  In a
-    pytest run the recorder is handed one per boot (``run/boot_cycle.py`` plans it) and adds
-    each test's findings to it; ``compare`` and ``validate`` build their own."""
+    pytest run the recorder is handed one per boot (``run/boot_cycle.py`` plans it) and each
+    test's trial (``run/trial.py``) adds the test's findings to it; ``compare`` and
+    ``validate`` build their own."""
 
     board_name: str
     board: BoardProfile | None = None

@@ -2,9 +2,11 @@
 ``sbcbench`` (record custom measurements), ``sbc_board``, ``sbc_platform``, ``sbc_openssl``.
 
 As pytest-benchmark hands its fixture the callables it needs (``add_stats``, a logger), the
-``sbcbench`` fixture gets this boot's recorder calls (:class:`Calls`), not the session: a test
-records and measures straight through the recorder, which already holds what it judges
-against.  Heavy modules are imported inside the fixtures, when a benchmark runs."""
+``sbcbench`` fixture asks the session once for the test's trial (:class:`..run.trial.Trial`)
+and gets its recorder calls (:class:`Calls`), not the session: a test records and measures
+straight through the recorder, which already holds what it judges against; the call-phase
+hooks find the trial on the item (:func:`.state.trial_of`).  Heavy modules are imported
+inside the fixtures, when a benchmark runs."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import pytest
 
 from ..errors import SbcBenchError
 from .items import function_name, workload_of
-from .state import session_of
+from .state import TRIAL_KEY, session_of
 
 if TYPE_CHECKING:
     from ..measure.openssl import OpensslTool
@@ -40,23 +42,23 @@ class Calls:
     settings: Settings
 
 
-def calls_of(config: pytest.Config) -> Calls:
-    """This boot's recorder calls (the recorder handed what it judges against first)."""
-    session = session_of(config)
-    recorder, target = session.judging()
+def calls_of(request: pytest.FixtureRequest) -> Calls:
+    """This test's calls: the session asked once for its trial (the boot's recorder, handed
+    what it judges against, and the target), kept on the item for the call-phase hooks."""
+    session = session_of(request.config)
+    trial = request.node.stash[TRIAL_KEY] = session.trial(request.node.nodeid)
+    recorder, target = trial.recorder, trial.target
 
     def record(test: str, measurement: Measurement) -> Handle:
         return recorder.record(target, test, measurement)
 
     def measure(test: str, workload: Workload, ctx: Context, driver: Driver | None
                 ) -> list[Handle]:
-        return recorder.measure(target, test, workload, ctx, driver)
+        return recorder.measure(target, test, workload, ctx, driver, trial.watching)
 
-    def context(workload: Workload) -> Context:
-        return recorder.context(target, workload)
     def board() -> BoardProfile:
         return session.board
-    return Calls(record, measure, context, board, target.settings)
+    return Calls(record, measure, trial.context, board, target.settings)
 
 
 class Bench:
@@ -171,7 +173,7 @@ def the_workload(item: pytest.Item) -> Workload:
 def sbcbench(request: pytest.FixtureRequest, sbc_board: BoardProfile) -> Bench:
     """Measure with real tools and record judged results for the summary and results JSON
     (``sbc_board`` first: a board that cannot be resolved fails the test with the reason)."""
-    return Bench(request, calls_of(request.config))
+    return Bench(request, calls_of(request))
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from ..errors import SbcBenchError
 from .hookspecs import register as register_hookspecs
 from .items import is_benchmark, is_sampled, workload_of
 from .options import add_options, check, explicit, settings_from
-from .state import BUILD_KEY, existing, session_of
+from .state import BUILD_KEY, existing, session_of, trial_of
 from .xdist_guard import refuse_distributed, skip_distributed
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..platform.interrupts import Interrupts
     from ..run.lab import LabRun
     from ..run.session import Session
-    from ..run.watch import Watch
+    from ..run.trial import Trial
     from ..settings import Settings
     from ..workload import Workload
     from ..workloads import Registry
@@ -240,31 +240,28 @@ def _publish(item: pytest.Item) -> Any:
     return publish
 
 
-def _end_watch(item: pytest.Item, session: Session, running: Watch, failed: bool) -> None:
-    """Stop sampling, judge the test's results, and fail the test on a failing verdict unless
-    it already failed on its own."""
+def _end_watch(item: pytest.Item, trial: Trial, failed: bool) -> None:
+    """The trial ends (sampler stopped, verdicts given); a failing verdict fails the test
+    unless it already failed on its own."""
     from ..report.progress import line_end_column
-    from ..run.queries import findings_of_test
 
-    trace = running.stop(line_end_column(item.config))
-    message = session.finalize(item.nodeid, trace, findings_of_test(session, running),
-                               _publish(item))
+    message = trial.end(line_end_column(item.config), _publish(item))
     if message and not failed:
         pytest.fail(message, pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
-    session = existing(item.config)
-    if session is None or not session.active or not is_sampled(item):
+    session, trial = existing(item.config), trial_of(item)
+    if session is None or not session.active or trial is None or not is_sampled(item):
         return (yield)
-    running = session.start_test(item.name, _terminal(item.config))
+    trial.start(item.name, _terminal(item.config))
     try:
         outcome = yield
     except BaseException:
-        _end_watch(item, session, running, failed=True)
+        _end_watch(item, trial, failed=True)
         raise
-    _end_watch(item, session, running, failed=False)
+    _end_watch(item, trial, failed=False)
     return outcome
 
 
@@ -285,10 +282,10 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object
 
 
 def _finalize_unsampled(item: pytest.Item) -> str | None:
-    session = existing(item.config)
-    if session is None or not session.recorder.pending.get(item.nodeid):
+    trial = trial_of(item)
+    if trial is None or not trial.recorder.pending.get(item.nodeid):
         return None
-    return session.finalize(item.nodeid, None, [], _publish(item))
+    return trial.verdicts(None, [], _publish(item))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

@@ -1,7 +1,7 @@
 """What the plugin asks of a session, answered here so that ``plugin/`` stays glue: the gate's
-preflight of the selected tests, the findings a test is judged with, the lines and values of
-the terminal summary, and the run's exit status (interrupted, an output lost, a regression at
-the end, gate mode's cannot-gate and undecided).  Each reads the session; none writes its
+preflight of the selected tests, the lines and values of the terminal summary, and the run's
+exit status (interrupted, an output lost, a regression at the end, gate mode's cannot-gate and
+undecided).  Each reads the session; none writes its
 attributes (the preflight and the exit status add their lines to the run's notes)."""
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..model import Finding, Result
+    from ..model import Result
     from ..workload import Workload
     from .session import Session
-    from .watch import Watch
 
 OK, TESTS_FAILED, INTERRUPTED, USAGE_ERROR = 0, 1, 2, 4  # pytest's exit codes
 
@@ -32,12 +31,6 @@ def identity_preflight(run: Session, tests: Sequence[tuple[str, Workload | None]
                       run.baseline, run.lookup.machine, run.context, tests)
     run.notes.extend(found)
     return found
-
-
-def findings_of_test(run: Session, watch: Watch) -> list[Finding]:
-    """What a sampled test is judged with beside its trace: the run's preflight findings, the
-    idle gate's and (an emulated board) what the emulator's host did."""
-    return [*run.preflight.findings, *watch.findings()]
 
 
 def board_lost(run: Session) -> str | None:

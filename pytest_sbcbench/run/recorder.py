@@ -1,5 +1,5 @@
-"""Measure and judge: each metric's plan, the run loop with its sequential decision, and the
-verdict given when a test's call phase ends.
+"""Measure: each metric's plan, the run loop with its sequential decision, and the boot's
+record (what awaits a verdict, what was judged, the closing of the boot).
 
 Sequential sampling plugs in at :meth:`Recorder.measure`: after the planned runs the loop asks
 the decision (:func:`judge.verdict.wants_more`, with every metric's samples so far, the
@@ -8,13 +8,15 @@ candidate's earlier boots beside them) whether to take one more, up to the metri
 verdicts are given against (:class:`~..judge.verdict.JudgeContext`: the board, its baseline and
 machine, the declared limits, m for Holm's first step and the candidate with its earlier boots)
 is handed over once per boot, before its first test (:meth:`Recorder.begin`); the recorder
-never asks the session for it."""
+never asks the session for it.  A test's watch and its verdicts are its trial's
+(:mod:`.trial`): the recorder is the boot's record (what is pending, what was judged), entered
+once per measurement."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +32,7 @@ if TYPE_CHECKING:
     from ..judge.verdict import JudgeContext
     from ..measure.background import Window
     from ..measure.sampler import Sampler
-    from ..model import Finding, Measurement, Result, Trace
-    from ..settings import Settings
+    from ..model import Finding, Measurement, Result
     from .target import RunTarget
 
 Publish = Callable[["Result"], None]
@@ -39,7 +40,9 @@ FarBoot = Callable[["Result"], bool]
 
 
 class Recorder:
-    """Plans, measures and judges the run's metrics; keeps every judged result in order."""
+    """Plans and measures the run's metrics; keeps what awaits a verdict (``pending``, keyed
+    by test) and every judged result in order (``results``: each test's :class:`.trial.Trial`
+    adds its own)."""
 
     def __init__(self, notes: list[str] | None = None) -> None:
         self.results: list[Result] = []
@@ -54,15 +57,13 @@ class Recorder:
         self.against: JudgeContext | None = None  # this boot's (:meth:`begin`)
         # saving a baseline: a regression against the boots of the same reference is a far
         # boot (recorded and reported by the save), not a failed test
-        self.far_boot: FarBoot = _never_far
+        self.far_boot: FarBoot | None = None
         self.quiet = Quiet(notes if notes is not None else [])  # says "never idle" in notes
-        self.watching: Sampler | None = None  # the sampler of the test being measured here
         self.windows: dict[str, list[Window]] = {}  # what ran beside each final measurement
         self.disturbed: dict[str, str] = {}  # tests whose measurement other work disturbed
 
     def context(self, target: RunTarget, workload: Workload) -> Context:
-        return Context(target.settings, target.executor, target.host, self.shared, self.tools,
-                       plan=workload.plan(target.settings))
+        return target.context(workload, self.shared, self.tools)
 
     def begin(self, against: JudgeContext, far_boot: FarBoot | None = None) -> None:
         """Before the first test of a boot: what its verdicts are given against (m, the
@@ -70,7 +71,7 @@ class Recorder:
         the candidate: its earlier boots and its label's boot plan) and, saving a baseline,
         which regressions are far boots of the reference being recorded."""
         self.against = against
-        self.far_boot = far_boot or _never_far
+        self.far_boot = far_boot
 
     @property
     def n_metrics(self) -> int:
@@ -102,13 +103,6 @@ class Recorder:
         return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan,
                         self.tail_weight)
 
-    def watch(self, sampler: Sampler | None, unavailable: Mapping[str, str]) -> None:
-        """A sampled test begins: ``sampler`` watches it (the local one: it attributes load),
-        and what it cannot sample is kept for the environment block (the first reason)."""
-        self.watching = sampler
-        for name, reason in unavailable.items():
-            self.unavailable.setdefault(name, reason)
-
     def new_boot(self) -> None:
         """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
         (what workloads kept on the board, such as built helpers, is gone with the boot)."""
@@ -134,24 +128,27 @@ class Recorder:
         return handle
 
     def measure(self, target: RunTarget, test: str, workload: Workload, ctx: Context,
-                driver: Driver | None = None) -> list[Handle]:
+                driver: Driver | None = None, watching: Sampler | None = None
+                ) -> list[Handle]:
         """Prepare ``workload``, take its planned samples (through ``driver`` when given, e.g.
         pytest-benchmark), then more while the sequential decision asks and the budget allows;
-        record one result per metric."""
+        record one result per metric.  ``watching``: the test's local sampler (its watch,
+        :mod:`.trial`), whose window says whether other work disturbed the samples."""
         plan = self.plan(target, ctx.plan.runs_for(ctx.settings), ctx.plan.min_effect_pct)
         more = self._more(test, plan)
 
         def sampled() -> list[Measurement]:
             return take_samples(workload, ctx, more, plan.max_runs, driver)
-        measurements = self._undisturbed(target, test, sampled)
+        measurements = self._undisturbed(target, test, sampled, watching)
         return [self.record(target, test, m, plan) for m in measurements]
 
     def _undisturbed(self, target: RunTarget, test: str,
-                     sampled: Callable[[], list[Measurement]]) -> list[Measurement]:
+                     sampled: Callable[[], list[Measurement]],
+                     watching: Sampler | None) -> list[Measurement]:
         """Take the samples; when other processes or steal disturbed them (the sampler's
         window says who), wait for the host to settle and take them again; when the
-        disturbance persists, the test's verdicts will be ``invalid`` (:meth:`finalize`)."""
-        watching, settings = self.watching, target.settings
+        disturbance persists, the test's verdicts will be ``invalid`` (:mod:`.trial`)."""
+        settings = target.settings
         if watching is None or not self.quiet.enabled(settings):
             return sampled()
         since = watching.begin()
@@ -192,68 +189,6 @@ class Recorder:
                        for m in measurements)
         return more
 
-    def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
-                 publish: Publish, settings: Settings) -> str | None:
-        """Judge and publish the test's pending results with their telemetry and details, and
-        write its trace (``--sbc-trace-dir``).  Returns the failure message when a verdict
-        fails the test."""
-        from ..judge import telemetry as telemetry_mod
-        from ..judge import validity
-        from ..judge.verdict import disturbed_verdict, failure_message, judge_result
-        from ..model import Measured, Result
-
-        pending = self.pending.pop(nodeid, [])
-        telemetry: dict[str, Any] = {}
-        found: list[Finding] = list(extra)
-        disturbed = self.disturbed.pop(nodeid, None)
-        windows = self.windows.pop(nodeid, [])
-        if trace is not None:
-            telemetry = telemetry_mod.summarize_trace(trace)
-            if pending and self.quiet.enabled(settings):
-                disturbed, windows = self._beside(windows, disturbed)
-                extra = [*extra, *validity.beside(windows)]
-                telemetry["background"] = telemetry_mod.background(windows)
-            found = validity.findings(trace, telemetry, extra)
-            telemetry.update(validity.throttling(found))
-            self.write_trace(settings.trace_dir, nodeid, trace)
-        telemetry["findings"] = [f.as_dict() for f in found]
-        context = dataclasses.replace(self._judging(), findings=tuple(found)) if pending else None
-        failures = []
-        for handle in pending:
-            assert context is not None
-            # judged exactly as written: the workload's details (an interface ceiling) included
-            merged = {**telemetry, **handle.measurement.details}
-            verdict = judge_result(Measured(handle.test, handle.measurement, merged), context)
-            if disturbed is not None and not settings.save_baseline:
-                verdict = disturbed_verdict(verdict, disturbed)
-            message = failure_message(verdict, found, settings.allow_incomparable,
-                                      settings.strict, settings.gate)
-            final = Result(handle.test, handle.measurement, handle.summary, verdict, merged)
-            if message and verdict.status == "regression" and self.far_boot(final):
-                message = None  # a far boot of the reference being recorded: saved, reported
-            if message:
-                failures.append(message)
-            handle.settle(final)
-            self.results.append(final)
-            publish(final)
-        if pending:  # a skipped or errored test measured nothing: its findings judge nothing
-            # one summary line each (report/terminal.py), not also a warning with a source line
-            self.findings += [(nodeid, f) for f in found]
-        self.watching = None
-        return "\n".join(failures) or None
-
-    def _beside(self, windows: list[Window], disturbed: str | None
-                ) -> tuple[str | None, list[Window]]:
-        """The windows of the test's measurements; a measurement recorded by the test itself
-        (never through :meth:`measure`) has the whole call phase as its window, and cannot be
-        re-measured: disturbed by other work, it is disturbed."""
-        if windows or self.watching is None:
-            return disturbed, windows
-        whole = self.watching.window(0.0, self.quiet.sleep)
-        why = whole.outside()
-        return (f"{why}; a recorded measurement cannot be re-measured" if why else disturbed,
-                [whole])
-
     def judged_as(self) -> Candidate:
         from ..judge.candidates import ALONE
 
@@ -274,31 +209,6 @@ class Recorder:
         self.results = with_closing(self.results, closing)
         return closing
 
-    def write_trace(self, folder: Path | None, nodeid: str, trace: Trace) -> None:
-        """The test's trace CSV (and PNG) under ``folder``; a file that cannot be written
-        (disk full, its name taken by a directory) is a finding line naming it, never an
-        error that would cost the test its results and its save."""
-        if folder is None:
-            return
-        from ..fileio import OutputError
-        from ..model import Finding
-        from ..report import trace as trace_out
-
-        name = trace_out.safe_name(nodeid)
-        for path, write in ((folder / f"{name}.csv", trace_out.write_csv),
-                            (folder / f"{name}.png",
-                             lambda t, p: trace_out.write_png(t, p, nodeid))):
-            try:
-                written = write(trace, path)
-            except OutputError as exc:  # refused or failed (a FIFO, a full disk): its reason
-                self.findings.append((nodeid, Finding("trace-not-written", str(exc))))
-                continue
-            except (OSError, ValueError) as exc:
-                why = getattr(exc, "strerror", None) or str(exc)
-                self.findings.append((nodeid, Finding("trace-not-written", f"{path}: {why}")))
-                continue
-            self.trace_files += [written] if written is not None else []
-
 
 def _check_details(test: str, measurement: Measurement) -> None:
     """Details that the results file cannot hold (a set, bytes, NaN) are refused when recorded,
@@ -309,9 +219,3 @@ def _check_details(test: str, measurement: Measurement) -> None:
         raise SbcBenchError(f"{test}: {measurement.display_name}: details cannot be written to "
                             f"the results file ({exc}); use JSON values: str, finite numbers, "
                             "bool, None, lists and mappings") from exc
-
-
-def _never_far(result: Result) -> bool:
-    """Not saving a baseline: no regression is a far boot."""
-    return False
-

@@ -1,17 +1,19 @@
 """One pytest run (kept in ``config.stash``): a facade over objects with one job each: the
 frozen :class:`~.target.RunTarget` (built here or returned by the lab) and its
 :class:`~.target.BoardLookup`, the :class:`~.preflight.Preflight` checks, the
-:class:`~.recorder.Recorder` (plans, run loop, verdicts) and the :class:`~.outputs.Outputs`.
-Inert until a benchmark is collected (or an sbcbench option is given); everything heavy is
-imported on first use, so a project that merely has the plugin installed pays for none of it."""
+:class:`~.recorder.Recorder` (plans, run loop, the boot's results) and the
+:class:`~.outputs.Outputs`; each test asks once for its :class:`~.trial.Trial`
+(:meth:`Session.trial`).  Inert until a benchmark is collected (or an sbcbench option is
+given); everything heavy is imported on first use, so a project that merely has the plugin
+installed pays for none of it."""
 
 from __future__ import annotations
 
 import datetime as _dt
 import functools
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import SysrootError
 from .outputs import Outputs, boot_results_path
@@ -22,16 +24,13 @@ from .target import BoardLookup, RunTarget, local
 if TYPE_CHECKING:
     from ..judge.baseline import Baseline
     from ..judge.closing import Closing
-    from ..model import Finding, Measurement, Trace
     from ..platform.board import BoardProfile
     from ..settings import Settings
     from ..workload import Context, Workload
     from ..workloads import Registry
     from .boot import RunBoot
     from .lab import LabRun
-    from .loop import Driver, Handle
-    from .recorder import Publish
-    from .watch import Watch
+    from .trial import Trial
 
 
 class Session:
@@ -122,43 +121,24 @@ class Session:
         self.outputs = Outputs(_now(), failed=self.outputs.failed)
         self.between_boots = True
 
-    def judging(self) -> tuple[Recorder, RunTarget]:
-        """The recorder, with what it judges against (:meth:`install`, else
-        :func:`.boot.alone`), and the target it measures: what a test records through."""
+    def trial(self, test: str) -> Trial:
+        """What ``test`` is recorded, watched and judged through, asked once at its set-up:
+        the recorder (handed what it judges against at :meth:`install`, else
+        :func:`.boot.alone`), the target, the checks and lab its watch starts with."""
+        from .trial import Trial
+
+        return Trial(test, self._begun(), self.target, self.preflight, self.lab, self.clock)
+
+    def _begun(self) -> Recorder:
         if self.recorder.against is None:
             from .boot import alone
 
             self.recorder.begin(alone(self.board, self.baseline, self.lookup.machine,
                                       self.settings.strict, self.registry.limits()))
-        return self.recorder, self.target
+        return self.recorder
 
     def context(self, workload: Workload) -> Context:
         return self.recorder.context(self.target, workload)
-
-    def record(self, test: str, measurement: Measurement) -> Handle:
-        return self.recorder.record(self.target, test, measurement)
-
-    def measure(self, test: str, workload: Workload, ctx: Context,
-                driver: Driver | None = None) -> list[Handle]:
-        recorder, target = self.judging()
-        return recorder.measure(target, test, workload, ctx, driver)
-
-    def finalize(self, nodeid: str, trace: Trace | None, extra: Sequence[Finding],
-                 publish: Publish) -> str | None:
-        """Judge and publish ``nodeid``'s results; the failure message, if a verdict fails."""
-        return self.judging()[0].finalize(nodeid, trace, extra, publish, self.settings)
-
-    def start_test(self, label: str, terminal: TextIO | None) -> Watch:
-        """A sampled test begins: the system and real-clock checks before the first workload,
-        then its watch (:mod:`.watch`: idle gate, sampler, status line) on this target."""
-        from .watch import start
-
-        target, lab = self.target, self.lab
-        self.preflight.start(target, lab.skipped_checks() if lab else None)
-        running = start(target.settings, label, terminal, target.host, self.clock,
-                        self.recorder.quiet, target.remote, lab.emulator_host() if lab else None)
-        self.recorder.watch(running.local, running.sampler.unavailable)
-        return running
 
     def finish(self, collected: bool, interrupted: bool) -> bool:
         """Results JSON, fleet report, baseline: only for an active run that has something.
@@ -176,7 +156,7 @@ class Session:
             except KeyboardInterrupt as exc:
                 late.append(str(exc) or "SIGINT")
         with deferred() as held:
-            self.closing = self.judging()[0].close()
+            self.closing = self._begun().close()
             self.notes.extend(self.outputs.write_boot(
                 self.target, self.lookup, self.preflight, self.recorder, self.lab,
                 boot_results_path(self.settings, self.boot), interrupted,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..platform.host import Host
     from ..platform.probe import Probe
     from ..settings import Settings
+    from ..workload import Context, Workload
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,15 @@ class RunTarget:
     @property
     def remote(self) -> Executor | None:
         return None if self.executor.is_local else self.executor
+
+    def context(self, workload: Workload, shared: dict[str, Any],
+                tools: dict[str, str | None]) -> Context:
+        """What ``workload`` sees on this target, with the boot's ``shared`` cache and the
+        ``tools`` found (:class:`.recorder.Recorder` keeps both)."""
+        from ..workload import Context
+
+        return Context(self.settings, self.executor, self.host, shared, tools,
+                       plan=workload.plan(self.settings))
 
     def replace(self, **changes: Any) -> RunTarget:
         """A copy with ``changes`` (tests hand a scripted host or executor this way)."""
