@@ -6,14 +6,17 @@ shows the CPU times."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 import pytest
 
+from pytest_sbcbench import jsonload, workloads
+from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.judge import baseline as baseline_module
 from pytest_sbcbench.judge import boot_test
@@ -29,6 +32,7 @@ from pytest_sbcbench.judge.saving import save_session
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 from pytest_sbcbench.report.compare import compare
+from pytest_sbcbench.report.results import document
 
 ENV = {"cpu_model": "x", "cpus": 4, "kernel_release": "6.1.0-57"}
 
@@ -51,6 +55,29 @@ def baseline(metrics: int, boots: int) -> Baseline:
     return made
 
 
+Tracer = Callable[[FrameType, str, Any], Any]
+
+
+def traced(tracer: Tracer, work: Callable[[], Any]) -> None:
+    """Run ``work`` with ``tracer`` as the trace function (``sys.settrace``), removed after."""
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+
+
+def calls(code: CodeType, work: Callable[[], Any]) -> list[dict[str, Any]]:
+    """The arguments of every call of the function of ``code`` that ``work`` makes."""
+    seen: list[dict[str, Any]] = []
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> None:
+        if frame.f_code is code:
+            seen.append(dict(frame.f_locals))
+    traced(tracer, work)
+    return seen
+
+
 def lines_run(work: Callable[[], Any], where: str = "pytest_sbcbench") -> int:
     """Lines of the package executed by ``work`` (a loop's every iteration counts)."""
     count = 0
@@ -63,11 +90,7 @@ def lines_run(work: Callable[[], Any], where: str = "pytest_sbcbench") -> int:
 
     def tracer(frame: FrameType, event: str, arg: Any) -> Any:
         return local if where in frame.f_code.co_filename else None
-    sys.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
+    traced(tracer, work)
     return count
 
 
@@ -103,24 +126,32 @@ def test_judging_scans_the_entries_a_fixed_number_of_times() -> None:
 
 
 def test_a_baseline_side_is_reduced_once_per_metric() -> None:
-    sizes: list[int] = []
-    code = boot_test.reduce_side.__code__
-
-    def local(frame: FrameType, event: str, arg: Any) -> None:
-        return None
-
-    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
-        if frame.f_code is code:
-            sizes.append(len(frame.f_locals["sessions"]))
-        return None
     boots = 12
     made = baseline(20, boots)
-    sys.settrace(tracer)
-    try:
-        compare(made, "star64", {**ENV, "boot_id": "new"}, results(20, 99), {})
-    finally:
-        sys.settrace(None)
+    reduced = calls(boot_test.reduce_side.__code__, lambda: compare(
+        made, "star64", {**ENV, "boot_id": "new"}, results(20, 99), {}))
+    sizes = [len(c["sessions"]) for c in reduced]
     assert sizes.count(boots) == 20  # once per metric (it was 6 times)
+
+
+def test_the_builtin_limits_are_gathered_once_however_many_metrics() -> None:
+    def gathered(metrics: int) -> int:
+        made = baseline(metrics, 2)
+        return len(calls(workloads.builtin.__code__, lambda: compare(
+            made, "star64", {**ENV, "boot_id": "new"}, results(metrics, 9), {})))
+    assert gathered(5) == gathered(20) == 1  # it was once per result
+
+
+def test_compare_decodes_its_baseline_once(tmp_path: Path) -> None:
+    path, _ = saved_and_loaded(tmp_path, 20, 3)
+    candidate = tmp_path / "run.json"
+    candidate.write_text(json.dumps(document("star64", "now", {**ENV, "boot_id": "c"},
+                                             results(20, 9))))
+    size = len(path.read_text())
+    baseline_module._PARSED.clear()
+    decoded = calls(jsonload._loads.__code__,
+                    lambda: main(["compare", str(path), str(candidate)]))
+    assert [len(c["text"]) for c in decoded].count(size) == 1  # it was three times
 
 
 def test_saving_is_linear_in_metrics_and_boots(tmp_path: Path) -> None:
@@ -141,25 +172,21 @@ def test_saving_is_linear_in_metrics_and_boots(tmp_path: Path) -> None:
 
 def parses(work: Callable[[], Any]) -> int:
     """How often ``work`` parses a baseline's bytes (calls of judge.baseline._parse)."""
-    count = 0
-    code = baseline_module._parse.__code__
+    return len(calls(baseline_module._parse.__code__, work))
 
-    def tracer(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal count
-        count += frame.f_code is code
-    sys.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return count
+
+def saved_and_loaded(tmp_path: Path, metrics: int, boots: int) -> tuple[Path, Baseline]:
+    """A baseline of ``metrics`` x ``boots`` written to ``star64.json`` and read back (the run's
+    baseline, held until its save)."""
+    path = tmp_path / "star64.json"
+    write_baseline(path, baseline(metrics, boots))
+    loaded = load_baseline(path, "star64")
+    assert loaded is not None
+    return path, loaded
 
 
 def test_a_save_does_not_parse_again_the_bytes_the_run_loaded(tmp_path: Path) -> None:
-    path = tmp_path / "star64.json"
-    write_baseline(path, baseline(30, 3))
-    loaded = load_baseline(path, "star64")  # the run's baseline, held until its save
-    assert loaded is not None
+    path, loaded = saved_and_loaded(tmp_path, 30, 3)
     assert parses(lambda: load_baseline(path, "star64")) == 0
     assert parses(lambda: save_session(path, "star64", results(30, 8), [], "new",
                                        {**ENV, "boot_id": "n"})) == 0
@@ -173,10 +200,7 @@ def test_a_save_does_not_parse_again_the_bytes_the_run_loaded(tmp_path: Path) ->
 
 
 def test_bytes_changed_since_loading_are_parsed_again(tmp_path: Path) -> None:
-    path = tmp_path / "star64.json"
-    write_baseline(path, baseline(5, 2))
-    loaded = load_baseline(path, "star64")
-    assert loaded is not None
+    path, loaded = saved_and_loaded(tmp_path, 5, 2)
     other = with_session(loaded, "star64", results(5, 3), "other run", {**ENV, "boot_id": "o"})
     write_baseline(path, other)  # another run saved since this one loaded
     assert parses(lambda: append_session_locked(path, "star64", results(5, 4), "mine",
