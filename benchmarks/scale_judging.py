@@ -25,7 +25,9 @@ It prints one row per cell and, for each axis, the growth factor of each phase w
 grows 10x: linear is about 10, quadratic about 100.  The targets (issue 31): linear growth;
 2,500 metrics x 1,000 boots judged in under 5 s and saved in under 1 s of CPU.  That corner
 (2.5 million sessions) is a file of 529 MiB, over the 256 MiB the project reads
-(``fileio.MAX_INPUT_BYTES``): the cell says so and is skipped.  A figure, not a test
+(``fileio.MAX_INPUT_BYTES``): the cell says so and is skipped (``--beyond-limit``: after
+saying so, its JSON is decoded, built and judged in memory all the same, to show what the
+single-file format would cost there).  A figure, not a test
 (tests/test_baseline_scale.py counts the operations instead).
 """
 
@@ -44,8 +46,15 @@ from typing import TypeVar
 
 from pytest_sbcbench.cli import main as sbcbench
 from pytest_sbcbench.fileio import MAX_INPUT_BYTES
+from pytest_sbcbench.jsonload import strict_json
 from pytest_sbcbench.judge import baseline as baseline_module
-from pytest_sbcbench.judge.baseline import BASELINE_SCHEMA, Baseline, load_baseline
+from pytest_sbcbench.judge.baseline import (
+    BASELINE_SCHEMA,
+    Baseline,
+    load_baseline,
+    parse_decoded,
+)
+from pytest_sbcbench.judge.baseline_model import no_gc_pauses
 from pytest_sbcbench.judge.saving import save_session
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
@@ -111,15 +120,33 @@ def cpu(work: Callable[[], T]) -> tuple[float, T]:
     return time.process_time() - start, value
 
 
-def cell(directory: Path, metrics: int, boots: int) -> dict[str, float] | None:
+def beyond_limit(text: str, path: Path, metrics: int, boots: int) -> str:
+    """What reading and judging a baseline over the input limit would cost if it were read:
+    its JSON decoded (:func:`jsonload.strict_json`), validated and built
+    (:func:`judge.baseline.parse_decoded`) and judged, in memory (no file is written)."""
+    raw = text.encode()
+    with no_gc_pauses():
+        decode_s, data = cpu(lambda: strict_json(raw, path, "baseline"))
+    build_s, loaded = cpu(lambda: parse_decoded(raw, data, path, BOARD))
+    results = candidate(metrics, boots)
+    judge_s, judged = cpu(lambda: compare(loaded, BOARD, environment(boots), results, {}))
+    assert len(judged.verdicts) == metrics
+    return (f"; read in memory anyway: decoding {decode_s:.2f} s, checking and building "
+            f"{build_s:.2f} s, judging {judge_s:.2f} s")
+
+
+def cell(directory: Path, metrics: int, boots: int, beyond: bool = False
+         ) -> dict[str, float] | None:
     """The CPU seconds of each phase; None when the file would exceed the largest input the
-    project reads (fileio.MAX_INPUT_BYTES): such a baseline cannot exist."""
+    project reads (fileio.MAX_INPUT_BYTES): such a baseline cannot exist (``beyond``: say what
+    reading and judging it in memory would cost all the same)."""
     path = directory / f"{BOARD}.json"
     text = json.dumps(baseline_document(metrics, boots))
     if len(text) > MAX_INPUT_BYTES:
+        extra = beyond_limit(text, path, metrics, boots) if beyond else ""
         print(f"{metrics:>8} {boots:>6} {metrics * boots:>9}  not measured: the file would be "
               f"{len(text) / 2**20:.0f} MiB, over the {MAX_INPUT_BYTES / 2**20:.0f} MiB any "
-              "baseline may be (fileio.MAX_INPUT_BYTES)", flush=True)
+              f"baseline may be (fileio.MAX_INPUT_BYTES){extra}", flush=True)
         return None
     path.write_text(text)
     del text
@@ -167,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--metrics", type=int, nargs="+", default=[250, 2500])
     parser.add_argument("--boots", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--beyond-limit", action="store_true",
+                        help="for a cell over the input limit, decode, build and judge its "
+                             "baseline in memory all the same (minutes, gigabytes)")
     args = parser.parse_args(argv)
     rows: dict[tuple[int, int], dict[str, float]] = {}
     print(f"{'metrics':>8} {'boots':>6} {'sessions':>9} {'MiB':>6} {'load s':>8} "
@@ -175,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sbcbench-scale-") as tmp:
         for m in args.metrics:
             for b in args.boots:
-                row = cell(Path(tmp), m, b)
+                row = cell(Path(tmp), m, b, args.beyond_limit)
                 if row is None:
                     continue
                 rows[m, b] = row

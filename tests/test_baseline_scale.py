@@ -19,7 +19,7 @@ from pytest_sbcbench import jsonload, workloads
 from pytest_sbcbench.cli import main
 from pytest_sbcbench.errors import SchemaError
 from pytest_sbcbench.judge import baseline as baseline_module
-from pytest_sbcbench.judge import boot_test
+from pytest_sbcbench.judge import boot_test, save_note
 from pytest_sbcbench.judge.baseline import (
     Baseline,
     BaselineEntry,
@@ -28,7 +28,7 @@ from pytest_sbcbench.judge.baseline import (
     with_session,
     write_baseline,
 )
-from pytest_sbcbench.judge.saving import save_session
+from pytest_sbcbench.judge.saving import notes, save_session
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 from pytest_sbcbench.report.compare import compare
@@ -210,3 +210,21 @@ def test_bytes_changed_since_loading_are_parsed_again(tmp_path: Path) -> None:
     assert [s.created for s in kept.entries[0].stored][-2:] == ["other run", "mine"]
     with pytest.raises(SchemaError, match="not of 'rock5b'"):
         load_baseline(path, "rock5b")  # the board is checked even for bytes parsed before
+
+
+def test_a_saves_notes_reduce_no_stored_session_again() -> None:
+    made = baseline(10, 6)
+    assert all(e.side.k == 6 for e in made.entries)  # the run's judge reduced every entry
+    reduced = calls(boot_test.reduce_side.__code__, lambda: notes(
+        made, results(10, 9), {**ENV, "boot_id": "new"}))
+    assert reduced and {len(c["sessions"]) for c in reduced} == {1}  # this session alone
+
+
+def test_the_notes_say_what_reducing_every_session_says() -> None:
+    made, saved = baseline(6, 5), results(7, 9)  # the seventh metric has no baseline yet
+    for boot in ("new", "b2", None):  # a new boot, one the baseline has, an unknown one
+        for r in saved:
+            every = save_note._sessions(made, r, boot)
+            means = save_note.boot_means(made, r, boot)
+            assert means == boot_test.reduce_side(every).means
+            assert save_note.catch_of(means, 7) == save_note.catch_pct(every, 7)
