@@ -1,6 +1,8 @@
 """Judging and saving grow linearly (issue 31, item 12), counted, not timed: the lines Python
 executes (``sys.settrace``), the scans of a baseline's entries (an instrumented tuple) and the
-reductions of a baseline side (calls of ``reduce_side``) at two sizes.  Linear work grows 4x
+reductions of a baseline side (calls of ``reduce_side``) at two sizes; and the work done once
+however large the input: ``sbcbench compare``'s decoding of its baseline and gathering of the
+built-in limits, and the sessions a save's notes reduce.  Linear work grows 4x
 when the input does; the quadratic code this replaces grew 16x.  benchmarks/scale_judging.py
 shows the CPU times."""
 
