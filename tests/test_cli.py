@@ -190,6 +190,22 @@ def test_compare_accepts_a_results_file_as_the_baseline(
     assert out.startswith("regression   benchmarks/test_crypto.py::test_cipher[aes-128-gcm]")
 
 
+def test_compare_refuses_a_candidate_session_the_baseline_holds_or_given_twice(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A candidate boot compared with itself would pass whatever it holds: a session already
+    in the baseline (same created, boot and samples) or given twice is refused (exit 2); the
+    same samples under another name are another session."""
+    before = _speed_results(tmp_path, "before", AES, "AMD EPYC")
+    (tmp_path / "copy").mkdir()
+    again = _speed_results(tmp_path / "copy", "before", AES, "AMD EPYC")  # the same session
+    same = _speed_results(tmp_path, "same", AES, "AMD EPYC")
+    assert main(["compare", str(before), str(again)]) == 2
+    assert "is one of the baseline's sessions (same session" in capsys.readouterr().err
+    assert main(["compare", str(before), str(same), str(same)]) == 2
+    assert f"candidate {same}: " in (err := capsys.readouterr().err) and "given twice" in err
+    assert main(["compare", str(before), str(same)]) == 6
+
+
 def test_compare_never_trusts_a_files_boots_left(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 28, item 7: ``verdict._plan_values`` read ``boots_left`` from the file judged, so

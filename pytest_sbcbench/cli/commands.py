@@ -39,7 +39,7 @@ from ..platform.sysroot import Sysroot
 from ..report import beforeafter, fleet_merge, text
 from ..report.beforeafter_chart import write_chart
 from ..report.charts import MATPLOTLIB_MISSING, no_charts_reason, write_charts
-from ..report.compare import Outcome, board_profile, candidate_of, compare, load_reference
+from ..report.compare import Outcome, board_profile, candidate_of, compare, read_reference
 from ..report.fleet import FleetEntry, load_fleet
 from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
@@ -126,9 +126,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     candidate's boots against the baseline's, Holm and the suite mean at the end).  Exit 0 no
     regression, 1 a regression or an implausible number, 2 unusable input, 4 cannot gate
     (incomparable, or no baseline), 6 undecided: the codes of ``pytest --sbc-gate``."""
-    reference = load_reference(args.baseline)
+    reference, interrupted = read_reference(args.baseline)
     files = [(path, load_results(path)) for path in args.results]
-    notes = [f"note: {args.baseline} {INTERRUPTED_NOTE}"] if _interrupted(args.baseline) else []
+    notes = [f"note: {args.baseline} {INTERRUPTED_NOTE}"] if interrupted else []
     notes += [f"note: {path} {INTERRUPTED_NOTE}" for path, f in files if f.interrupted]
     loaded = files[-1][1]
     notes += [f"note: {path} is for board {f.board}, the last file for {loaded.board}"
@@ -175,14 +175,6 @@ def compare_json(done: Outcome, notes: list[str]) -> dict[str, Any]:
                           "status": v.status, "detail": v.detail,
                           "evidence": v.evidence.as_dict() if v.evidence else None}
                          for r, v in done.verdicts]}
-
-
-def _interrupted(path: Path) -> bool:
-    """True for a results file of an interrupted run (a baseline file is never one)."""
-    try:
-        return load_results(path).interrupted
-    except SbcBenchError:
-        return False
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:

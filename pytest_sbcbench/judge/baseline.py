@@ -236,12 +236,25 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
     ``board``, when given, is the board the file must belong to (a copied or renamed file of
     another board is refused).  Bytes parsed before in this process (the same SHA-256) give
     the baseline they gave then while it is still in use."""
+    return _memoized(text, source, board, lambda: _parse(text, source, board))
+
+
+def parse_decoded(raw: bytes, data: Any, source: Path, board: str | None = None) -> Baseline:
+    """:func:`parse_baseline` of ``raw`` when the caller has decoded it already (``data``:
+    ``raw`` through :func:`..jsonload.strict_json`; ``sbcbench compare`` reads its reference
+    before it knows whether it is a baseline): the JSON is not decoded a second time."""
+    return _memoized(raw, source, board, lambda: _built(data, source, board))
+
+
+def _memoized(text: str | bytes, source: Path, board: str | None,
+              parse: Callable[[], Baseline]) -> Baseline:
+    """The baseline these bytes gave before (:data:`_PARSED`), else ``parse()`` remembered."""
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     digest = hashlib.sha256(raw).digest()
     known = _parsed_before(digest, source, board)
     if known is not None:
         return known
-    parsed = _parse(text, source, board)
+    parsed = parse()
     _remember(digest, parsed)
     return parsed
 
@@ -249,6 +262,11 @@ def parse_baseline(text: str | bytes, source: Path, board: str | None = None) ->
 def _parse(text: str | bytes, source: Path, board: str | None) -> Baseline:
     with no_gc_pauses():
         data = strict_json(text, source, "baseline")
+    return _built(data, source, board)
+
+
+def _built(data: Any, source: Path, board: str | None) -> Baseline:
+    """The baseline of a decoded document, validated."""
     if not isinstance(data, dict):
         raise SchemaError(source, None, "a baseline must be a JSON object")
     if data.get("schema") != BASELINE_SCHEMA:

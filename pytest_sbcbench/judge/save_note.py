@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..model import Result
 from .baseline import Baseline
 from .boot_test import reduce_side
-from .boots import BaselineSession, group_by_boot
+from .boots import BaselineSession
 from .family import per_test_alpha
 from .quarantine import CONTAMINATION
 from .tdist import t_ppf
@@ -30,10 +30,28 @@ def _sessions(baseline: Baseline | None, r: Result, boot_id: str | None
     return [*earlier, BaselineSession(tuple(m.samples), boot_id)]
 
 
+def boot_means(baseline: Baseline | None, r: Result, boot_id: str | None
+               ) -> tuple[float, ...]:
+    """The boot means (:attr:`.boot_test.BootSide.means`) of ``r``'s baseline entry with this
+    session added: when this session's boot is new to the entry, its mean appended to those
+    of the side the judge reduced already (:attr:`.baseline.BaselineEntry.side`, the same
+    numbers :func:`reduce_side` of them all gives), so a save's notes cost a metric its boots,
+    not its stored sessions (they reduced every one again)."""
+    m = r.measurement
+    entry = baseline.entry(r.test, m.metric, m.identity) if baseline else None
+    mine = BaselineSession(tuple(m.samples), boot_id)
+    if entry is None:
+        return reduce_side([mine]).means
+    side = entry.side
+    if boot_id is not None and boot_id in side.keys:  # this boot has sessions there already
+        return reduce_side(_sessions(baseline, r, boot_id)).means
+    return (*side.means, *reduce_side([mine]).means)
+
+
 def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
     """How many boots the saved metrics' baselines now have (this session included),
     recommending at least RECOMMENDED_BOOTS."""
-    counts = [group_by_boot(_sessions(baseline, r, boot_id)).k for r in saved]
+    counts = [len(boot_means(baseline, r, boot_id)) for r in saved]
     if not counts:
         return "baseline boots: nothing saved"
     low, high = min(counts), max(counts)
@@ -49,19 +67,25 @@ def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str 
 def catch_pct(sessions: Sequence[BaselineSession], n_metrics: int) -> float | None:
     """The drop (percent) caught with 95% probability by CANDIDATE_BOOTS candidate boots like
     the baseline's, at Holm's first step over ``n_metrics``; None below two baseline boots."""
-    side = reduce_side(sessions)
-    k, c = side.k, CANDIDATE_BOOTS
+    return catch_of(reduce_side(sessions).means, n_metrics)
+
+
+def catch_of(means: Sequence[float], n_metrics: int) -> float | None:
+    """:func:`catch_pct` of a baseline whose boot means are ``means``."""
+    k, c = len(means), CANDIDATE_BOOTS
     if k < 2:
         return None
+    mean = sum(means) / k
+    spread_ss = sum((m - mean) ** 2 for m in means)  # as reduce_side sums it
     df = float(k + c - 2)
-    tau2 = side.spread_ss / (k - 1)
+    tau2 = spread_ss / (k - 1)
     se = math.sqrt(tau2 * (1 / k + 1 / c))
     z = t_ppf(1 - per_test_alpha(n_metrics) / 2, df) + t_ppf(0.95, df)
     return 100.0 * -math.expm1(-z * se)
 
 
 def catch_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
-    figures = [catch_pct(_sessions(baseline, r, boot_id), len(saved)) for r in saved]
+    figures = [catch_of(boot_means(baseline, r, boot_id), len(saved)) for r in saved]
     known = [f for f in figures if f is not None]
     if not known:
         return ("baseline can catch: nothing yet (two or more boots measure the drift between "

@@ -25,7 +25,14 @@ from typing import Any
 
 from ..errors import SbcBenchError, SchemaError, schema_field
 from ..jsonload import read_bytes, strict_json
-from ..judge.baseline import BASELINE_SCHEMA, Baseline, parse_baseline, with_session
+from ..judge.baseline import (
+    BASELINE_SCHEMA,
+    Baseline,
+    StoredSession,
+    parse_decoded,
+    with_session,
+)
+from ..judge.baseline_model import no_gc_pauses
 from ..judge.boot_test import BootSession
 from ..judge.candidates import Candidate, MetricKey, key_of, pooled
 from ..judge.closing import Closing, close_run, with_closing
@@ -35,6 +42,7 @@ from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, 
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster
 from ..words import counted
+from ..workloads import builtin_limits
 from .results import RESULTS_SCHEMA, ResultsFile, results_document
 from .tally import tally_line
 
@@ -47,18 +55,27 @@ JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible")
 def load_reference(path: Path) -> Baseline:
     """A baseline file, or a results file read as a baseline of one session (its ``created``
     and environment kept); anything else is a :class:`SchemaError` naming the file."""
+    return read_reference(path)[0]
+
+
+def read_reference(path: Path) -> tuple[Baseline, bool]:
+    """:func:`load_reference`'s baseline and whether the file is the results file of an
+    interrupted run, from one read and one JSON decoding of the file (a baseline of 250,000
+    sessions was decoded three times: to learn its schema, to read it, and to ask whether it
+    was an interrupted results file)."""
     raw = read_bytes(path, "baseline or results file")
-    data = strict_json(raw, path, "baseline or results file")
+    with no_gc_pauses():
+        data = strict_json(raw, path, "baseline or results file")
     schema = schema_field(data)
     if isinstance(data, dict) and schema == RESULTS_SCHEMA:
         loaded = results_document(data, path)
         made = with_session(None, loaded.board, loaded.results, loaded.created or "unknown",
                             loaded.environment)
-        return Baseline(made.board, made.entries, path)
+        return Baseline(made.board, made.entries, path), loaded.interrupted
     if isinstance(data, dict) and schema != BASELINE_SCHEMA:
         raise SchemaError(path, schema, f"neither a baseline ({BASELINE_SCHEMA}) nor a "
                                         f"results file ({RESULTS_SCHEMA})")
-    return parse_baseline(raw, path)
+    return parse_decoded(raw, data, path), False
 
 
 def generic_board(name: str, environment: Mapping[str, Any]) -> BoardProfile:
@@ -153,13 +170,22 @@ def _sessions(loaded: ResultsFile) -> list[tuple[MetricKey, BootSession]]:
 Seen = tuple[MetricKey, BootSession, str]  # a session as stored: metric, samples, boot, created
 
 
-def _stored(reference: Baseline) -> set[Seen]:
-    out = set()
+def _stored(reference: Baseline) -> dict[MetricKey, tuple[StoredSession, ...]]:
+    """The baseline's used sessions by metric key: a dictionary of its entries, built without
+    touching a session (a set of every stored session, built to check a few thousand
+    candidate sessions, was an eighth of comparing against 250,000)."""
+    out: dict[MetricKey, tuple[StoredSession, ...]] = {}
     for e in reference.entries:
         key = (e.test, e.metric, _identity_json(e))
-        out |= {(key, BootSession(tuple(s.samples), boot_of(s.environment)), s.created)
-                for s in e.sessions}
+        out[key] = out.get(key, ()) + e.sessions
     return out
+
+
+def _in_baseline(stored: Mapping[MetricKey, Sequence[StoredSession]], seen: Seen) -> bool:
+    """Whether the baseline holds this session (same created, samples and boot)."""
+    key, session, created = seen
+    return any(s.created == created and s.samples == session.samples
+               and boot_of(s.environment) == session.boot_id for s in stored.get(key, ()))
 
 
 def _identity_json(entry: Any) -> str:
@@ -172,17 +198,19 @@ def candidate_of(reference: Baseline, files: Sequence[tuple[Path, ResultsFile]])
     """The last file's session as this boot, the others as the candidate's earlier boots; a
     session given twice, or already in the baseline, is an error naming the file."""
     stored = _stored(reference)
-    seen = set(stored)
+    given: set[Seen] = set()
     earlier: list[tuple[MetricKey, BootSession]] = []
     for i, (path, loaded) in enumerate(files):
         mine = _sessions(loaded)
-        again = [(k, b, loaded.created) for k, b in mine if (k, b, loaded.created) in seen]
+        sessions = [(k, b, loaded.created) for k, b in mine]
+        again = [s for s in sessions if s in given or _in_baseline(stored, s)]
         if again:
-            where = "one of the baseline's sessions" if again[0] in stored else "given twice"
+            where = "one of the baseline's sessions" if _in_baseline(stored, again[0]) \
+                else "given twice"
             raise SbcBenchError(f"candidate {path}: {again[0][0][0]} {again[0][0][1]} is "
                                 f"{where} (same session: created, boot and samples): a "
                                 "candidate boot must be a session the baseline does not hold")
-        seen |= {(k, b, loaded.created) for k, b in mine}
+        given.update(sessions)
         if i < len(files) - 1:
             earlier += mine
     last = files[-1][1]
@@ -201,8 +229,11 @@ def compare(reference: Baseline, board: str, environment: Mapping[str, Any],
     Alpha follows from the metrics counted and delta is ``min_effect_pct`` (``--min-effect``):
     neither is taken from the file being judged."""
     n_metrics = count_metrics(reference, [r.test for r in results])
+    # the built-in workloads' limits, gathered once, not once per result (a fifth of
+    # judging 250 metrics went to gathering them again)
     context = JudgeContext(board, board_profile(board, profiles, environment), reference,
-                           machine(environment), candidate=candidate or Candidate(
+                           machine(environment), limits=builtin_limits(),
+                           candidate=candidate or Candidate(
                                None, boot_id(environment), plan=OFFLINE), n_metrics=n_metrics,
                            min_effect_pct=min_effect_pct)
     judged = [dataclass_replace(r, judge_result(r, context)) for r in results]
