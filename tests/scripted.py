@@ -102,3 +102,21 @@ def judged(run: Session, values: list[float]) -> None:
     """One scripted test measured through its trial and given its verdicts (no trace)."""
     measure(run, TEST, Scripted(values))
     run.trial(TEST).verdicts(None, [], lambda result: None)
+
+
+# The head of a pytester conftest that registers scripted workloads: three runs a test (quick or
+# not), no run time, one identity; a test's ``Scripted`` subclass says how its samples go.
+SCRIPTED_BASE = """
+from pytest_sbcbench.model import Identity
+from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
+
+
+class ScriptedBase(BaseWorkload):
+    markers = ("scripted",)
+
+    def plan(self, settings):
+        return Plan(runs=3, quick_runs=3, seconds=0, quick_seconds=0)
+
+    def identity(self, ctx):
+        return Identity.of(tool="scripted", version="1")
+"""

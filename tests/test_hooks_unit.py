@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import BASELINE, SAME, SLOWER, judged, planned
+from scripted import BASELINE, SAME, SCRIPTED_BASE, SLOWER, judged, planned
 
 from helpers import star64_tree
 from pytest_sbcbench.judge.baseline import Baseline
@@ -75,22 +75,13 @@ def test_the_summary_names_the_board_and_the_results(tmp_path: Path) -> None:
 
 CONFTEST = """
 import json, os
-from pytest_sbcbench.model import Identity
-from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
+""" + SCRIPTED_BASE + """
 
-
-class Scripted(BaseWorkload):
-    markers = ("scripted",)
+class Scripted(ScriptedBase):
     description = "scripted samples"
 
     def __init__(self, name, values):
         self.name, self.values, self.taken = name, values, 0
-
-    def plan(self, settings):
-        return Plan(runs=3, quick_runs=3, seconds=0, quick_seconds=0)
-
-    def identity(self, ctx):
-        return Identity.of(tool="scripted", version="1")
 
     def timed_run(self, ctx):
         self.taken += 1

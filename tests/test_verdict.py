@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from scripted import SCRIPTED_BASE
 
 from helpers import listing_settings, star64_tree
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
@@ -200,9 +201,7 @@ def test_delta_and_budget_come_from_option_workload_or_default(tmp_path: Path) -
 SCRIPTED = """
 import json
 import os
-
-from pytest_sbcbench.model import Identity
-from pytest_sbcbench.workload import BaseWorkload, Plan, TimedRun
+""" + SCRIPTED_BASE + """
 
 # one boot's run-to-run pattern (in units of the CV) and each simulated boot's offset
 ZIGZAG = (0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 0.25, -0.25, 0.75, -0.75, 0.0)
@@ -210,20 +209,13 @@ OFFSETS = (0.0, 0.002, -0.002, 0.001, -0.001, 0.0015, -0.0015, 0.0005, -0.0005, 
 BOOTS = {f"b{i}": o for i, o in enumerate(OFFSETS, start=1)}
 
 
-class Scripted(BaseWorkload):
+class Scripted(ScriptedBase):
     '''1000 op/s x (1 + shift) x (1 + boot offset) x (1 + cv x ZIGZAG[run]).'''
 
-    markers = ("scripted",)
     description = "deterministic samples"
 
     def __init__(self, name, cv):
         self.name, self.cv, self.taken = name, cv, 0
-
-    def plan(self, settings):
-        return Plan(runs=3, quick_runs=3, seconds=0, quick_seconds=0)
-
-    def identity(self, ctx):
-        return Identity.of(tool="scripted", version="1")
 
     def prepare(self, ctx):
         self.taken = 0
