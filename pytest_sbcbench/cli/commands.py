@@ -45,6 +45,7 @@ from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
 from ..report.results import INTERRUPTED_NOTE, ResultsFile, load_results
 from ..words import counted
+from ..workloads import builtin_limits
 
 
 def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
@@ -268,7 +269,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise BoardError(unknown_board(name, profiles))
     if args.board is None:
         print(f"board: {name} (named by {args.results})")
-    context = JudgeContext(board.name, board)
+    # the built-in workloads' limits gathered once, as sbcbench compare does
+    context = JudgeContext(board.name, board, limits=builtin_limits())
     results = loaded.results
     bad = 0
     for result in results:
