@@ -66,6 +66,12 @@ def boot_key(session: BootSession, index: int) -> object:
     return session.boot_id if session.boot_id is not None else ("session", index)
 
 
+def spread_of(means: Sequence[float]) -> float:
+    """Boot means about their mean, summed (:attr:`BootSide.spread_ss`)."""
+    mean = sum(means) / len(means)
+    return sum((m - mean) ** 2 for m in means)
+
+
 def reduce_side(sessions: Sequence[BootSession]) -> BootSide:
     """Group sessions by boot (first appearance order) and reduce each boot to its mean."""
     if not sessions:
@@ -91,10 +97,9 @@ def reduce_side(sessions: Sequence[BootSession]) -> BootSide:
             session_ss += sum([(sm - boot_mean) ** 2 for sm in session_means])
             session_df += n_s - 1
             run_share += (1 - 1 / n_s) * inverse
-    mean = sum(means) / len(means)
     return BootSide(tuple(groups), tuple(means), tuple(counts), tuple(shares), within_ss,
-                    within_df, session_ss, session_df, run_share, mean,
-                    sum((m - mean) ** 2 for m in means))
+                    within_df, session_ss, session_df, run_share, sum(means) / len(means),
+                    spread_of(means))
 
 
 @dataclass(frozen=True)

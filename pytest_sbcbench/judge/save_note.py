@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ..model import Result
 from .baseline import Baseline
-from .boot_test import reduce_side
+from .boot_test import reduce_side, spread_of
 from .boots import BaselineSession
 from .family import per_test_alpha
 from .quarantine import CONTAMINATION
@@ -75,10 +75,8 @@ def catch_of(means: Sequence[float], n_metrics: int) -> float | None:
     k, c = len(means), CANDIDATE_BOOTS
     if k < 2:
         return None
-    mean = sum(means) / k
-    spread_ss = sum((m - mean) ** 2 for m in means)  # as reduce_side sums it
     df = float(k + c - 2)
-    tau2 = spread_ss / (k - 1)
+    tau2 = spread_of(means) / (k - 1)
     se = math.sqrt(tau2 * (1 / k + 1 / c))
     z = t_ppf(1 - per_test_alpha(n_metrics) / 2, df) + t_ppf(0.95, df)
     return 100.0 * -math.expm1(-z * se)
