@@ -115,6 +115,13 @@ class LineBisector:
             self.skipped.add(i)
         return self._next()
 
+    def replay(self, marks: Sequence[tuple[str, Mark]]) -> str | Finished:
+        self.lo, self.hi, self.skipped = 0, self.n, set()
+        after = self._next()
+        for commit, mark in marks:
+            after = self.mark(commit, mark)
+        return after
+
     def parent(self, commit: str) -> str | None:
         i = index(commit)
         return name(i - 1) if i > 0 else None

@@ -3,7 +3,9 @@ the simulation's stand-ins for git and the board (benchmarks/bisect_simulation.p
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from pytest_sbcbench.judge.bisect_rule import (
     AlphaPlan,
+    boots_for_step,
     expected_steps,
     judge_ends,
     judge_pair,
@@ -18,6 +21,7 @@ from pytest_sbcbench.judge.bisect_rule import (
     looks,
 )
 from pytest_sbcbench.judge.boot_test import BootSession
+from pytest_sbcbench.run.bisect.git import Git, GitBisector
 from pytest_sbcbench.run.bisect.procedure import BisectPlan, Finished, Procedure
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
@@ -44,6 +48,23 @@ def test_the_shares_of_alpha_never_sum_past_the_total() -> None:
     assert looks(2, 12, 1) == 11 and looks(12, 12, 6) == 1
     with pytest.raises(ValueError):
         plan.step(0)
+    # every test past the plan (extra steps, a correction and its confirmation) draws on the
+    # same reserve: the expected steps, the ends, one confirmation and any number of draws
+    drawn = plan.ends + plan.confirm + plan.steps * plan.unit + sum(
+        plan.reserve(d) for d in range(1, 200))
+    assert 0.0499 < drawn <= 0.05 and plan.reserve(1) == plan.step(plan.steps + 1)
+    with pytest.raises(ValueError):
+        plan.reserve(0)
+
+
+def test_a_step_never_starts_on_fewer_boots_than_the_ends_had() -> None:
+    good, bad = boots(100, 3, "g3"), boots(50, 3, "b3")  # a drop far beyond the noise
+    ends = judge_ends(good, bad, "higher", 0.005)
+    assert ends.status == "differ"
+    # the power sum alone asks for 1 boot; the floor is the ends' 3 (the fewer of the two)
+    assert boots_for_step(ends, 3, 3, 3, 0.007, 12) == 3
+    assert boots_for_step(ends, 5, 3, 3, 0.007, 12) == 3
+    assert boots_for_step(ends, 3, 3, 3, 0.007, 2) == 2  # never past the budget
 
 
 def test_a_step_is_good_bad_or_undecided_against_both_ends() -> None:
@@ -83,6 +104,100 @@ def test_the_procedure_names_the_culprit_on_drawn_boots(culprit: int) -> None:
         assert outcome.status == "found" and outcome.culprit == sim.name(culprit)
         assert outcome.interval_pct is not None and outcome.interval_pct[1] < 0
     assert outcome.boots >= 2 * 3 + len(outcome.steps)
+
+
+@dataclasses.dataclass(frozen=True)
+class Misled(sim.World):
+    """The QEMU lab's failure: the first ``slow`` boots of a good commit (the culprit's
+    parent) are as slow as the bad end, later ones are not."""
+
+    slow: int = 4
+
+    def boot(self, i: int, j: int) -> tuple[float, ...]:
+        if i == self.culprit - 1 and j < self.slow:
+            return super().boot(self.commits, 1000 + j)
+        return super().boot(i, j)
+
+
+def test_a_refuted_culprit_corrects_the_wrong_mark_and_names_the_right_commit() -> None:
+    w = Misled("misled", 16, 10, 5.0, 0.5)
+    said: list[str] = []
+    outcome = Procedure(sim.LineBisector(16), sim.DrawBench(w), sim.name(0), sim.name(16),
+                        BisectPlan(), say=said.append).run()
+    assert [(s.commit, s.mark) for s in outcome.steps] == [
+        ("c00008", "good"), ("c00012", "bad"), ("c00010", "bad"), ("c00009", "bad"),
+        ("c00009", "good")]  # the last: the correction, from the refuted pair's fresh boots
+    assert outcome.steps[-1].detail.startswith("the refuted pair against the ends")
+    assert "bisect: c00009 against its parent: +0.45% [-2.11, +3.08], 5 boots each: refuted" \
+        in said
+    assert any(line.startswith("bisect: correction: c00009 good") and
+               line.endswith("git bisect replays 4 marks") for line in said)
+    assert outcome.status == "found" and outcome.culprit == "c00010"
+    assert outcome.interval_pct is not None and outcome.interval_pct[1] < 0
+
+
+def test_a_correction_that_cannot_decide_ends_undecided_naming_the_candidate() -> None:
+    # the culprit's parent and the culprit itself both halfway between the ends, so the
+    # refuted pair is on neither side: no mark is corrected and no commit named
+    @dataclasses.dataclass(frozen=True)
+    class Halfway(sim.World):
+        def boot(self, i: int, j: int) -> tuple[float, ...]:
+            if i in (self.culprit - 1, self.culprit) and j >= 4:
+                return tuple(0.975 * x for x in super().boot(0, 2000 + 10 * i + j))
+            return super().boot(i, j)
+
+    w = Halfway("halfway", 16, 10, 5.0, 0.5)
+    outcome = Procedure(sim.LineBisector(16), sim.DrawBench(w), sim.name(0), sim.name(16),
+                        BisectPlan()).run()
+    assert outcome.status == "undecided" and outcome.culprit is None
+    assert outcome.candidates == ("c00010",) and "does not hold the drop" in outcome.reason
+
+
+def test_steps_past_the_reserve_end_undecided_not_in_a_crash() -> None:
+    # every commit between the ends sits halfway: each step is undecided (a skip), each one
+    # past the expected 10 halves the reserve, until a test would run at alpha below 1e-9
+    @dataclasses.dataclass(frozen=True)
+    class Between(sim.World):
+        def builds(self, i: int) -> bool:
+            return True
+
+        def boot(self, i: int, j: int) -> tuple[float, ...]:
+            if 0 < i < self.commits:
+                return tuple(0.975 * x for x in super().boot(0, 3000 + j))
+            return super().boot(i, j)
+
+    w = Between("between", 1024, 500, 5.0, 0.5)
+    outcome = Procedure(sim.LineBisector(w.commits), sim.DrawBench(w), sim.name(0),
+                        sim.name(w.commits), BisectPlan(budget=3)).run()
+    assert outcome.status == "undecided" and outcome.culprit is None
+    assert outcome.reason.startswith("21 tests past the plan of 10 steps (skipped steps, "
+                                     "corrections) spent the error split's reserve")
+    assert len(outcome.steps) == 31 and {s.mark for s in outcome.steps} == {"skip"}
+
+
+def test_git_bisect_replays_a_corrected_log(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shas = []
+    for i in range(9):
+        (repo / "n").write_text(f"{i}\n")
+        for args in (["init", "-q"] * (i == 0), ["add", "n"], ["commit", "-qm", f"c{i}"]):
+            if args:
+                subprocess.run(["git", "-C", str(repo), "-c", "user.email=ci@example.org",
+                                "-c", "user.name=ci", *args], check=True)
+        shas.append(Git(repo).head())
+    bisector = GitBisector(Git(repo), shas[0], shas[8])
+    assert bisector.start() == shas[4]
+    assert bisector.mark(shas[4], "bad") == shas[2]
+    assert bisector.mark(shas[2], "good") == shas[3]
+    assert bisector.mark(shas[3], "good") == Finished(shas[4])
+    # c4's "bad" was wrong: the same marks with c4 good go on between c4 and the bad end
+    again = bisector.replay([(shas[2], "good"), (shas[3], "good"), (shas[4], "good")])
+    assert again == shas[6] and Git(repo).head() == shas[6]
+    log = bisector.log()
+    assert f"git bisect good {shas[4]}" in log and f"git bisect bad {shas[4]}" not in log
+    assert bisector.mark(shas[6], "good") == shas[7]
+    assert bisector.mark(shas[7], "bad") == Finished(shas[7])
 
 
 def test_ends_that_do_not_differ_name_no_culprit() -> None:

@@ -16,8 +16,10 @@ on boot means, the boot-to-boot drift measured, sessions as a level), asked one-
 
 The error of the whole bisect is split by Bonferroni (:class:`AlphaPlan`): the ends, the
 ceil(log2 N) steps a clean bisect of N commits takes, the confirmation and a reserve, each
-``total / (steps + 3)``; a step beyond the expected count (skips make more) spends half of what
-is left of the reserve, so the shares sum to at most ``total`` however many steps there are.
+``total / (steps + 3)``; every test beyond those (a step past the expected count, as skips make;
+the re-judging of a refuted culprit and the confirmation after it) spends half of what is left
+of the reserve (:meth:`AlphaPlan.reserve`), so the shares sum to at most ``total`` however many
+tests there are.
 Inside a step (or the ends, or the pair) the looks taken while boots are added split the share
 again (:func:`per_look`).  A still-undecided step is a skip, never a guess.
 """
@@ -65,12 +67,18 @@ class AlphaPlan:
         return self.unit
 
     def step(self, index: int) -> float:
-        """Step ``index`` (1-based): one unit while within the expected count, then half of
-        what is left of the reserve."""
+        """Step ``index`` (1-based) when no other test drew on the reserve: one unit while
+        within the expected count, then half of what is left of the reserve."""
         if index < 1:
             raise ValueError(f"steps count from 1, got {index}")
         extra = index - self.steps
-        return self.unit if extra <= 0 else self.unit * 0.5**extra
+        return self.unit if extra <= 0 else self.reserve(extra)
+
+    def reserve(self, draw: int) -> float:
+        """The ``draw``-th test (1-based) paid from the reserve: half of what is left of it."""
+        if draw < 1:
+            raise ValueError(f"reserve draws count from 1, got {draw}")
+        return self.unit * 0.5**draw
 
 
 def looks(start: int, budget: int, add: int) -> int:
@@ -234,12 +242,18 @@ def boots_for_step(ends: EndsVerdict, k_good: int, k_bad: int, runs: int, unit: 
                    budget: int) -> int:
     """The fewest boots of a commit that tell it from the far end with :data:`POWER` at the
     first look's alpha (:func:`step_alpha` of ``unit``; the noise of the ends' test, their
-    difference D); ``budget`` when none does."""
+    difference D), and never fewer than the ends had (the fewer of the two); ``budget`` when
+    none does.
+
+    The floor is for boards whose boots swing: the power sum above trusts the ends' estimate
+    of the boot-to-boot spread, and a step of 2 boots against ends of 3 decides on 3 degrees of
+    freedom, where two slow boots of a good commit passed for bad on an emulated board (seen on
+    the QEMU lab, -36.4% [-58.3, -3.2] on 2 boots; its confirmation refuted it)."""
     noise, d = ends.effect.noise, abs(ends.effect.worse)
     if noise is None or d == 0:
         return budget
     k = min(k_good, k_bad)
-    for c in range(1, budget + 1):
+    for c in range(min(k, budget), budget + 1):
         df, alpha = max(1.0, k + c - 2.0), step_alpha(unit, c, budget)
         if (t_ppf(1 - alpha, df) + t_ppf(POWER, df)) * noise.se_for(k, c, runs) <= d:
             return c

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from ...errors import SbcBenchError
@@ -71,6 +72,16 @@ class GitBisector:
 
     def mark(self, commit: str, mark: Mark) -> str | Finished:
         return self._after(self.git.run("bisect", mark, commit, check=False), mark)
+
+    def replay(self, marks: Sequence[tuple[str, Mark]]) -> str | Finished:
+        """A bisect started afresh with ``marks`` (a corrected log: git's own remedy for a
+        wrong mark is ``git bisect replay`` of an edited log); where it goes next."""
+        self.reset()
+        after = self._after(self.git.run("bisect", "start", self.bad, self.good, check=False),
+                            "start")
+        for commit, mark in marks:
+            after = self.mark(commit, mark)
+        return after
 
     def parent(self, commit: str) -> str | None:
         done = self.git.run("rev-parse", "--verify", "--quiet", f"{commit}^", check=False)

@@ -12,6 +12,12 @@ the confirmation, on a :class:`Bisector` (git bisect, or the simulation's) and a
    bisect naming the commit (``--resume`` continues).
 3. **Confirmation**: the first bad commit and its parent, afresh and interleaved, against each
    other; only a confirmed culprit is named, with its effect and interval.
+4. **Correction**: a refuted culprit (the pair does not hold the drop) means one step's mark was
+   wrong.  The pair's fresh boots, both commits', are judged against the ends once more: on the
+   good side the culprit's "bad" was the error, on the bad side the parent's "good" (or the good
+   mark it inherited); the mark is corrected, git bisect replays the marks (git's own remedy,
+   ``git bisect replay`` of an edited log) and the bisect goes on, up to ``MAX_CORRECTIONS``
+   times.  Each such test is paid from the reserve of the error split, never beyond ``total``.
 
 Deterministic given the boots: :mod:`.state` replays recorded boots on ``--resume``.
 """
@@ -29,6 +35,7 @@ from ...judge.bisect_rule import (
     AlphaPlan,
     Better,
     EndsVerdict,
+    PairVerdict,
     boots_for_step,
     expected_steps,
     judge_ends,
@@ -43,6 +50,8 @@ from ...words import counted
 Mark = Literal["good", "bad", "skip"]
 ENDS_START = 3
 DEFAULT_BUDGET = 12
+MAX_CORRECTIONS = 2
+MIN_ALPHA = 1e-9  # a test at less than this decides nothing (and 1 - alpha rounds to 1)
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,7 @@ class Bisector(Protocol):
     def start(self) -> str | Finished: ...  # the first commit to test
     def mark(self, commit: str, mark: Mark) -> str | Finished: ...  # the next one
     def parent(self, commit: str) -> str | None: ...
+    def replay(self, marks: Sequence[tuple[str, Mark]]) -> str | Finished: ...  # from the ends
 
 
 class BootBench(Protocol):
@@ -82,6 +92,10 @@ class BootBench(Protocol):
 
 class BisectStopped(Exception):
     """A commit that could not be built or measured: the bisect stops, resumable."""
+
+
+class ReserveSpent(Exception):
+    """So many tests past the plan (skipped steps) that the error split has nothing left."""
 
 
 @dataclass
@@ -141,6 +155,19 @@ class Procedure:
         self.spent = 0
         self.steps: list[BisectStep] = []
         self.clock = clock
+        self.reserve_draws = 0
+        self.confirmations = 0
+        self._ends_sessions: tuple[list[BootSession], list[BootSession]] = ([], [])
+
+    def _reserve(self) -> float:
+        self.reserve_draws += 1
+        alpha = self.alpha.reserve(self.reserve_draws)
+        if alpha < MIN_ALPHA:
+            raise ReserveSpent(
+                f"{counted(self.reserve_draws - 1, 'test')} past the plan of "
+                f"{counted(self.alpha.steps, 'step')} (skipped steps, corrections) spent the "
+                f"error split's reserve: another would decide at alpha {alpha:.1g}")
+        return alpha
 
     # -- measuring -------------------------------------------------------------------------
     def _boots(self, commit: str, n: int, what: str) -> list[Boot] | None:
@@ -207,6 +234,7 @@ class Procedure:
         key, verdict, good, bad = ends
         better = good[0].better[key]
         g, b = sessions(good, key), sessions(bad, key)
+        self._ends_sessions = g, b
         runs = max(1, round(sum(len(s.samples) for s in g) / len(g)))
         per_step = boots_for_step(verdict, len(g), len(b), runs, self.alpha.unit,
                                   self.plan.budget)
@@ -217,22 +245,47 @@ class Procedure:
         self.say(f"bisect: the ends differ on {key}: {verdict.effect_pct:+.2f}% [{lo:+.2f}, "
                  f"{hi:+.2f}] over {len(g)} boots each; a step needs {per_step} boot(s); "
                  f"about {self.alpha.steps} steps, alpha {self.alpha.unit:.2g} each")
-        commit, index = started, 0
-        while isinstance(commit, str):
-            index += 1
-            step = self.step(commit, index, key, better, g, b, per_step)
-            self.steps.append(step)
-            self.say(f"bisect: step {index}: {commit[:12]} {step.mark} ({step.detail})")
-            commit = self.bisector.mark(commit, step.mark)
-        outcome = self.confirm(commit, key, better, verdict, per_step)
+        try:
+            outcome = self._bisect(started, key, better, verdict, per_step)
+        except ReserveSpent as exc:
+            outcome = BisectOutcome("undecided", str(exc))
         outcome.metric, outcome.ends, outcome.steps = key, ends_info, self.steps
         outcome.boots, outcome.boots_per_step = self.spent, per_step
+        return outcome
+
+    def _bisect(self, started: str | Finished, key: str, better: Better, verdict: EndsVerdict,
+                per_step: int) -> BisectOutcome:
+        g, b = self._ends_sessions
+        commit: str | Finished = started
+        marks: list[tuple[str, Mark]] = []
+        while True:
+            while isinstance(commit, str):
+                step = self.step(commit, len(self.steps) + 1, key, better, g, b, per_step)
+                self.steps.append(step)
+                marks.append((commit, step.mark))
+                self.say(f"bisect: step {len(self.steps)}: {commit[:12]} {step.mark} "
+                         f"({step.detail})")
+                commit = self.bisector.mark(commit, step.mark)
+            judged = self.confirm(commit, key, better, verdict, per_step)
+            if isinstance(judged, BisectOutcome):
+                outcome = judged
+                break
+            outcome, correction = judged
+            if correction is None:
+                break
+            marks = [m for m in marks if m[0] != correction.commit] + [
+                (correction.commit, correction.mark)]
+            self.steps.append(correction)
+            self.say(f"bisect: correction: {correction.commit[:12]} {correction.mark} "
+                     f"({correction.detail}); git bisect replays {counted(len(marks), 'mark')}")
+            commit = self.bisector.replay(marks)
         return outcome
 
     def step(self, commit: str, index: int, key: str, better: Better,
              good: Sequence[BootSession], bad: Sequence[BootSession], start: int) -> BisectStep:
         add = step_add(start)
-        alpha = self.alpha.step(index) / looks(start, self.plan.budget, add)
+        share = self.alpha.unit if index <= self.alpha.steps else self._reserve()
+        alpha = share / looks(start, self.plan.budget, add)
         got = self._boots(commit, start, f"step {index}")
         if got is None:
             return BisectStep(commit, "skip", 0, "build skipped (exit 125)")
@@ -252,7 +305,9 @@ class Procedure:
 
     # -- 3. the confirmation ---------------------------------------------------------------
     def confirm(self, finished: Finished, key: str, better: Better, ends: EndsVerdict,
-                start: int) -> BisectOutcome:
+                start: int) -> BisectOutcome | tuple[BisectOutcome, BisectStep | None]:
+        """The named culprit against its parent: the outcome, and for a refuted culprit the
+        corrected mark (or None) that :meth:`run` replays."""
         culprit = finished.first_bad
         if culprit is None:
             return BisectOutcome("undecided", "the skipped commits leave more than one candidate",
@@ -261,7 +316,34 @@ class Procedure:
         if parent is None:
             return BisectOutcome("undecided", f"{culprit} has no parent to confirm it against",
                            candidates=(culprit,))
-        alpha = self.alpha.confirm / looks(start, self.plan.budget, 1)
+        self.confirmations += 1
+        share = self.alpha.confirm if self.confirmations == 1 else self._reserve()
+        alpha = share / looks(start, self.plan.budget, 1)
+        pair = self._pair(parent, culprit, key, better, ends, start, alpha)
+        if isinstance(pair, BisectOutcome):
+            return pair
+        verdict, before, after = pair
+        lo, hi = verdict.interval_pct
+        self.say(f"bisect: {culprit[:12]} against its parent: {verdict.effect_pct:+.2f}% "
+                 f"[{lo:+.2f}, {hi:+.2f}], {len(before)} boots each: {verdict.status}")
+        confidence = round(100 * (1 - 2 * alpha), 4)
+        if verdict.status == "confirmed":
+            return BisectOutcome("found", f"confirmed against its parent {parent}",
+                                 culprit=culprit, effect_pct=verdict.effect_pct,
+                                 interval_pct=(lo, hi), confidence_pct=confidence)
+        why = ("does not hold the drop" if verdict.status == "refuted" else
+               "is not worse than its parent beyond noise within the budget")
+        outcome = BisectOutcome("undecided", f"git bisect ended at {culprit}, but it {why} "
+                                f"({verdict.effect_pct:+.2f}% [{lo:+.2f}, {hi:+.2f}])",
+                                candidates=(culprit,), effect_pct=verdict.effect_pct,
+                                interval_pct=(lo, hi), confidence_pct=confidence)
+        if verdict.status != "refuted" or self.confirmations > MAX_CORRECTIONS:
+            return outcome, None
+        return outcome, self._correct(parent, culprit, [*before, *after], key, better)
+
+    def _pair(self, parent: str, culprit: str, key: str, better: Better, ends: EndsVerdict,
+              start: int, alpha: float
+              ) -> tuple[PairVerdict, list[Boot], list[Boot]] | BisectOutcome:
         before: list[Boot] = []
         after: list[Boot] = []
         target = start
@@ -276,24 +358,25 @@ class Procedure:
             pair = judge_pair(sessions(before, key), sessions(after, key), better,
                               ends.effect.worse, alpha)
             if pair.status != "undecided" or target >= self.plan.budget:
-                break
+                return pair, before, after
             target += 1
             self.say(f"bisect: confirming {culprit[:12]}: undecided after {len(before)} boots "
                      "each, one more each")
-        lo, hi = pair.interval_pct
-        self.say(f"bisect: {culprit[:12]} against its parent: {pair.effect_pct:+.2f}% "
-                 f"[{lo:+.2f}, {hi:+.2f}], {len(before)} boots each: {pair.status}")
-        confidence = round(100 * (1 - 2 * alpha), 4)
-        if pair.status != "confirmed":
-            why = ("does not hold the drop" if pair.status == "refuted" else
-                   "is not worse than its parent beyond noise within the budget")
-            return BisectOutcome("undecided", f"git bisect ended at {culprit}, but it {why} "
-                           f"({pair.effect_pct:+.2f}% [{lo:+.2f}, {hi:+.2f}])",
-                           candidates=(culprit,), effect_pct=pair.effect_pct,
-                           interval_pct=(lo, hi), confidence_pct=confidence)
-        return BisectOutcome("found", f"confirmed against its parent {parent}", culprit=culprit,
-                       effect_pct=pair.effect_pct, interval_pct=(lo, hi),
-                       confidence_pct=confidence)
+
+    # -- 4. the correction -----------------------------------------------------------------
+    def _correct(self, parent: str, culprit: str, pair: Sequence[Boot], key: str,
+                 better: Better) -> BisectStep | None:
+        """The pair, both commits' fresh boots, against the ends (one look, from the reserve):
+        the culprit's mark corrected to good, or the parent's to bad; None when undecided."""
+        good, bad = self._ends_sessions
+        alpha = self._reserve()
+        verdict = judge_step(good, bad, sessions(pair, key), better, alpha)
+        if verdict.status == "undecided":
+            return None
+        commit = culprit if verdict.status == "good" else parent
+        return BisectStep(commit, verdict.status, len(pair), "the refuted pair against the "
+                          f"ends: {verdict.detail()}", verdict.change_pct, verdict.position,
+                          alpha)
 
 
 def sessions(boots: Sequence[Boot], key: str) -> list[BootSession]:
