@@ -162,9 +162,10 @@ def undecided(doc: dict[str, Any], seed: int, culprit: int, shas: list[str]) -> 
     wrong one, but it did not find the planted commit either.  Seen once in three idle runs
     (seed 3971535042, planted at commit 10): a step judged commit 9 bad at -36.4% [-58.3,
     -3.2] over 2 boots, and the confirmation against its parent refuted it (-3.9% [-30.6,
-    +33.0], 4 boots each).  The emulated board's boot-to-boot swings are wider than 2 boots a
-    step show; the test skips saying so (a named commit that is not the planted one still
-    fails), and docs/bisect.md records it as the open defect it is."""
+    +33.0], 4 boots each).  Since then a step starts on no fewer boots than the ends had and a
+    refuted culprit is corrected and the bisect replayed (docs/bisect.md), so this is rarer;
+    a bisect that still cannot decide skips saying so (a named commit that is not the planted
+    one still fails)."""
     candidates = [str(c) for c in doc.get("candidates") or []]
     named = [f"commit {shas.index(c)}" if c in shas else c[:12] for c in candidates]
     pytest.skip(f"the bisect could not decide (seed {seed}, planted at commit {culprit}; "
