@@ -76,9 +76,7 @@ class GitBisector:
     def replay(self, marks: Sequence[tuple[str, Mark]]) -> str | Finished:
         """A bisect started afresh with ``marks`` (a corrected log: git's own remedy for a
         wrong mark is ``git bisect replay`` of an edited log); where it goes next."""
-        self.reset()
-        after = self._after(self.git.run("bisect", "start", self.bad, self.good, check=False),
-                            "start")
+        after = self.start()
         for commit, mark in marks:
             after = self.mark(commit, mark)
         return after
