@@ -66,14 +66,6 @@ class AlphaPlan:
     def confirm(self) -> float:
         return self.unit
 
-    def step(self, index: int) -> float:
-        """Step ``index`` (1-based) when no other test drew on the reserve: one unit while
-        within the expected count, then half of what is left of the reserve."""
-        if index < 1:
-            raise ValueError(f"steps count from 1, got {index}")
-        extra = index - self.steps
-        return self.unit if extra <= 0 else self.reserve(extra)
-
     def reserve(self, draw: int) -> float:
         """The ``draw``-th test (1-based) paid from the reserve: half of what is left of it."""
         if draw < 1:
