@@ -98,6 +98,20 @@ class ReserveSpent(Exception):
     """So many tests past the plan (skipped steps) that the error split has nothing left."""
 
 
+@dataclass(frozen=True)
+class BisectReference:
+    """What every step, confirmation and correction judges against, fixed once the ends
+    differ: the chosen metric and its direction, the ends' sessions and verdict, and the boots
+    a step starts with."""
+
+    key: str
+    better: Better
+    good: list[BootSession]
+    bad: list[BootSession]
+    verdict: EndsVerdict
+    per_step: int
+
+
 @dataclass
 class BisectStep:
     commit: str
@@ -157,7 +171,6 @@ class Procedure:
         self.clock = clock
         self.reserve_draws = 0
         self.confirmations = 0
-        self._ends_sessions: tuple[list[BootSession], list[BootSession]] = ([], [])
 
     def _reserve(self) -> float:
         self.reserve_draws += 1
@@ -234,7 +247,6 @@ class Procedure:
         key, verdict, good, bad = ends
         better = good[0].better[key]
         g, b = sessions(good, key), sessions(bad, key)
-        self._ends_sessions = g, b
         runs = max(1, round(sum(len(s.samples) for s in g) / len(g)))
         per_step = boots_for_step(verdict, len(g), len(b), runs, self.alpha.unit,
                                   self.plan.budget)
@@ -246,27 +258,26 @@ class Procedure:
                  f"{hi:+.2f}] over {len(g)} boots each; a step needs {per_step} boot(s); "
                  f"about {self.alpha.steps} steps, alpha {self.alpha.unit:.2g} each")
         try:
-            outcome = self._bisect(started, key, better, verdict, per_step)
+            outcome = self._bisect(started, BisectReference(key, better, g, b, verdict,
+                                                            per_step))
         except ReserveSpent as exc:
             outcome = BisectOutcome("undecided", str(exc))
         outcome.metric, outcome.ends, outcome.steps = key, ends_info, self.steps
         outcome.boots, outcome.boots_per_step = self.spent, per_step
         return outcome
 
-    def _bisect(self, started: str | Finished, key: str, better: Better, verdict: EndsVerdict,
-                per_step: int) -> BisectOutcome:
-        g, b = self._ends_sessions
+    def _bisect(self, started: str | Finished, ref: BisectReference) -> BisectOutcome:
         commit: str | Finished = started
         marks: list[tuple[str, Mark]] = []
         while True:
             while isinstance(commit, str):
-                step = self.step(commit, len(self.steps) + 1, key, better, g, b, per_step)
+                step = self.step(commit, len(self.steps) + 1, ref)
                 self.steps.append(step)
                 marks.append((commit, step.mark))
                 self.say(f"bisect: step {len(self.steps)}: {commit[:12]} {step.mark} "
                          f"({step.detail})")
                 commit = self.bisector.mark(commit, step.mark)
-            judged = self.confirm(commit, key, better, verdict, per_step)
+            judged = self.confirm(commit, ref)
             if isinstance(judged, BisectOutcome):
                 outcome = judged
                 break
@@ -281,8 +292,8 @@ class Procedure:
             commit = self.bisector.replay(marks)
         return outcome
 
-    def step(self, commit: str, index: int, key: str, better: Better,
-             good: Sequence[BootSession], bad: Sequence[BootSession], start: int) -> BisectStep:
+    def step(self, commit: str, index: int, ref: BisectReference) -> BisectStep:
+        start = ref.per_step
         add = step_add(start)
         share = self.alpha.unit if index <= self.alpha.steps else self._reserve()
         alpha = share / looks(start, self.plan.budget, add)
@@ -290,7 +301,7 @@ class Procedure:
         if got is None:
             return BisectStep(commit, "skip", 0, "build skipped (exit 125)")
         while True:
-            verdict = judge_step(good, bad, sessions(got, key), better, alpha)
+            verdict = judge_step(ref.good, ref.bad, sessions(got, ref.key), ref.better, alpha)
             if verdict.status != "undecided" or len(got) >= self.plan.budget:
                 break
             self.say(f"bisect: step {index}: {commit[:12]} undecided after {len(got)} boots, "
@@ -304,8 +315,8 @@ class Procedure:
                     verdict.position, alpha)
 
     # -- 3. the confirmation ---------------------------------------------------------------
-    def confirm(self, finished: Finished, key: str, better: Better, ends: EndsVerdict,
-                start: int) -> BisectOutcome | tuple[BisectOutcome, BisectStep | None]:
+    def confirm(self, finished: Finished, ref: BisectReference
+                ) -> BisectOutcome | tuple[BisectOutcome, BisectStep | None]:
         """The named culprit against its parent: the outcome, and for a refuted culprit the
         corrected mark (or None) that :meth:`run` replays."""
         culprit = finished.first_bad
@@ -318,8 +329,8 @@ class Procedure:
                            candidates=(culprit,))
         self.confirmations += 1
         share = self.alpha.confirm if self.confirmations == 1 else self._reserve()
-        alpha = share / looks(start, self.plan.budget, 1)
-        pair = self._pair(parent, culprit, key, better, ends, start, alpha)
+        alpha = share / looks(ref.per_step, self.plan.budget, 1)
+        pair = self._pair(parent, culprit, ref, alpha)
         if isinstance(pair, BisectOutcome):
             return pair
         verdict, before, after = pair
@@ -339,14 +350,13 @@ class Procedure:
                                 interval_pct=(lo, hi), confidence_pct=confidence)
         if verdict.status != "refuted" or self.confirmations > MAX_CORRECTIONS:
             return outcome, None
-        return outcome, self._correct(parent, culprit, [*before, *after], key, better)
+        return outcome, self._correct(parent, culprit, [*before, *after], ref)
 
-    def _pair(self, parent: str, culprit: str, key: str, better: Better, ends: EndsVerdict,
-              start: int, alpha: float
+    def _pair(self, parent: str, culprit: str, ref: BisectReference, alpha: float
               ) -> tuple[PairVerdict, list[Boot], list[Boot]] | BisectOutcome:
         before: list[Boot] = []
         after: list[Boot] = []
-        target = start
+        target = ref.per_step
         while True:
             while len(before) < target:
                 one, two = self._boots(parent, 1, "parent"), self._boots(culprit, 1, "culprit")
@@ -355,8 +365,8 @@ class Procedure:
                                    "built for the confirmation", candidates=(culprit,))
                 before += one
                 after += two
-            pair = judge_pair(sessions(before, key), sessions(after, key), better,
-                              ends.effect.worse, alpha)
+            pair = judge_pair(sessions(before, ref.key), sessions(after, ref.key), ref.better,
+                              ref.verdict.effect.worse, alpha)
             if pair.status != "undecided" or target >= self.plan.budget:
                 return pair, before, after
             target += 1
@@ -364,13 +374,12 @@ class Procedure:
                      "each, one more each")
 
     # -- 4. the correction -----------------------------------------------------------------
-    def _correct(self, parent: str, culprit: str, pair: Sequence[Boot], key: str,
-                 better: Better) -> BisectStep | None:
+    def _correct(self, parent: str, culprit: str, pair: Sequence[Boot], ref: BisectReference
+                 ) -> BisectStep | None:
         """The pair, both commits' fresh boots, against the ends (one look, from the reserve):
         the culprit's mark corrected to good, or the parent's to bad; None when undecided."""
-        good, bad = self._ends_sessions
         alpha = self._reserve()
-        verdict = judge_step(good, bad, sessions(pair, key), better, alpha)
+        verdict = judge_step(ref.good, ref.bad, sessions(pair, ref.key), ref.better, alpha)
         if verdict.status == "undecided":
             return None
         commit = culprit if verdict.status == "good" else parent
