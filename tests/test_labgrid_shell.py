@@ -170,7 +170,7 @@ def test_board_sampler_is_unavailable_not_an_error(executor: LabgridExecutor) ->
     assert sampler.available() == executor.stream_unavailable()
     sampler.start()
     assert sampler.unavailable["sampler"].startswith("no board sampler: labgrid:main runs")
-    assert Watch(sampler, None, None).stop(None) is None
+    assert Watch(sampler, None, None).stop(None) == (None, [])
     with pytest.raises(RuntimeError, match="never ran: no board sampler"):
         sampler.stop()
 

@@ -18,11 +18,14 @@ from pytest_sbcbench.judge.save_note import boots_note, catch_note, findings_not
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import (
     PLAN_KEY,
+    JudgeContext,
     count_metrics,
     failure_message,
     judge,
+    judge_test,
     plan_details,
     plan_of,
+    planned,
     run_plan,
 )
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
@@ -124,6 +127,27 @@ def test_evidence_round_trips_through_the_results_json(tmp_path: Path) -> None:
     path.write_text(json.dumps(raw))
     with pytest.raises(Exception, match="verdict samples must be a whole number"):
         load_results(path)
+
+
+def test_one_call_judges_a_test_and_gives_the_line_that_fails_it() -> None:
+    """judge_test: judge_result, made invalid when disturbed, with its failure_message (the
+    context's strictness); planned: run_plan with its plan_details."""
+    context = JudgeContext("star64", baseline=baseline(), n_metrics=1)
+    slower = result((800.0, 803.0, 797.0))
+    judged = judge_test(slower, context)
+    assert judged.verdict == judge(slower, baseline=baseline(), board="star64", n_metrics=1)
+    assert judged.verdict.status == "regression"
+    assert judged.message == failure_message(judged.verdict, [], False)
+    disturbed = judge_test(slower, context, "other processes kept 1.00 CPUs busy")
+    assert disturbed.verdict.status == "invalid"
+    assert (disturbed.message or "").startswith("invalid run: disturbed by other work")
+    assert judge_test(slower, context, "steal", gate=True).message is None
+    noisy = result((900.0, 1100.0, 1000.0, 950.0, 1050.0, 1000.0))
+    assert judge_test(noisy, context).message is None
+    strict = judge_test(noisy, dataclasses.replace(context, strict=True))
+    assert (strict.message or "").startswith("inconclusive (--sbc-strict): ")
+    plan = run_plan(3, 8, 2.0, 5, OFFLINE, 0.5)
+    assert planned(3, 8, 2.0, 5, OFFLINE, 0.5) == (plan, plan_details(plan, 5))
 
 
 def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:

@@ -160,6 +160,14 @@ def plan_details(plan: BootPlan, n_metrics: int) -> dict[str, Any]:
             "label_plan": plan.label_plan.as_dict()}
 
 
+def planned(min_runs: int, max_runs: int | None, min_effect_pct: float | None, n_metrics: int,
+            label_plan: LabelPlan = ONE_BOOT, tail_weight: float = 0.0
+            ) -> tuple[BootPlan, dict[str, Any]]:
+    """The :func:`run_plan` and its :func:`plan_details`, in one call (the recorder's)."""
+    plan = run_plan(min_runs, max_runs, min_effect_pct, n_metrics, label_plan, tail_weight)
+    return plan, plan_details(plan, n_metrics)
+
+
 MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is not believed
 MAX_PLANNED_BOOTS = 100
 
@@ -333,6 +341,24 @@ def judge_result(result: Judgeable, context: JudgeContext) -> Verdict:
     return judge(result, baseline=context.baseline, board=context.board_name,
                  machine=context.machine, candidate=context.candidate,
                  n_metrics=context.n_metrics, min_effect_pct=context.min_effect_pct)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A test's result judged: its verdict, and the line that fails the test (None: none)."""
+
+    verdict: Verdict
+    message: str | None
+
+
+def judge_test(result: Judgeable, context: JudgeContext, disturbed: str | None = None,
+               allow_incomparable: bool = False, gate: bool = False) -> Judgement:
+    """:func:`judge_result` (``invalid`` when other work ``disturbed`` the measurement:
+    :func:`disturbed_verdict`) and its :func:`failure_message`, in one call (a trial's)."""
+    verdict = judge_result(result, context)
+    verdict = disturbed_verdict(verdict, disturbed) if disturbed is not None else verdict
+    return Judgement(verdict, failure_message(verdict, context.findings, allow_incomparable,
+                                              context.strict, gate))
 
 
 UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed

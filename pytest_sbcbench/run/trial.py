@@ -67,8 +67,8 @@ class Trial:
         run's preflight findings and the watch's beside the trace, the verdicts given."""
         watch = self.watch
         assert watch is not None, "a trial ends after it started"
-        trace = watch.stop(line_end)
-        return self.verdicts(trace, [*self.preflight.findings, *watch.findings()], publish)
+        trace, found = watch.stop(line_end)
+        return self.verdicts(trace, [*self.preflight.findings, *found], publish)
 
     def verdicts(self, trace: Trace | None, extra: Sequence[Finding], publish: Publish
                  ) -> str | None:
@@ -106,20 +106,20 @@ class Trial:
                found: list[Finding], disturbed: str | None, publish: Publish) -> list[str]:
         """Each pending result's verdict (physics, then the baseline gate) against this boot's
         context and the test's findings; the failure messages."""
-        from ..judge.verdict import disturbed_verdict, failure_message, judge_result
+        from ..judge.verdict import judge_test
         from ..model import Measured, Result
 
         settings, far_boot = self.target.settings, self.recorder.far_boot
         context = dataclasses.replace(self.against, findings=tuple(found))
+        if settings.save_baseline:
+            disturbed = None  # saving a baseline, a disturbed verdict stands (not made invalid)
         failures = []
         for handle in pending:
             # judged exactly as written: the workload's details (an interface ceiling) included
             merged = {**telemetry, **handle.measurement.details}
-            verdict = judge_result(Measured(handle.test, handle.measurement, merged), context)
-            if disturbed is not None and not settings.save_baseline:
-                verdict = disturbed_verdict(verdict, disturbed)
-            message = failure_message(verdict, found, settings.allow_incomparable,
-                                      settings.strict, settings.gate)
+            judged = judge_test(Measured(handle.test, handle.measurement, merged), context,
+                                disturbed, settings.allow_incomparable, settings.gate)
+            verdict, message = judged.verdict, judged.message
             final = Result(handle.test, handle.measurement, handle.summary, verdict, merged)
             if message and verdict.status == "regression" and far_boot and far_boot(final):
                 message = None  # a far boot of the reference being recorded: saved, reported

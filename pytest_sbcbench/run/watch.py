@@ -5,7 +5,7 @@ Imported only once a benchmark runs (it pulls in the sampler and psutil)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..measure.board_sampler import BoardSampler
@@ -21,25 +21,26 @@ from .quiet import Quiet
 
 @dataclass
 class Watch:
-    """The sampler and status line of one test, and the idle gate's finding."""
+    """The sampler and status line of one test, and the idle gate's finding; ``local`` is the
+    sampler on this machine (not a board's): the one that attributes load."""
 
     sampler: Sampler | BoardSampler
     status: StatusLine | None
     gate: Finding | None
     emulator: EmulatorHost | None = None  # this controller, when the board is its emulator
+    local: Sampler | None = field(init=False)
 
-    @property
-    def local(self) -> Sampler | None:
-        """The sampler on this machine (not a board's): the one that attributes load."""
-        return self.sampler if isinstance(self.sampler, Sampler) else None
+    def __post_init__(self) -> None:
+        self.local = self.sampler if isinstance(self.sampler, Sampler) else None
 
-    def stop(self, line_end: int | None) -> Trace | None:
-        """Stop sampling and erase the status line (the cursor goes back to ``line_end``);
-        None when the board sampler could not run (its reason is in ``unavailable``)."""
+    def stop(self, line_end: int | None) -> tuple[Trace | None, list[Finding]]:
+        """Stop sampling and erase the status line (the cursor goes back to ``line_end``):
+        the trace (None when the board sampler could not run: its reason is in
+        ``unavailable``) and the watch's :meth:`findings`."""
         trace = None if "sampler" in self.sampler.unavailable else self.sampler.stop()
         if self.status is not None:
             self.status.close(line_end)
-        return trace
+        return trace, self.findings()
 
     def findings(self) -> list[Finding]:
         """The idle gate's finding, and what the emulator's host did during the test (steal
