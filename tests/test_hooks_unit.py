@@ -188,11 +188,10 @@ def test_a_test_enters_each_module_of_its_walk_from_above(scripted_project: pyte
                                     ("plugin/hooks.py", "start"), ("plugin/hooks.py", "end")]
     assert into("run/recorder.py") == [("plugin/fixtures.py", "measure")]
     assert into("run/loop.py") == [("run/recorder.py", "take_samples"),
-                                   ("run/recorder.py", "__init__"), ("run/trial.py", "settle")]
+                                   ("run/trial.py", "settle")]
     assert into("run/watch.py") == [("run/trial.py", "start"), ("run/trial.py", "stop")]
     judged = [(caller, name) for caller, name in into("judge/verdict.py")]
-    assert judged == [("run/recorder.py", "run_plan"), ("run/recorder.py", "plan_details"),
-                      ("run/trial.py", "judge_test")]
+    assert judged == [("run/recorder.py", "planned"), ("run/trial.py", "judge_test")]
     below = ("run/recorder.py", "run/loop.py", "run/watch.py", "workload.py", "judge/")
     up = [c for c in seen.calls if c[0].startswith(below)
           and c[1].startswith(("plugin/", "run/session.py", "run/trial.py"))]

@@ -3,8 +3,9 @@ handle a recorded result is known by until its verdict is final."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import SbcBenchError
 from ..workload import Context, TimedRun, Workload, combine
@@ -36,15 +37,17 @@ def never_more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
 
 
 class Handle:
-    """What ``record()`` returns: the measurement and its summary now; the verdict and the full
-    result once the test's call phase has ended (``final``).  Reading the verdict earlier
-    raises :class:`SbcBenchError` saying so."""
+    """What ``record()`` returns: the measurement (its details completed with ``details``: the
+    recorder's plan) and its summary now; the verdict and the full result once the test's call
+    phase has ended (``final``).  Reading the verdict earlier raises :class:`SbcBenchError`
+    saying so."""
 
-    def __init__(self, test: str, measurement: Measurement) -> None:
+    def __init__(self, test: str, measurement: Measurement,
+                 details: Mapping[str, Any] | None = None) -> None:
         from ..judge.stats import summarize
 
         self.test = test
-        self.measurement = measurement
+        self.measurement = _completed(measurement, details or {})
         self.summary: Summary = summarize(measurement.samples)
         self._result: Result | None = None
 
@@ -73,18 +76,29 @@ def plain_runs(reset: Callable[[], None], take: Callable[[], None], runs: int) -
         take()
 
 
-def take_samples(workload: Workload, ctx: Context, more_needed: MoreNeeded,
-                 max_runs: int | None, driver: Driver | None = None) -> list[Measurement]:
+def take_samples(test: str, workload: Workload, ctx: Context, more_needed: MoreNeeded,
+                 max_runs: int | None, driver: Driver | None = None,
+                 details: Mapping[str, Any] | None = None) -> list[Handle]:
     """Prepare, take the planned samples (through ``driver`` when given), then one more while
     ``more_needed`` says so (asked with every metric's measurement so far: the sequential
-    decision's look) and fewer than ``max_runs`` were taken; one measurement per metric.  The
-    workload's ``close(ctx)`` runs after a successful ``prepare`` on every exit path (a failed
-    or interrupted sample included)."""
+    decision's look) and fewer than ``max_runs`` were taken; one pending :class:`Handle` of
+    ``test`` per metric, its measurement's details completed with ``details`` (the recorder's
+    plan; a key the workload wrote stands).  The workload's ``close(ctx)`` runs after a
+    successful ``prepare`` on every exit path (a failed or interrupted sample included)."""
     workload.prepare(ctx)
     try:
-        return _sampled(workload, ctx, more_needed, max_runs, driver)
+        measurements = _sampled(workload, ctx, more_needed, max_runs, driver)
     finally:
         workload.close(ctx)
+    return [Handle(test, m, details) for m in measurements]
+
+
+def _completed(measurement: Measurement, details: Mapping[str, Any]) -> Measurement:
+    """``measurement`` with ``details`` it lacks (a key it has stands)."""
+    missing = {k: v for k, v in details.items() if k not in measurement.details}
+    if not missing:
+        return measurement
+    return dataclasses.replace(measurement, details={**measurement.details, **missing})
 
 
 def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs: int | None,

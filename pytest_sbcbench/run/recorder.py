@@ -10,15 +10,16 @@ machine, the declared limits, m for Holm's first step and the candidate with its
 is handed over once per boot, before its first test (:meth:`Recorder.begin`); the recorder
 never asks the session for it.  A test's watch and its verdicts are its trial's
 (:mod:`.trial`): the recorder is the boot's record (what is pending, what was judged), entered
-once per measurement."""
+once per measurement, which asks the judge once for the plan with the details a result carries
+of it (:func:`..judge.verdict.planned`) and the loop once (:func:`.loop.take_samples` returns
+the pending handles; twice when other work disturbed the first samples)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SbcBenchError
 from ..workload import Context, Workload
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from .target import RunTarget
 
 Publish = Callable[["Result"], None]
+Taken = TypeVar("Taken")  # what a sampling returns (the loop's handles)
 FarBoot = Callable[["Result"], bool]
 
 
@@ -96,12 +98,18 @@ class Recorder:
              min_effect_pct: float | None = None) -> BootPlan:
         """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
         ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
-        from ..judge.verdict import run_plan
+        return self._planned(target, min_runs, min_effect_pct)[0]
+
+    def _planned(self, target: RunTarget, min_runs: int, min_effect_pct: float | None = None,
+                 budget: int | None = None) -> tuple[BootPlan, dict[str, Any]]:
+        """:meth:`plan` (``budget``: a fixed one) and the details a result carries of it."""
+        from ..judge.verdict import PLAN_KEY, planned
 
         effect = target.settings.min_effect_pct or min_effect_pct
-        budget = self.max_runs or target.settings.max_runs
-        return run_plan(min_runs, budget, effect, self.n_metrics, self.judged_as().plan,
-                        self.tail_weight)
+        budget = budget or self.max_runs or target.settings.max_runs
+        plan, details = planned(min_runs, budget, effect, self.n_metrics,
+                                self.judged_as().plan, self.tail_weight)
+        return plan, {PLAN_KEY: details}
 
     def new_boot(self) -> None:
         """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
@@ -109,21 +117,12 @@ class Recorder:
         self.results, self.pending, self.findings, self.trace_files = [], {}, [], []
         self.shared = {}
 
-    def record(self, target: RunTarget, test: str, measurement: Measurement,
-               plan: BootPlan | None = None) -> Handle:
-        """Queue ``measurement`` for ``test``'s verdict (given when its call phase ends), with
-        its plan (a custom measurement: its samples as a fixed count)."""
-        from ..judge.verdict import PLAN_KEY, plan_details
-
+    def record(self, target: RunTarget, test: str, measurement: Measurement) -> Handle:
+        """Queue a custom ``measurement`` for ``test``'s verdict (given when its call phase
+        ends), with its plan: its samples as a fixed count."""
         _check_details(test, measurement)
-        if plan is None:
-            n = max(1, len(measurement.samples))
-            plan = dataclasses.replace(self.plan(target, n), max_runs=n)
-        if PLAN_KEY not in measurement.details:
-            details = {**measurement.details,
-                       PLAN_KEY: plan_details(plan, self.n_metrics)}
-            measurement = dataclasses.replace(measurement, details=details)
-        handle = Handle(test, measurement)
+        n = max(1, len(measurement.samples))
+        handle = Handle(test, measurement, self._planned(target, n, budget=n)[1])
         self.pending.setdefault(test, []).append(handle)
         return handle
 
@@ -134,17 +133,20 @@ class Recorder:
         pytest-benchmark), then more while the sequential decision asks and the budget allows;
         record one result per metric.  ``watching``: the test's local sampler (its watch,
         :mod:`.trial`), whose window says whether other work disturbed the samples."""
-        plan = self.plan(target, ctx.plan.runs_for(ctx.settings), ctx.plan.min_effect_pct)
+        plan, details = self._planned(target, ctx.plan.runs_for(ctx.settings),
+                                      ctx.plan.min_effect_pct)
         more = self._more(test, plan)
 
-        def sampled() -> list[Measurement]:
-            return take_samples(workload, ctx, more, plan.max_runs, driver)
-        measurements = self._undisturbed(target, test, sampled, watching)
-        return [self.record(target, test, m, plan) for m in measurements]
+        def sampled() -> list[Handle]:
+            return take_samples(test, workload, ctx, more, plan.max_runs, driver, details)
+        handles = self._undisturbed(target, test, sampled, watching)
+        for handle in handles:  # queued in order, up to one the results file cannot hold
+            _check_details(test, handle.measurement)
+            self.pending.setdefault(test, []).append(handle)
+        return handles
 
-    def _undisturbed(self, target: RunTarget, test: str,
-                     sampled: Callable[[], list[Measurement]],
-                     watching: Sampler | None) -> list[Measurement]:
+    def _undisturbed(self, target: RunTarget, test: str, sampled: Callable[[], list[Taken]],
+                     watching: Sampler | None) -> list[Taken]:
         """Take the samples; when other processes or steal disturbed them (the sampler's
         window says who), wait for the host to settle and take them again; when the
         disturbance persists, the test's verdicts will be ``invalid`` (:mod:`.trial`)."""
@@ -152,7 +154,7 @@ class Recorder:
         if watching is None or not self.quiet.enabled(settings):
             return sampled()
         since = watching.begin()
-        measurements = sampled()
+        handles = sampled()
         seen = watching.window(since, self.quiet.sleep)
         why = seen.outside()
         if why is not None:
@@ -164,14 +166,14 @@ class Recorder:
                     f"{settings.idle_wait:g} s, so nothing was re-measured")
             else:
                 since = watching.begin()
-                measurements = sampled()
+                handles = sampled()
                 seen = watching.window(since, self.quiet.sleep)
                 again = seen.outside()
                 if again is not None:
                     self.disturbed[test] = (f"{again}, still after the host settled and the "
                                             "test re-measured")
         self.windows.setdefault(test, []).append(seen)
-        return measurements
+        return handles
 
     def _more(self, test: str, plan: BootPlan) -> MoreNeeded:
         """The loop's question: does any metric's decision still say ``continue``?"""

@@ -2,7 +2,8 @@
 (:meth:`.session.Session.trial`): the boot's recorder it records through, the target it
 measures, this boot's :class:`~..judge.verdict.JudgeContext`, and, in its call phase, its watch
 (:mod:`.watch`: idle gate, sampler).  The call phase ends in :meth:`Trial.end`: the watch
-stopped, the test's findings, each pending result judged (:func:`..judge.verdict.judge_result`)
+stopped (its trace and findings), the test's findings, each pending result judged with its
+failure message in one call (:func:`..judge.verdict.judge_test`), settled on the test's handle
 and published; what it returns (the failure message) is all the plugin reads.
 
 Nothing here calls the session or the recorder back: the recorder's queue (``pending``) and its
