@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scripted import BASELINE, SAME, SLOWER, TEST, Scripted, star64_session
@@ -117,3 +118,48 @@ def test_a_test_that_measured_nothing_publishes_nothing(tmp_path: Path) -> None:
     found = [Finding("throttling", "the CPU throttled")]
     assert verdicts(run, recorder, "t::skipped", found, published) is None
     assert published == [] and recorder.findings == []  # its findings judge nothing
+
+
+def test_against_a_baseline_the_loop_asks_the_decision_through_the_recorders_callable(
+        tmp_path: Path) -> None:
+    """docs/architecture.md's walk against a baseline: after the planned runs the loop calls
+    the callable the recorder handed it (``more``), which asks judge/verdict.py's
+    ``wants_more`` per metric; three planned samples that pass: one look.  Every call from
+    one module of the package into another while the test measures and is judged, as
+    (caller, callee, function)."""
+    import sys
+
+    import pytest_sbcbench
+
+    root = str(Path(pytest_sbcbench.__file__).parent) + "/"
+    calls: list[tuple[str, str, str]] = []
+
+    def module(path: str) -> str:
+        return path[len(root):] if path.startswith(root) else ""
+
+    def profile(frame: Any, event: str, arg: object) -> None:
+        caller = module(frame.f_back.f_code.co_filename) if frame.f_back else ""
+        callee = module(frame.f_code.co_filename)
+        if event == "call" and caller and callee and caller != callee:
+            calls.append((caller, callee, frame.f_code.co_name))
+    run = star64_session(tmp_path)
+    recorder = Recorder([])
+    recorder.begin(against(run, BASELINE))
+    work = Scripted(SAME)
+    ctx = recorder.context(run.target, work)
+    sys.setprofile(profile)
+    try:
+        recorder.measure(run.target, TEST, work, ctx)
+        message = verdicts(run, recorder, TEST, [], [])
+    finally:
+        sys.setprofile(None)
+    assert message is None and work.taken == 3 and recorder.results[0].verdict.status == "pass"
+
+    def into(callee: str) -> list[tuple[str, str]]:
+        return [(c, name) for c, m, name in calls if m == callee]
+    assert into("run/recorder.py") == [("run/loop.py", "more")]
+    assert into("run/loop.py") == [("run/recorder.py", "take_samples"),
+                                   ("run/trial.py", "settle")]
+    assert into("judge/verdict.py") == [("run/recorder.py", "planned"),
+                                        ("run/recorder.py", "wants_more"),
+                                        ("run/trial.py", "judge_test")]
