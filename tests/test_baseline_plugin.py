@@ -307,3 +307,29 @@ def test_a_stale_temporary_of_a_killed_save_is_removed(
     stale.write_text('{"schema": "sbcbench-baseline/1", "bo')
     widget("100.5,100", "--sbc-save-baseline").assert_outcomes(passed=1)
     assert not stale.exists() and len(sessions(path)) == 2
+
+
+def test_a_run_saves_into_and_judges_against_a_directory_of_saves(
+        pytester: pytest.Pytester, widget: Callable[..., pytest.RunResult],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bl/<board>/`` (made by ``sbcbench baseline split``) is the board's baseline: each
+    ``--sbc-save-baseline`` adds one file there, the earlier ones untouched, and the next run
+    is judged against all of them (issue 31 item 12)."""
+    from pytest_sbcbench.cli import main
+
+    monkeypatch.setenv("SBCBENCH_SUMMARY_CACHE", str(pytester.path / "cache"))
+    widget("100,101,99.5", "--sbc-save-baseline").assert_outcomes(passed=1)
+    single = baseline_file(pytester)
+    assert main(["baseline", "split", str(single)]) == 0
+    folder = single.with_suffix("")
+    first = (folder / "000001.json").read_bytes()
+    saved = widget("100.5,100,99.8", "--sbc-save-baseline")
+    saved.stdout.fnmatch_lines([f"*baseline saved: {folder} *up to 2 sessions per metric*"])
+    assert sorted(p.name for p in folder.iterdir()) == ["000001.json", "000002.json"]
+    assert (folder / "000001.json").read_bytes() == first and not single.exists()
+    assert sessions(folder / "000002.json") == [[100.5, 100.0, 99.8]]
+    widget("100.2,99.9,100.4").assert_outcomes(passed=1)
+    slower = widget("90,90.5,89.8")
+    assert slower.ret == pytest.ExitCode.TESTS_FAILED
+    slower.stdout.fnmatch_lines(["*regression: widget: baseline median 100.*op/s*"
+                                 "1 baseline boot vs 1 candidate boot*"])  # two saves, one boot

@@ -30,6 +30,7 @@ from pytest_sbcbench.judge.baseline import (
     with_session,
     write_baseline,
 )
+from pytest_sbcbench.judge.boots import BaselineSession
 from pytest_sbcbench.judge.saving import notes, save_session
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
@@ -130,9 +131,9 @@ def test_judging_scans_the_entries_a_fixed_number_of_times() -> None:
 def test_a_baseline_side_is_reduced_once_per_metric() -> None:
     boots = 12
     made = baseline(20, boots)
-    reduced = calls(boot_test.reduce_side.__code__, lambda: compare(
+    reduced = calls(boot_test.reduce_stats.__code__, lambda: compare(
         made, "star64", {**ENV, "boot_id": "new"}, results(20, 99), {}))
-    sizes = [len(c["sessions"]) for c in reduced]
+    sizes = [len(c["keys"]) for c in reduced]
     assert sizes.count(boots) == 20  # once per metric (it was 6 times)
 
 
@@ -226,7 +227,10 @@ def test_the_notes_say_what_reducing_every_session_says() -> None:
     made, saved = baseline(6, 5), results(7, 9)  # the seventh metric has no baseline yet
     for boot in ("new", "b2", None):  # a new boot, one the baseline has, an unknown one
         for r in saved:
-            every = save_note._sessions(made, r, boot)
+            m = r.measurement
+            entry = made.entry(r.test, m.metric, m.identity)
+            every = [*(entry.boot_sessions if entry else ()),
+                     BaselineSession(tuple(m.samples), boot)]
             means = save_note.boot_means(made, r, boot)
             assert means == boot_test.reduce_side(every).means
             assert save_note.catch_of(means, 7) == save_note.catch_pct(every, 7)

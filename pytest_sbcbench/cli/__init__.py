@@ -88,23 +88,30 @@ def fleet_options(fleet: argparse.ArgumentParser) -> None:
 
 def baseline_options(command: argparse.ArgumentParser) -> None:
     """``sbcbench baseline list FILE [--json]``, ``drop FILE SESSION [--dry-run]``,
-    ``restore FILE SESSION [--dry-run]``."""
+    ``restore FILE SESSION [--dry-run]``, ``split FILE``."""
     actions = command.add_subparsers(dest="baseline_command", required=True)
     ls = actions.add_parser("list", help="every session (one save) with its date, boot, "
                                          "label or kernel, findings and status")
-    ls.add_argument("file", type=Path, help="baseline file (baselines/<board>.json)")
+    ls.add_argument("file", type=Path, help="baseline file (baselines/<board>.json) or "
+                                            "directory of saves (baselines/<board>/)")
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.set_defaults(run=baseline_commands.cmd_baseline_list)
     for name, what in (("drop", "mark a session dropped: kept in the file, never judged "
                                 "against (restore undoes it)"),
                        ("restore", "undo a drop, or accept a quarantined session (use it)")):
         act = actions.add_parser(name, help=what)
-        act.add_argument("file", type=Path, help="baseline file (baselines/<board>.json)")
+        act.add_argument("file", type=Path, help="baseline file (baselines/<board>.json) or "
+                                                 "directory of saves (baselines/<board>/)")
         act.add_argument("session", help="session number from 'sbcbench baseline list', its "
                                          "created time or its boot id (a unique prefix)")
         act.add_argument("--dry-run", action="store_true",
                          help="print what would change, write nothing")
         act.set_defaults(run=baseline_commands.cmd_baseline_change, action=name)
+    sp = actions.add_parser("split", help="turn baselines/<board>.json into the directory "
+                                          "baselines/<board>/ (the file its first save): each "
+                                          "later save is a file of its own, for many boots")
+    sp.add_argument("file", type=Path, help="baseline file (baselines/<board>.json)")
+    sp.set_defaults(run=baseline_commands.cmd_baseline_split)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -10,13 +10,13 @@ import argparse
 import json
 
 from ..errors import SbcBenchError
-from ..judge.baseline import load_baseline
-from ..judge.baseline_review import apply, list_lines, sessions
+from ..judge.baseline_review import apply, list_lines, sessions, split
+from ..judge.baseline_store import load_any
 
 
 def cmd_baseline_list(args: argparse.Namespace) -> int:
     """``sbcbench baseline list FILE [--json]``: every session with its status."""
-    baseline = load_baseline(args.file)
+    baseline = load_any(args.file)
     if baseline is None:
         raise SbcBenchError(f"{args.file}: no such baseline")
     if args.json:
@@ -31,4 +31,10 @@ def cmd_baseline_change(args: argparse.Namespace) -> int:
     """``sbcbench baseline drop|restore FILE SESSION [--dry-run]``: what changed, written
     under the baseline's lock."""
     print("\n".join(apply(args.file, args.session, args.action, args.dry_run)))
+    return 0
+
+
+def cmd_baseline_split(args: argparse.Namespace) -> int:
+    """``sbcbench baseline split FILE``: the file becomes a directory's first save."""
+    print("\n".join(split(args.file)))
     return 0

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import gc
 import json
-import statistics
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,8 +16,12 @@ from typing import Any
 
 from ..fileio import OutputError, write_atomic
 from ..model import Identity
+from .baseline_columns import REFERENCE_KEYS as REFERENCE_KEYS
+from .baseline_columns import EntryColumns
+from .baseline_columns import boot_of as boot_of
+from .baseline_columns import reference_of as reference_of
 from .boot_tails import tail_weight
-from .boot_test import BootSide, reduce_side
+from .boot_test import BootSide
 from .boots import BaselineSession
 
 BASELINE_SCHEMA = "sbcbench-baseline/1"
@@ -67,23 +70,48 @@ class StoredSession:
 class BaselineEntry:
     """One test's metric under one identity, with every session recorded for it.
 
-    ``stored``: every session in file order (dropped and quarantined ones included);
-    ``sessions``: the used ones only, the only ones anything is judged against."""
+    ``stored``: every session in file order (dropped and quarantined ones included; for a
+    directory of saves, :class:`.baseline_columns.LazySessions`: read only when asked for);
+    ``sessions``: the used ones only, the only ones anything is judged against.  What judging
+    reads (the boots, the counts, the latest environment, the references, the median) comes
+    from :attr:`columns` (``given`` by a directory's summaries, else computed from the
+    sessions once)."""
 
     test: str
     metric: str
     unit: str
     better: str
     identity: Identity
-    stored: tuple[StoredSession, ...]
-    sessions: tuple[StoredSession, ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sessions", tuple(s for s in self.stored if s.used))
+    stored: Sequence[StoredSession]
+    given: EntryColumns | None = field(default=None, repr=False, compare=False)
 
     @property
     def key(self) -> tuple[str, str, Identity]:
         return self.test, self.metric, self.identity
+
+    @cached_property
+    def sessions(self) -> tuple[StoredSession, ...]:
+        return tuple(s for s in self.stored if s.used)
+
+    @cached_property
+    def columns(self) -> EntryColumns:
+        return self.given if self.given is not None else EntryColumns.of(self.stored)
+
+    @property
+    def used_count(self) -> int:
+        """How many used sessions (judged against) the entry has."""
+        return self.columns.used_count
+
+    @property
+    def last_environment(self) -> Mapping[str, Any] | None:
+        """The environment of the latest used session (None: none is used)."""
+        used = self.columns.used_contexts
+        return used[-1].environment if used else None
+
+    @property
+    def references(self) -> frozenset[str | None]:
+        """The references (label, else kernel release) the used sessions ran."""
+        return self.columns.references
 
     @cached_property
     def boot_sessions(self) -> tuple[BaselineSession, ...]:
@@ -91,39 +119,21 @@ class BaselineEntry:
         (recorded ``boot_id``; None: unknown), computed once."""
         return tuple(BaselineSession(s.samples, boot_of(s.environment)) for s in self.sessions)
 
-    @cached_property
+    @property
     def side(self) -> BootSide:
-        """The used sessions reduced to boots (:func:`.boot_test.reduce_side`), computed once
+        """The used sessions reduced to boots (:func:`.boot_test.reduce_stats`), computed once
         however often the entry is judged (each look, the last look, the end of the run)."""
-        return reduce_side(self.boot_sessions)
+        return self.columns.side
 
-    @cached_property
+    @property
     def median(self) -> float:
         """The median of every used sample."""
-        return statistics.median([v for s in self.sessions for v in s.samples])
+        return self.columns.median
 
     def as_dict(self) -> dict[str, Any]:
         return {"test": self.test, "metric": self.metric, "unit": self.unit,
                 "better": self.better, "identity": self.identity.as_dict(),
                 "sessions": [s.as_dict() for s in self.stored]}
-
-
-REFERENCE_KEYS = ("label", "kernel_release")  # what a session is a boot of
-
-
-def reference_of(environment: Mapping[str, Any]) -> str | None:
-    """The reference a session ran (its ``label``, else its ``kernel_release``), if known."""
-    for key in REFERENCE_KEYS:
-        value = environment.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
-def boot_of(environment: Mapping[str, Any]) -> str | None:
-    """The boot a session ran in (its environment's ``boot_id``), if recorded."""
-    value = environment.get("boot_id")
-    return value if isinstance(value, str) and value else None
 
 
 @dataclass(frozen=True)
@@ -138,7 +148,7 @@ class Baseline:
         never a scan of every entry."""
         out: dict[tuple[str, str], list[BaselineEntry]] = {}
         for e in self.entries:
-            if e.sessions:
+            if e.used_count:
                 out.setdefault((e.test, e.metric), []).append(e)
         return out
 
@@ -146,7 +156,7 @@ class Baseline:
     def tail_weight(self) -> float:
         """How heavy-tailed the board's boots look, pooled over every entry's used boots
         (:func:`.boot_tails.tail_weight`: 0 normal, 1 clearly heavy), computed once."""
-        return tail_weight(e.side for e in self.entries if e.sessions)
+        return tail_weight(e.side for e in self.entries if e.used_count)
 
     def slot(self, test: str, metric: str) -> list[BaselineEntry]:
         """The entries of ``test``'s ``metric`` that have a used session (an entry whose every

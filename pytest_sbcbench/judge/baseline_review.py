@@ -14,7 +14,8 @@ written, so ``--sbc-verify-key`` refuses the file until it is signed again."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from .baseline import (
     reference_of,
     write_baseline,
 )
+from .baseline_saves import context_list, is_saves_directory, load_saves, rewrite_saves, saves_of
 from .signing import signature_path
 
 SessionKey = tuple[str, str | None]  # created, boot id
@@ -79,12 +81,20 @@ def _text(environment: Any, key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _in_order(baseline: Baseline) -> Iterator[StoredSession]:
+    """Every stored session: a file's by entry, a directory's save by save."""
+    saves = saves_of(baseline)
+    for save in saves.parsed() if saves is not None else [baseline]:
+        for entry in save.entries:
+            yield from entry.stored
+
+
 def sessions(baseline: Baseline) -> list[SessionRow]:
-    """Every save in the file, in the order each first appears."""
+    """Every save in the baseline, in the order each first appears (a directory's: in the
+    order of its saves)."""
     grouped: dict[SessionKey, list[StoredSession]] = {}
-    for entry in baseline.entries:
-        for s in entry.stored:
-            grouped.setdefault(key_of(s), []).append(s)
+    for s in _in_order(baseline):
+        grouped.setdefault(key_of(s), []).append(s)
     rows = []
     for number, ((created, boot), stored) in enumerate(grouped.items(), 1):
         env = stored[0].environment
@@ -97,7 +107,12 @@ def sessions(baseline: Baseline) -> list[SessionRow]:
 
 
 def session_number(baseline: Baseline, created: str, boot: str | None) -> int | None:
-    """The number ``sbcbench baseline list`` gives the save of ``created`` in ``boot``."""
+    """The number ``sbcbench baseline list`` gives the save of ``created`` in ``boot`` (a
+    directory's from its saves' summaries, no session read)."""
+    contexts = context_list(baseline)
+    if contexts:
+        keys = list(dict.fromkeys((c.created, c.boot_id) for c in contexts))
+        return keys.index((created, boot)) + 1 if (created, boot) in keys else None
     return next((r.number for r in sessions(baseline) if (r.created, r.boot_id)
                  == (created, boot)), None)
 
@@ -212,7 +227,7 @@ def apply(path: Path, wanted: str, action: str, dry_run: bool = False) -> list[s
     saying what changed.  A session with nothing to change is an error."""
     with locked(lock_path(path)):
         clean_stale_temps(lock_path(path).parent)
-        baseline = load_baseline(path)
+        baseline = load_saves(path, None) if is_saves_directory(path) else load_baseline(path)
         if baseline is None:
             raise SbcBenchError(f"{path}: no such baseline")
         row = find(sessions(baseline), wanted)
@@ -221,6 +236,38 @@ def apply(path: Path, wanted: str, action: str, dry_run: bool = False) -> list[s
         if not moved:
             raise SbcBenchError(f"session {row.number} of {path} is {row.status}: nothing to "
                                 f"{action}")
-        if not dry_run:
+        if not dry_run and is_saves_directory(path):
+            rewrite_saves(path, baseline.board, lambda save: _changed_save(save, row, change))
+        elif not dry_run:
             write_baseline(path, after)
     return change_lines(path, action, row, moved, after, not dry_run)
+
+
+def _changed_save(save: Baseline, row: SessionRow, change: Change) -> Baseline | None:
+    """One save of a directory with the change applied (None: it holds nothing of it)."""
+    after, moved = changed(save, (row.created, row.boot_id), change)
+    return after if moved else None
+
+
+def split(path: Path) -> list[str]:
+    """``sbcbench baseline split FILE``: the file ``<board>.json`` becomes the first save of
+    the directory ``<board>/`` (moved, byte for byte, under its lock), where each later save
+    is a file of its own; its signature, if any, no longer applies."""
+    folder = path.with_suffix("")
+    if path.suffix != ".json" or not path.is_file():
+        raise SbcBenchError(f"{path}: not a baseline file (baselines/<board>.json)")
+    with locked(lock_path(path)):
+        baseline = load_baseline(path)
+        if baseline is None:
+            raise SbcBenchError(f"{path}: no such baseline")
+        if folder.exists():
+            raise SbcBenchError(f"{folder} exists already: move it out of the way first")
+        folder.mkdir()
+        first = folder / "000001.json"
+        os.replace(path, first)
+    lines = [f"split: {path} is now {first}, the first save of {folder}/ (board "
+             f"{baseline.board}); each later save is a file of its own there"]
+    if signature_path(path).exists():
+        lines.append(f"  {signature_path(path).name} signed the file, not the directory: "
+                     f"sign the directory with 'sbcbench sign {folder} --key KEY'")
+    return lines

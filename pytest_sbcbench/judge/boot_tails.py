@@ -44,7 +44,7 @@ def kurtosis_z(sides: Iterable[BootSide]) -> float | None:
         if k < MIN_BOOTS or side.spread_ss <= 0.0:
             continue
         v = side.spread_ss / k
-        b2 = sum((m - side.mean) ** 4 for m in side.means) / (k * v * v)
+        b2 = sum([(m - side.mean) ** 4 for m in side.means]) / (k * v * v)
         mean, var = _normal_moments(k)
         total += k * b2
         expected += k * mean

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from .boots import MIN_BOOT_SD_PCT, ONE_BOOT_ALLOWANCE, BaselineSession, BootPrior, logs
 
@@ -61,6 +62,12 @@ class BootSide:
     def k(self) -> int:
         return len(self.means)
 
+    @cached_property
+    def uniform(self) -> bool:
+        """Every boot one session, all of the same run count."""
+        return self.sessions.count(1) == len(self.sessions) \
+            and self.run_share.count(self.run_share[0]) == len(self.run_share)
+
 
 def boot_key(session: BootSession, index: int) -> object:
     return session.boot_id if session.boot_id is not None else ("session", index)
@@ -69,37 +76,71 @@ def boot_key(session: BootSession, index: int) -> object:
 def spread_of(means: Sequence[float]) -> float:
     """Boot means about their mean, summed (:attr:`BootSide.spread_ss`)."""
     mean = sum(means) / len(means)
-    return sum((m - mean) ** 2 for m in means)
+    return sum([(m - mean) ** 2 for m in means])
+
+
+def session_stats(samples: Sequence[float]) -> tuple[float, float, int]:
+    """One session in log space: its mean, its runs' sum of squares about that mean and its
+    run count (what :func:`reduce_stats` takes; a baseline summary stores these three)."""
+    r = logs(samples)
+    mean = sum(r) / len(r)
+    return mean, sum([(v - mean) * (v - mean) for v in r]), len(r)
 
 
 def reduce_side(sessions: Sequence[BootSession]) -> BootSide:
     """Group sessions by boot (first appearance order) and reduce each boot to its mean."""
     if not sessions:
         raise ValueError("a side needs at least one session")
-    groups: dict[object, list[list[float]]] = {}
-    for i, s in enumerate(sessions):
-        groups.setdefault(boot_key(s, i), []).append(logs(s.samples))
-    means, counts, shares = [], [], []
-    within_ss = session_ss = run_share = 0.0
-    within_df = session_df = 0
-    for runs in groups.values():
-        n_s = len(runs)
-        session_means = [sum(r) / len(r) for r in runs]
+    stats = [session_stats(s.samples) for s in sessions]
+    return reduce_stats([boot_key(s, i) for i, s in enumerate(sessions)],
+                        [m for m, _, _ in stats], [q for _, q, _ in stats],
+                        [n for _, _, n in stats])
+
+
+def reduce_stats(keys: Sequence[object], means: Sequence[float], squares: Sequence[float],
+                 runs: Sequence[int]) -> BootSide:
+    """:func:`reduce_side` of sessions given as columns (per session: its boot key, log mean,
+    sum of squares and run count, in order): the same numbers, however they were stored.
+    When no boot has two sessions (one save per boot, the usual baseline) the columns are
+    the boots, taken whole (a baseline of 1,000 boots is not regrouped session by session)."""
+    if not keys:
+        raise ValueError("a side needs at least one session")
+    if len(set(keys)) == len(keys):
+        boots = tuple(means)
+        each = (1.0 / runs[0],) * len(runs) if runs.count(runs[0]) == len(runs) \
+            else tuple([1.0 / n for n in runs])
+        return BootSide(tuple(keys), boots, (1,) * len(boots), each, sum(squares),
+                        sum(runs) - len(boots),
+                        0.0, 0, 0.0, sum(boots) / len(boots), spread_of(boots))
+    groups: dict[object, list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    boot_means, counts, shares, within = [], [], [], []
+    session_ss = run_share = 0.0
+    session_df = 0
+    for members in groups.values():
+        n_s = len(members)
+        if n_s == 1:  # a boot of one session: its mean, as the lines below would give it
+            i = members[0]
+            boot_means.append(means[i])
+            counts.append(1)
+            shares.append(1.0 / runs[i])
+            within.append(squares[i])
+            continue
+        session_means = [means[i] for i in members]
         boot_mean = sum(session_means) / n_s
-        means.append(boot_mean)
+        boot_means.append(boot_mean)
         counts.append(n_s)
-        inverse = sum(1.0 / len(r) for r in runs)
+        inverse = sum(1.0 / runs[i] for i in members)
         shares.append(inverse / n_s**2)
-        for r, sm in zip(runs, session_means, strict=True):
-            within_ss += sum([(v - sm) * (v - sm) for v in r])
-            within_df += len(r) - 1
+        within += [squares[i] for i in members]
         if n_s > 1:
             session_ss += sum([(sm - boot_mean) ** 2 for sm in session_means])
             session_df += n_s - 1
             run_share += (1 - 1 / n_s) * inverse
-    return BootSide(tuple(groups), tuple(means), tuple(counts), tuple(shares), within_ss,
-                    within_df, session_ss, session_df, run_share, sum(means) / len(means),
-                    spread_of(means))
+    return BootSide(tuple(groups), tuple(boot_means), tuple(counts), tuple(shares),
+                    sum(within), sum(runs) - len(keys), session_ss, session_df, run_share,
+                    sum(boot_means) / len(boot_means), spread_of(boot_means))
 
 
 @dataclass(frozen=True)
@@ -121,7 +162,11 @@ class BootNoise:
 
 
 def _within(side: BootSide, s_w2: float, s_s2: float) -> list[float]:
-    """u_i per boot: the variance of a boot mean around its boot's true level."""
+    """u_i per boot: the variance of a boot mean around its boot's true level (one value for
+    every boot when they all have one session of the same runs, as a baseline of saves of
+    one run each has: the same numbers, not worked out 1,000 times)."""
+    if side.uniform:
+        return [s_s2 + s_w2 * side.run_share[0]] * side.k
     return [s_s2 / n_s + s_w2 * q for n_s, q in zip(side.sessions, side.run_share,
                                                                 strict=True)]
 

@@ -95,13 +95,19 @@ def _suite_within(metrics: Sequence[SuiteMetric], base_order: Sequence[object],
     n = len(metrics) ** 2
     for m in metrics:
         ub, uc = within_variances(m.baseline, m.candidate)
-        by_base = dict(zip(m.baseline.keys, ub, strict=True))
-        by_cand = dict(zip(m.candidate.keys, uc, strict=True))
-        for i, key in enumerate(base_order):
-            base_u[i] += by_base[key] / n
-        for i, key in enumerate(cand_order):
-            cand_u[i] += by_cand[key] / n
+        base_u = _added(base_u, base_order, m.baseline.keys, ub, n)
+        cand_u = _added(cand_u, cand_order, m.candidate.keys, uc, n)
     return base_u, cand_u
+
+
+def _added(total: list[float], order: Sequence[object], keys: Sequence[object],
+           values: Sequence[float], n: int) -> list[float]:
+    """``total`` with ``values / n`` added boot by boot in ``order`` (the metric's boots in
+    the same order, as every metric of a baseline of whole saves has: added in one pass)."""
+    if tuple(keys) == tuple(order):
+        return [t + v / n for t, v in zip(total, values, strict=True)]
+    by_key = dict(zip(keys, values, strict=True))
+    return [t + by_key[key] / n for t, key in zip(total, order, strict=True)]
 
 
 def suite_mean_test(metrics: Sequence[SuiteMetric], rate: float = SUITE_RATE) -> SuiteMean:

@@ -28,13 +28,15 @@ from typing import Any
 from ..model import Result
 from ..words import counted
 from .baseline import Baseline, BaselineEntry, StoredSession, boot_of
-from .boots import group_by_boot, logs
+from .boots import logs
 
 CONTAMINATION = ("background-load", "steal-time", "clock-below-max", "thermal-trip",
                  "time-below-max", "swap-growth")
 FAR_SPREADS = 3.0
 FAR_FLOOR_PCT = 5.0
 MAD_SCALE = 1.4826  # MAD x this estimates the SD of normal data
+# the smallest limit far_limit_pct can give (the floor's): a boot within it is never far
+NEAREST_LIMIT_PCT = 100.0 * math.expm1(FAR_SPREADS * math.log1p(FAR_FLOOR_PCT / 100.0))
 
 
 def contamination(result: Result) -> tuple[tuple[str, str], ...]:
@@ -60,14 +62,17 @@ def far_from(entry: BaselineEntry | None, samples: Sequence[float], boot_id: str
     plausible, or None (no other boot: nothing to compare with)."""
     if entry is None:
         return None
-    others = [s for s in entry.boot_sessions if boot_id is None or s.boot_id != boot_id]
-    if not others:
+    boots = entry.side
+    means = list(boots.means) if boot_id not in boots.keys else \
+        [m for key, m in zip(boots.keys, boots.means, strict=True) if key != boot_id]
+    if not means:
         return None
-    means = list(group_by_boot(others).means)
     mine = statistics.fmean(logs(samples))
     centre = statistics.median(means)
-    limit = far_limit_pct(means)
     change = 100.0 * math.expm1(mine - centre)
+    if abs(change) <= NEAREST_LIMIT_PCT:  # within the floor's limit: near, whatever the MAD
+        return None
+    limit = far_limit_pct(means)
     if abs(change) <= limit:
         return None
     side = "below" if change < 0 else "above"

@@ -22,14 +22,6 @@ CANDIDATE_BOOTS = 3  # ... against 3 candidate boots of 3 runs
 TOUCHING = CONTAMINATION  # the kinds a save quarantines (judge/quarantine.py)
 
 
-def _sessions(baseline: Baseline | None, r: Result, boot_id: str | None
-              ) -> list[BaselineSession]:
-    m = r.measurement
-    entry = baseline.entry(r.test, m.metric, m.identity) if baseline else None
-    earlier = list(entry.boot_sessions) if entry is not None else []
-    return [*earlier, BaselineSession(tuple(m.samples), boot_id)]
-
-
 def boot_means(baseline: Baseline | None, r: Result, boot_id: str | None
                ) -> tuple[float, ...]:
     """The boot means (:attr:`.boot_test.BootSide.means`) of ``r``'s baseline entry with this
@@ -44,14 +36,17 @@ def boot_means(baseline: Baseline | None, r: Result, boot_id: str | None
         return reduce_side([mine]).means
     side = entry.side
     if boot_id is not None and boot_id in side.keys:  # this boot has sessions there already
-        return reduce_side(_sessions(baseline, r, boot_id)).means
+        return entry.columns.means_with(m.samples, boot_id)
     return (*side.means, *reduce_side([mine]).means)
 
 
-def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
+def boots_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None,
+               means: Sequence[Sequence[float]] | None = None) -> str:
     """How many boots the saved metrics' baselines now have (this session included),
-    recommending at least RECOMMENDED_BOOTS."""
-    counts = [len(boot_means(baseline, r, boot_id)) for r in saved]
+    recommending at least RECOMMENDED_BOOTS (``means``: each saved result's
+    :func:`boot_means`, when the caller has them)."""
+    counts = [len(m) for m in (means if means is not None else
+                               [boot_means(baseline, r, boot_id) for r in saved])]
     if not counts:
         return "baseline boots: nothing saved"
     low, high = min(counts), max(counts)
@@ -82,8 +77,11 @@ def catch_of(means: Sequence[float], n_metrics: int) -> float | None:
     return 100.0 * -math.expm1(-z * se)
 
 
-def catch_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None) -> str:
-    figures = [catch_of(boot_means(baseline, r, boot_id), len(saved)) for r in saved]
+def catch_note(baseline: Baseline | None, saved: Sequence[Result], boot_id: str | None,
+               means: Sequence[Sequence[float]] | None = None) -> str:
+    """What the baseline with this session can catch (``means``: as :func:`boots_note`)."""
+    every = means if means is not None else [boot_means(baseline, r, boot_id) for r in saved]
+    figures = [catch_of(m, len(saved)) for m in every]
     known = [f for f in figures if f is not None]
     if not known:
         return ("baseline can catch: nothing yet (two or more boots measure the drift between "

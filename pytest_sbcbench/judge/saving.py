@@ -34,14 +34,13 @@ from .baseline import (
     Baseline,
     BaselineEntry,
     StoredSession,
-    append_session_locked,
     boot_of,
-    load_baseline,
 )
 from .baseline import reference_of as reference_of  # where a session's reference is read
 from .baseline_review import session_number
+from .baseline_store import append_session_locked, load_any
 from .quarantine import holds_for
-from .save_note import boots_note, catch_note, findings_note
+from .save_note import boot_means, boots_note, catch_note, findings_note
 from .verdict import other_machine
 
 SAVABLE = ("pass", "improvement", "inconclusive", "no-baseline")
@@ -57,8 +56,7 @@ def same_reference(baseline: Baseline | None, environment: Mapping[str, Any]
         m = result.measurement
         entry = baseline.entry(result.test, m.metric, m.identity) \
             if baseline is not None and mine is not None else None
-        return entry is not None and all(reference_of(s.environment) == mine
-                                         for s in entry.sessions)
+        return entry is not None and entry.references == {mine}
     return check
 
 
@@ -179,15 +177,15 @@ def other_machine_entries(kept: Sequence[Result], environment: Mapping[str, Any]
     keys = {(r.test, r.measurement.metric, r.measurement.identity) for r in kept}
 
     def check(entry: BaselineEntry) -> bool:
-        return entry.key in keys and bool(entry.sessions) \
+        return entry.key in keys and bool(entry.used_count) \
             and other_machine(entry, environment) is not None
     return check
 
 
 def _restarted(entries: Sequence[BaselineEntry], environment: Mapping[str, Any]) -> list[str]:
-    return [f"  restarted: {e.test} {e.metric}: its {counted(len(e.sessions), 'session')} "
+    return [f"  restarted: {e.test} {e.metric}: its {counted(e.used_count, 'session')} "
             f"from another machine ({other_machine(e, environment)}) "
-            f"{'is' if len(e.sessions) == 1 else 'are'} replaced by this machine's"
+            f"{'is' if e.used_count == 1 else 'are'} replaced by this machine's"
             for e in entries]
 
 
@@ -203,7 +201,7 @@ def save_session(path: Path, board: str, results: Sequence[Result], accept: Iter
     of :mod:`.save_note` (boots, the drop the baseline can catch, findings of what was saved
     as used)."""
     patterns = list(accept)
-    baseline = load_baseline(path, board)
+    baseline = load_any(path, board)
     same = same_reference(baseline, environment)
     kept, refused = savable(results, patterns, same)
     restart = other_machine_entries(kept, environment)
@@ -215,7 +213,7 @@ def save_session(path: Path, board: str, results: Sequence[Result], accept: Iter
         named = holds_for(created, environment,
                           lambda r: any(accepts(p, r.test) for p in patterns), reference, stored)
         updated = append_session_locked(path, board, kept, created, environment, restart, named)
-        sessions = max((len(e.sessions) for e in updated.entries), default=0) or None
+        sessions = max((e.used_count for e in updated.entries), default=0) or None
         number = session_number(updated, created, boot_of(environment))
     lines = [*save_summary(path, kept, refused, patterns, sessions, same, reference, stored,
                            number), *_restarted(moved, environment)]
@@ -231,5 +229,6 @@ def notes(baseline: Baseline | None, used: Sequence[Result], environment: Mappin
         return ["baseline boots: no result of this session is used (all quarantined)"]
     boot = boot_of(environment)
     touched = findings_note(used)
-    return [boots_note(baseline, used, boot), catch_note(baseline, used, boot),
+    means = [boot_means(baseline, r, boot) for r in used]  # once for both notes
+    return [boots_note(baseline, used, boot, means), catch_note(baseline, used, boot, means),
             *([touched] if touched else [])]

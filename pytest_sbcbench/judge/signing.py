@@ -90,9 +90,11 @@ def public_key(path: Path) -> Ed25519PublicKey:
     return key
 
 
-def sign(baseline: Path, key_path: Path) -> Path:
+def sign(baseline: Path, key_path: Path, data: bytes | None = None) -> Path:
+    """Sign ``baseline``'s bytes (``data``: what stands for them, a directory's manifest)
+    into ``BASELINE.sig``."""
     try:
-        data = read_regular(baseline)
+        data = read_regular(baseline) if data is None else data
     except OSError as exc:
         raise SignatureError(baseline, f"cannot read: {exc.strerror}") from exc
     signature = _private_key(key_path).sign(data)

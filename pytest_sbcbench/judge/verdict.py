@@ -54,9 +54,9 @@ def no_baseline(board: str) -> Verdict:
 
 def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
     """Why the baseline's latest used session was measured on another machine, if it was."""
-    if not machine or not entry.sessions:
+    then = entry.last_environment
+    if not machine or then is None:
         return None
-    then = entry.sessions[-1].environment
     diffs = [f"{k}: baseline {then[k]!r}, this run {machine.get(k)!r}" for k in MODEL_KEYS
              if k in then and machine.get(k) is not None and then[k] != machine.get(k)]
     return "; ".join(diffs) or None
@@ -65,7 +65,8 @@ def other_machine(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> st
 def cpus_note(entry: BaselineEntry, machine: Mapping[str, Any] | None) -> str | None:
     """The CPUs online differ from the baseline's latest session (same CPU model): said in the
     verdict, and judged like any other change."""
-    then = entry.sessions[-1].environment.get("cpus") if entry.sessions else None
+    last = entry.last_environment
+    then = last.get("cpus") if last is not None else None
     now = machine.get("cpus") if machine else None
     if not isinstance(then, int) or not isinstance(now, int) or then == now:
         return None
@@ -250,7 +251,7 @@ def verdict_of(d: BootDecision, m: Measurement, entry: BaselineEntry, plan: Boot
     before the last planned one is ``inconclusive`` with ``pending`` evidence: nothing is
     decided until the candidate's boots are in."""
     status: Status = STATUS_OF[d.status]
-    base_samples = sum(len(s.samples) for s in entry.sessions)
+    base_samples = entry.columns.used_samples
     base, shown = display(entry.median, m.unit)
     detail = (f"{m.display_name}: baseline median {base} {shown}, {_now(m, sessions, d)}, "
               f"{_said(d.detail)}")
@@ -297,7 +298,7 @@ def _shared_boot(entry: BaselineEntry, sessions: Sequence[BootSession]) -> str |
     if not sessions or sessions[-1].boot_id is None:
         return None
     mine = sessions[-1].boot_id
-    return mine if any(s.boot_id == mine for s in entry.boot_sessions) else None
+    return mine if mine in entry.side.keys else None
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,13 @@ from ..jsonload import read_bytes, strict_json
 from ..judge.baseline import (
     BASELINE_SCHEMA,
     Baseline,
-    StoredSession,
+    BaselineEntry,
     parse_decoded,
     with_session,
 )
 from ..judge.baseline_model import no_gc_pauses
+from ..judge.baseline_saves import is_saves_directory
+from ..judge.baseline_store import load_any
 from ..judge.boot_test import BootSession
 from ..judge.candidates import Candidate, MetricKey, key_of, pooled
 from ..judge.closing import Closing, close_run, with_closing
@@ -62,7 +64,12 @@ def read_reference(path: Path) -> tuple[Baseline, bool]:
     """:func:`load_reference`'s baseline and whether the file is the results file of an
     interrupted run, from one read and one JSON decoding of the file (a baseline of 250,000
     sessions was decoded three times: to learn its schema, to read it, and to ask whether it
-    was an interrupted results file)."""
+    was an interrupted results file).  A directory is a baseline of saves."""
+    if is_saves_directory(path):
+        saves = load_any(path)
+        if saves is None:
+            raise SchemaError(path, None, "a baseline directory with no save yet")
+        return saves, False
     raw = read_bytes(path, "baseline or results file")
     with no_gc_pauses():
         data = strict_json(raw, path, "baseline or results file")
@@ -170,22 +177,27 @@ def _sessions(loaded: ResultsFile) -> list[tuple[MetricKey, BootSession]]:
 Seen = tuple[MetricKey, BootSession, str]  # a session as stored: metric, samples, boot, created
 
 
-def _stored(reference: Baseline) -> dict[MetricKey, tuple[StoredSession, ...]]:
-    """The baseline's used sessions by metric key: a dictionary of its entries, built without
-    touching a session (a set of every stored session, built to check a few thousand
-    candidate sessions, was an eighth of comparing against 250,000)."""
-    out: dict[MetricKey, tuple[StoredSession, ...]] = {}
+def _stored(reference: Baseline) -> dict[MetricKey, tuple[BaselineEntry, ...]]:
+    """The baseline's entries by metric key: a dictionary built without touching a session
+    (a set of every stored session, built to check a few thousand candidate sessions, was an
+    eighth of comparing against 250,000)."""
+    out: dict[MetricKey, tuple[BaselineEntry, ...]] = {}
     for e in reference.entries:
         key = (e.test, e.metric, _identity_json(e))
-        out[key] = out.get(key, ()) + e.sessions
+        out[key] = (*out.get(key, ()), e)
     return out
 
 
-def _in_baseline(stored: Mapping[MetricKey, Sequence[StoredSession]], seen: Seen) -> bool:
-    """Whether the baseline holds this session (same created, samples and boot)."""
+def _in_baseline(stored: Mapping[MetricKey, Sequence[BaselineEntry]], seen: Seen) -> bool:
+    """Whether the baseline holds this session (same created, samples and boot) among its
+    used ones: the saves' created and boot first (from the entry's columns), the samples only
+    of a save that matches (a directory of saves reads no session for a new candidate)."""
     key, session, created = seen
-    return any(s.created == created and s.samples == session.samples
-               and boot_of(s.environment) == session.boot_id for s in stored.get(key, ()))
+    for e in stored.get(key, ()):
+        if (created, session.boot_id) in e.columns.saves:
+            return any(s.created == created and s.samples == session.samples
+                       and boot_of(s.environment) == session.boot_id for s in e.sessions)
+    return False
 
 
 def _identity_json(entry: Any) -> str:

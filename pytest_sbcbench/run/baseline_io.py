@@ -12,11 +12,14 @@ from typing import Any
 from ..errors import SbcBenchError
 from ..fileio import (
     check_cache,
+    check_writable_dir,
     check_writable_target,
     clean_stale_temps,
     validate_outputs,
 )
-from ..judge.baseline import Baseline, baseline_path, load_verified
+from ..judge.baseline import Baseline
+from ..judge.baseline_saves import is_saves_directory
+from ..judge.baseline_store import baseline_path, load_verified
 from ..judge.saving import save_session
 from ..model import Result
 from ..settings import Settings
@@ -57,9 +60,11 @@ def load_for_run(settings: Settings, board: str) -> Baseline | None:
                             f"{board} ({path}): a results file would replace it; write the "
                             "results elsewhere")
     if settings.save_baseline:
-        problem = check_writable_target(path, "--sbc-save-baseline")
+        saves = is_saves_directory(path)
+        problem = check_writable_dir(path, "--sbc-save-baseline") if saves \
+            else check_writable_target(path, "--sbc-save-baseline")
         _raise([problem] if problem else [])
-        clean_stale_temps(settings.baselines)
+        clean_stale_temps(path if saves else settings.baselines)
     return load_verified(path, settings.verify_key, board)
 
 

@@ -47,12 +47,12 @@ def before_board(settings: Settings) -> None:
     if not settings.gate:
         return
     from ..errors import SbcBenchError
-    from ..judge.baseline import baseline_path
+    from ..judge.baseline_store import baseline_path
 
     folder = settings.baselines
     if not folder.is_dir():
         raise SbcBenchError(missing_baseline(folder / "board.json"))
-    if settings.board is not None and not baseline_path(folder, settings.board).is_file():
+    if settings.board is not None and not baseline_path(folder, settings.board).exists():
         raise SbcBenchError(missing_baseline(baseline_path(folder, settings.board)))
 
 
@@ -84,11 +84,11 @@ def problems(tests: Sequence[str], baseline: Baseline, machine: Mapping[str, Any
     out = []
     for test in tests:
         entries = [e for e in baseline.entries if e.test == test]
-        if entries and not any(e.sessions for e in entries):
+        if entries and not any(e.used_count for e in entries):
             out.append(f"{test}: every baseline session of it in {baseline.path} is "
                        "quarantined or dropped (sbcbench baseline list)")
             continue
-        entries = [e for e in entries if e.sessions]
+        entries = [e for e in entries if e.used_count]
         if not entries:
             out.append(f"{test}: no baseline entry in {baseline.path}")
             continue

@@ -23,7 +23,7 @@ def identity_preflight(run: Session, tests: Sequence[tuple[str, Workload | None]
     """Before measuring: gate mode refuses tests it cannot judge (an error); any other run
     gets the lines warning of tests already known incomparable (:func:`.gate.preflight`); the
     lines also go to the run's notes."""
-    from ..judge.baseline import baseline_path
+    from ..judge.baseline_store import baseline_path
     from .gate import preflight
 
     settings = run.settings
