@@ -9,6 +9,8 @@ summary cache (``SBCBENCH_SUMMARY_CACHE`` in a temporary directory), then measur
 
 - ``summarize``: the first read, which parses every save and writes the cache (once: a save a
   run writes is summarized as it is written, so this is the cost of a lost cache);
+Each of the last three runs in a new Python process, as a run or a command does:
+
 - ``compare``: the whole ``sbcbench compare DIR CANDIDATE`` through
   :func:`pytest_sbcbench.cli.main`, nothing known in the process (its memory of hashes and
   baselines cleared): the saves listed and stat'ed, the cache read, the entries built from
@@ -33,6 +35,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -110,24 +113,39 @@ def another_save(folder: Path, metrics: int, boot: int) -> None:
     (folder / f"{last + 1:06d}.json").write_bytes(baseline_text(save).encode())
 
 
+def phase(name: str, folder: Path, metrics: int, boots: int) -> float:
+    """One measured phase of a cell, in this process (see the module's docstring)."""
+    if name == "compare":
+        return compare_command(folder, metrics, boots)
+    if name == "save":
+        return run_save(folder, metrics, boots + 2)
+    loaded = load_any(folder, BOARD)  # held, as a run holds its baseline
+    assert loaded is not None
+    compare(loaded, BOARD, environment(boots + 3), candidate(metrics, boots + 3), {})
+    another_save(folder, metrics, boots + 4)
+    return cpu(lambda: save_session(folder, BOARD, candidate(metrics, boots + 3), [],
+                                    f"boot {boots + 3}", environment(boots + 3),
+                                    with_notes=True))[0]
+
+
+def in_child(name: str, folder: Path, metrics: int, boots: int) -> float:
+    """:func:`phase` in a new Python process, as a run or a ``sbcbench`` command starts (not
+    in this one, which has just written and parsed every save)."""
+    out = subprocess.run([sys.executable, __file__, "--phase", name, "--dir", str(folder),
+                          "--metrics", str(metrics), "--boots", str(boots)],
+                         check=True, capture_output=True, text=True, env=os.environ)
+    return float(out.stdout.split()[-1])
+
+
 def cell(root: Path, metrics: int, boots: int) -> dict[str, float]:
     folder = root / BOARD
     os.environ["SBCBENCH_SUMMARY_CACHE"] = str(root / "cache")
     size = write_saves(folder, metrics, boots)
     forget()
     summarize, _ = cpu(lambda: load_any(folder, BOARD))
-    out = {"MiB": size / 2**20, "summarize": summarize,
-           "compare": compare_command(folder, metrics, boots)}
-    forget()
-    out["save"] = run_save(folder, metrics, boots + 2)
-    loaded = load_any(folder, BOARD)  # held, as a run holds its baseline
-    assert loaded is not None
-    compare(loaded, BOARD, environment(boots + 3), candidate(metrics, boots + 3), {})
-    another_save(folder, metrics, boots + 4)
-    out["save, changed"] = cpu(lambda: save_session(
-        folder, BOARD, candidate(metrics, boots + 3), [], f"boot {boots + 3}",
-        environment(boots + 3), with_notes=True))[0]
-    return out
+    return {"MiB": size / 2**20, "summarize": summarize,
+            **{name: in_child(name, folder, metrics, boots)
+               for name in ("compare", "save", "save, changed")}}
 
 
 COLUMNS = ("MiB", "summarize", "compare", "save", "save, changed")
@@ -140,7 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=None,
                         help="build the cells under DIR and leave them (default: a temporary "
                              "directory, removed)")
+    parser.add_argument("--phase", choices=("compare", "save", "save, changed"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.phase:
+        print(phase(args.phase, args.dir, args.metrics[0], args.boots[0]))
+        return 0
     base = Path(tempfile.mkdtemp(prefix="sbcbench-saves-", dir=args.keep))
     rows: dict[tuple[int, int], dict[str, float]] = {}
     print("| metrics x boots | " + " | ".join(COLUMNS) + " |")

@@ -130,6 +130,10 @@ def parses(work: Callable[[], Any]) -> int:
     return len(calls(baseline_module._parse.__code__, work))
 
 
+def hashes(work: Callable[[], Any]) -> int:
+    return len(calls(baseline_saves._hashed.__code__, work))
+
+
 def test_judging_and_saving_read_no_session(tmp_path: Path) -> None:
     _, folder = both(tmp_path)
     forget()
@@ -244,3 +248,33 @@ def test_a_signed_directory_is_verified_save_by_save(tmp_path: Path,
     with pytest.raises(SignatureError, match="does not match"):
         load_verified(folder, public, "star64")  # a save changed after signing
     capsys.readouterr()
+
+
+def test_a_signature_is_checked_on_hashes_never_on_the_caches_record(tmp_path: Path) -> None:
+    """A save changed in place with its size and modification time put back passes the
+    cache's record (git's racy-clean rule, a plain read takes its recorded SHA-256), but never
+    ``--sbc-verify-key``, which hashes every save."""
+    import os
+
+    _, folder = both(tmp_path)
+    saves = sorted(folder.iterdir())
+    for p in saves:
+        os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns - 3_600_000_000_000))
+    assert main(["keygen", str(tmp_path / "key")]) == 0
+    assert main(["sign", str(folder), "--key", str(tmp_path / "key.key")]) == 0
+    forget()  # signing hashed every save and recorded their identities in the cache
+    assert hashes(lambda: loaded(folder)) == 0  # taken from the cache's record, not read
+    third = saves[2]
+    stat = third.stat()
+    text = third.read_bytes()
+    with open(third, "r+b") as f:  # the same inode and size
+        f.write(text.replace(b'"at-2"', b'"at-9"'))
+    os.utime(third, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    forget()
+    with pytest.raises(SignatureError, match="does not match"):
+        load_verified(folder, tmp_path / "key.pub", "star64")
+    forget()
+    assert hashes(lambda: loaded(folder)) == 0  # the racy-clean rule's one blind spot, said so
+    os.utime(third, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    forget()
+    assert hashes(lambda: loaded(folder)) == 1  # another time: that save read and hashed

@@ -64,7 +64,8 @@ def save_files(folder: Path) -> list[Path]:
 # The SHA-256 of each save read in this process, by path, with the file's identity then
 # (inode, size, modification time): a save is written once by renaming a new file into place,
 # so an unchanged identity is unchanged bytes, and a run's later reads cost a stat a save.
-_DIGESTS: dict[str, tuple[tuple[int, int, int], str]] = {}
+_DIGESTS: dict[str, tuple[tuple[int, int, int], str, bool]] = {}  # ..., hashed here (else:
+# taken from the summary cache's record)
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int]:
@@ -77,11 +78,11 @@ def digest(path: Path, cached: Cached | None = None) -> str:
     window, else hashed."""
     known = _DIGESTS.get(str(path))
     identity = _identity(os.stat(path))
-    if known is not None and known[0] == identity:
+    if known is not None and known[0] == identity and (known[2] or cached is not None):
         return known[1]
     sha = cached.sha_of(path.name, identity) if cached is not None else None
     if sha is not None:
-        _DIGESTS[str(path)] = (identity, sha)
+        _DIGESTS[str(path)] = (identity, sha, False)
         return sha
     return _hashed(path, read_regular(path), identity)
 
@@ -92,7 +93,7 @@ def _hashed(path: Path, raw: bytes, before: tuple[int, int, int] | None = None) 
     sha = hashlib.sha256(raw).hexdigest()
     after = _identity(os.stat(path))
     if before is None or before == after:
-        _DIGESTS[str(path)] = (after, sha)
+        _DIGESTS[str(path)] = (after, sha, True)
     return sha
 
 
@@ -159,12 +160,12 @@ def load_saves(folder: Path, board: str | None, hash_all: bool = False) -> Basel
     files = save_files(folder)
     if not files:
         return None
-    built = _built_before(folder, files, board)
+    built = None if hash_all else _built_before(folder, files, board)
     if built is not None:
         return built
     cache = read_cache(folder)
     shas = tuple(digest(p, None if hash_all else cache) for p in files)
-    built = _built_before(folder, files, board)
+    built = _built_before(folder, files, board, hash_all)
     if built is not None:
         return built
     cached = cache.summaries
@@ -175,19 +176,21 @@ def load_saves(folder: Path, board: str | None, hash_all: bool = False) -> Basel
         if s.board != owner:
             raise SchemaError(p, "sbcbench-baseline/1", f"malformed baseline: this is the "
                               f"baseline of board {s.board!r}, not of {owner!r}")
-    if any(sha not in cached for sha in shas) or any(not cache.recorded(p.name)
+    if any(sha not in cached for sha in shas) or any(cache.recorded(p.name) != identity_of(p)
                                                      for p in files):
         write_cache(folder, files, summaries, identity_of)
     return built_of(Saves(folder, owner, tuple(files), tuple(summaries)))
 
 
-def _built_before(folder: Path, files: Sequence[Path], board: str | None) -> Baseline | None:
+def _built_before(folder: Path, files: Sequence[Path], board: str | None,
+                  hashed: bool = False) -> Baseline | None:
     """The baseline built in this process from these very saves, if it is still in use (each
-    save's SHA-256 known here for its identity: a stat a save, no read)."""
+    save's SHA-256 known here for its identity: a stat a save, no read; ``hashed``: only
+    SHA-256s this process computed count)."""
     shas = []
     for path in files:
         known = _DIGESTS.get(str(path))
-        if known is None or known[0] != _identity(os.stat(path)):
+        if known is None or known[0] != _identity(os.stat(path)) or (hashed and not known[2]):
             return None
         shas.append(known[1])
     ref = _BUILT.get((str(folder), *shas))
@@ -204,7 +207,11 @@ def built_of(saves: Saves) -> Baseline:
 def _remembered(baseline: Baseline, saves: Saves) -> Baseline:
     shas = tuple(s.sha256 for s in saves.summaries)
     key = (str(saves.folder), *shas)
-    _BUILT[key] = weakref.ref(baseline)
+
+    def forget(ref: weakref.ref[Baseline]) -> None:
+        if _BUILT.get(key) is ref:
+            del _BUILT[key]
+    _BUILT[key] = weakref.ref(baseline, forget)
     _SAVES[id(baseline)] = saves
     weakref.finalize(baseline, _SAVES.pop, id(baseline), None)
     return baseline

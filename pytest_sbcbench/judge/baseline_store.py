@@ -57,9 +57,10 @@ def load_verified(path: Path, key_path: Path | None, board: str | None = None
     (the manifest ``sbcbench sign`` signs) verified, the ones read and judged."""
     if not is_saves_directory(path):
         return single.load_verified(path, key_path, board)
-    loaded = load_any(path, board)
     if key_path is None:
-        return loaded
+        return load_any(path, board)
+    _single_beside(path)
+    loaded = load_saves(path, board, hash_all=True)
     key = signing.public_key(key_path)
     saves = saves_of(loaded)
     if saves is None:

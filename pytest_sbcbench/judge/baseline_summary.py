@@ -145,8 +145,10 @@ class Cached:
             return None
         return known[1] if known[1] in self.summaries else None
 
-    def recorded(self, name: str) -> bool:
-        return name in self.files
+    def recorded(self, name: str) -> FileIdentity | None:
+        """The identity save ``name`` had when the cache was written (None: not in it)."""
+        known = self.files.get(name)
+        return known[0] if known is not None else None
 
 
 NOTHING = Cached({}, {}, 0)

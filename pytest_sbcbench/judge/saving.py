@@ -37,6 +37,7 @@ from .baseline import (
     boot_of,
 )
 from .baseline import reference_of as reference_of  # where a session's reference is read
+from .baseline_model import no_gc_pauses
 from .baseline_review import session_number
 from .baseline_store import append_session_locked, load_any
 from .quarantine import holds_for
@@ -199,7 +200,14 @@ def save_session(path: Path, board: str, results: Sequence[Result], accept: Iter
     quarantined unless ``accept`` names it, see :mod:`.quarantine`), and return the summary
     lines of :func:`save_summary`, followed (``with_notes``: what the run prints) by the notes
     of :mod:`.save_note` (boots, the drop the baseline can catch, findings of what was saved
-    as used)."""
+    as used).  Run with the cyclic garbage collector paused (a save makes a few objects per metric
+    while the baseline's hold a few per boot: one collection walked them all)."""
+    with no_gc_pauses():
+        return _save(path, board, results, accept, created, environment, with_notes)
+
+
+def _save(path: Path, board: str, results: Sequence[Result], accept: Iterable[str],
+          created: str, environment: Mapping[str, Any], with_notes: bool) -> list[str]:
     patterns = list(accept)
     baseline = load_any(path, board)
     same = same_reference(baseline, environment)
