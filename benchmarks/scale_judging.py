@@ -27,7 +27,8 @@ grows 10x: linear is about 10, quadratic about 100.  The targets (issue 31): lin
 (2.5 million sessions) is a file of 529 MiB, over the 256 MiB the project reads
 (``fileio.MAX_INPUT_BYTES``): the cell says so and is skipped (``--beyond-limit``: after
 saying so, its JSON is decoded, built and judged in memory all the same, to show what the
-single-file format would cost there).  A figure, not a test
+single-file format would cost there; a baseline directory of saves reaches that corner:
+``benchmarks/scale_saves.py``).  A figure, not a test
 (tests/test_baseline_scale.py counts the operations instead).
 """
 
