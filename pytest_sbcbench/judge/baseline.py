@@ -15,7 +15,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from ..errors import BoardError, SchemaError, SignatureError, schema_field
+from ..errors import BoardError, SchemaError, schema_field
 from ..fileio import clean_stale_temps, locked, read_regular
 from ..jsonload import strict_json
 from ..measure.sanity import ABSURD, problem
@@ -307,16 +307,15 @@ def load_verified(path: Path, key_path: Path | None, board: str | None = None
 
     The file is read once; those bytes are verified and those same bytes parsed, so swapping
     the file between verification and loading cannot work.  Under a verify key, an unreadable
-    key or a missing baseline is a :class:`SignatureError`, never "no baseline"."""
+    key or a missing baseline is a :class:`~pytest_sbcbench.errors.SignatureError`, never "no
+    baseline"."""
     if key_path is None:
         return load_baseline(path, board)
     key = signing.public_key(key_path)
-    raw = _read_optional(path)
-    if raw is None:
-        raise SignatureError(path, "no signed baseline for this board under --sbc-verify-key: "
-                                   "record one elsewhere, review it, sign it with 'sbcbench "
-                                   "sign', or drop --sbc-verify-key")
-    signing.verify_bytes(raw, path, key)
+    raw = signing.require_signed(_read_optional(path), path, key,
+                                 "no signed baseline for this board under --sbc-verify-key: "
+                                 "record one elsewhere, review it, sign it with 'sbcbench "
+                                 "sign', or drop --sbc-verify-key")
     return parse_baseline(raw, path, board)
 
 

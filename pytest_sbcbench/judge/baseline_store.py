@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError, SignatureError
+from ..errors import SchemaError
 from ..fileio import clean_stale_temps, locked
 from ..model import Result
 from . import baseline as single
@@ -59,15 +59,14 @@ def load_verified(path: Path, key_path: Path | None, board: str | None = None
         return single.load_verified(path, key_path, board)
     if key_path is None:
         return load_any(path, board)
+    key = signing.public_key(key_path)  # an unreadable key first, as for a file
     _single_beside(path)
     loaded = load_saves(path, board, hash_all=True)
-    key = signing.public_key(key_path)
     saves = saves_of(loaded)
-    if saves is None:
-        raise SignatureError(path, "no signed save in this baseline directory under "
-                                   "--sbc-verify-key: sign it with 'sbcbench sign', or drop "
-                                   "--sbc-verify-key")
-    signing.verify_bytes(saves.manifest(), path, key)
+    signing.require_signed(saves.manifest() if saves is not None else None, path, key,
+                           "no save in this baseline directory under --sbc-verify-key: "
+                           "record one elsewhere, review it, sign it with 'sbcbench sign', "
+                           "or drop --sbc-verify-key")
     return loaded
 
 

@@ -134,6 +134,16 @@ def verify_bytes(data: bytes, baseline: Path, key: Ed25519PublicKey, what: str =
                                        "signed by another key") from exc
 
 
+def require_signed(data: bytes | None, baseline: Path, key: Ed25519PublicKey, missing: str
+                   ) -> bytes:
+    """``data`` verified (:func:`verify_bytes`); None (nothing there to verify) is a
+    :class:`SignatureError` saying ``missing``, never "no baseline"."""
+    if data is None:
+        raise SignatureError(baseline, missing)
+    verify_bytes(data, baseline, key)
+    return data
+
+
 def signed_file_check(key_path: Path, what: str) -> Callable[[Path, bytes], None]:
     """A check that the bytes read from a file (a board profile) carry a signature by the
     key at ``key_path`` (read now: a missing key is an error before any file is)."""
