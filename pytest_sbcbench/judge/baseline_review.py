@@ -252,11 +252,13 @@ def _changed_save(save: Baseline, row: SessionRow, change: Change) -> Baseline |
 def split(path: Path) -> list[str]:
     """``sbcbench baseline split FILE``: the file ``<board>.json`` becomes the first save of
     the directory ``<board>/`` (moved, byte for byte, under its lock), where each later save
-    is a file of its own; its signature, if any, no longer applies."""
+    is a file of its own; its signature, if any, no longer applies.  Under the directory's
+    lock too: a run saving at that moment, into the directory just made, waits for the move
+    instead of writing a first save the move would replace."""
     folder = path.with_suffix("")
     if path.suffix != ".json" or not path.is_file():
         raise SbcBenchError(f"{path}: not a baseline file (baselines/<board>.json)")
-    with locked(lock_path(path)):
+    with locked(lock_path(path)), locked(lock_path(folder)):
         baseline = load_baseline(path)
         if baseline is None:
             raise SbcBenchError(f"{path}: no such baseline")

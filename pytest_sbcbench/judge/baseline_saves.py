@@ -76,15 +76,24 @@ def digest(path: Path, cached: Cached | None = None) -> str:
     """The SHA-256 of a save: known in this process for its identity, else (``cached``) the
     one the summary cache recorded for it when the file is older than the cache's racy
     window, else hashed."""
-    known = _DIGESTS.get(str(path))
     identity = _identity(os.stat(path))
-    if known is not None and known[0] == identity and (known[2] or cached is not None):
-        return known[1]
+    known = _known(path, identity, hashed=cached is None)
+    if known is not None:
+        return known
     sha = cached.sha_of(path.name, identity) if cached is not None else None
     if sha is not None:
         _DIGESTS[str(path)] = (identity, sha, False)
         return sha
     return _hashed(path, read_regular(path), identity)
+
+
+def _known(path: Path, identity: tuple[int, int, int], hashed: bool) -> str | None:
+    """The SHA-256 this process knows for ``path`` at this identity (``hashed``: only one it
+    computed, not one taken from the cache's record), else None."""
+    known = _DIGESTS.get(str(path))
+    if known is None or known[0] != identity or (hashed and not known[2]):
+        return None
+    return known[1]
 
 
 def _hashed(path: Path, raw: bytes, before: tuple[int, int, int] | None = None) -> str:
@@ -189,10 +198,10 @@ def _built_before(folder: Path, files: Sequence[Path], board: str | None,
     SHA-256s this process computed count)."""
     shas = []
     for path in files:
-        known = _DIGESTS.get(str(path))
-        if known is None or known[0] != _identity(os.stat(path)) or (hashed and not known[2]):
+        known = _known(path, _identity(os.stat(path)), hashed)
+        if known is None:
             return None
-        shas.append(known[1])
+        shas.append(known)
     ref = _BUILT.get((str(folder), *shas))
     built = ref() if ref is not None else None
     return built if built is not None and (board is None or built.board == board) else None
@@ -297,11 +306,16 @@ class _Merge:
             joined = [list(chain.from_iterable(p[n] for p in parts)) for n in range(6)]
             contexts, status, means, squares, runs, bag = joined
             status, keys, facts = bytes(status), None, None
-        columns = EntryColumns(contexts, status, means, squares, runs, bag, keys, facts)
         unit, better = self.heads[key]
-        saves = self.saves
-        return BaselineEntry(key[0], key[1], unit, better, key[2],
-                             LazySessions(len(status), lambda: saves.stored(key)), columns)
+        return lazy_entry(self.saves, key, unit, better, EntryColumns(
+            contexts, status, means, squares, runs, bag, keys, facts))
+
+
+def lazy_entry(saves: Saves, key: Key, unit: str, better: str, columns: EntryColumns
+               ) -> BaselineEntry:
+    """A directory's entry: its columns, its sessions read from ``saves`` when asked for."""
+    return BaselineEntry(key[0], key[1], unit, better, key[2],
+                         LazySessions(len(columns.status), lambda: saves.stored(key)), columns)
 
 
 def append_save(folder: Path, current: Baseline | None, save: Baseline) -> Baseline:
@@ -316,8 +330,10 @@ def append_save(folder: Path, current: Baseline | None, save: Baseline) -> Basel
     write_atomic(path, raw)
     summary = summarize(save, _hashed(path, raw))
     summaries = [*(before.summaries if before else ()), summary]
-    if before is None and files:
-        return _reloaded(folder, save.board)
+    if before is None and files:  # saves this process did not read: read them all with it
+        loaded = load_saves(folder, save.board)
+        assert loaded is not None  # a save was just written
+        return loaded
     # the cache is not rewritten here (130 MiB at 2,500 x 1,000): this process goes on with
     # the baseline built now, and the next process to read the directory summarizes this one
     # save from its file and writes the cache then
@@ -334,11 +350,6 @@ def _extended(current: Baseline, saves: Saves, summary: SaveSummary) -> list[Bas
     context = summary.contexts[0]
     added = {(t, m, i): (p, u, b) for p, (t, m, u, b, i) in enumerate(summary.keys)}
     entries = []
-
-    def entry(key: Key, unit: str, better: str, columns: EntryColumns) -> BaselineEntry:
-        return BaselineEntry(key[0], key[1], unit, better, key[2],
-                             LazySessions(len(columns.status), lambda: saves.stored(key)),
-                             columns)
     for e in current.entries:
         hit = added.pop(e.key, None)
         columns = e.columns
@@ -349,19 +360,13 @@ def _extended(current: Baseline, saves: Saves, summary: SaveSummary) -> list[Bas
             r = summary.runs[p]
             columns = columns.plus(context, summary.status[p], summary.means[p],
                                    summary.squares[p], r, summary.samples[p * r:(p + 1) * r])
-        entries.append(entry(e.key, e.unit, e.better, columns))
+        entries.append(lazy_entry(saves, e.key, e.unit, e.better, columns))
     for key, (p, unit, better) in added.items():
         r = summary.runs[p]
-        entries.append(entry(key, unit, better, EntryColumns(
+        entries.append(lazy_entry(saves, key, unit, better, EntryColumns(
             [context], bytes([summary.status[p]]), [summary.means[p]], [summary.squares[p]],
             [r], list(summary.samples[p * r:(p + 1) * r]))))
     return entries
-
-
-def _reloaded(folder: Path, board: str) -> Baseline:
-    loaded = load_saves(folder, board)
-    assert loaded is not None  # a save was just written
-    return loaded
 
 
 def rewrite_saves(folder: Path, board: str,
@@ -390,9 +395,4 @@ def context_list(baseline: Baseline) -> list[SaveContext]:
     """Every save context of a directory's baseline in order (empty for a single file)."""
     saves = saves_of(baseline)
     return [c for s in saves.summaries for c in s.contexts] if saves else []
-
-
-def manifest_of(baseline: Baseline) -> bytes | None:
-    saves = saves_of(baseline)
-    return saves.manifest() if saves else None
 

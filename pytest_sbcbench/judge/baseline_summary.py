@@ -96,10 +96,11 @@ def summarize(save: Baseline, sha256: str) -> SaveSummary:
                     contexts.append(context_of(s.created, s.environment))
                 last = (s.created, s.environment, seen[where])
             mean, square, runs = session_stats(s.samples)
-            for name, value in zip(("entry", "context", "runs", "means", "squares"),
-                                   (len(keys) - 1, last[2], runs, mean, square),
-                                   strict=True):
-                cols[name].append(value)
+            cols["entry"].append(len(keys) - 1)
+            cols["context"].append(last[2])
+            cols["runs"].append(runs)
+            cols["means"].append(mean)
+            cols["squares"].append(square)
             status.append(STATUS_CODES[s.status])
             samples.extend(s.samples)
     table = tuple(keys)
