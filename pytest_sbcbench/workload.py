@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 GENERIC_TEST = "test_workload"
+DEFAULT_MIN_EFFECT_PCT = 3.0  # delta when neither --sbc-min-effect nor the workload sets one
+RUN_BUDGET_FACTOR = 2  # max_runs defaults to 2 x min_runs (PTS caps its extra runs at 2-4x)
+PLAN_KEY = "sequential"  # a result's sampling (:class:`Sampling`), in its details
 
 
 class Unavailable(Exception):
@@ -72,6 +75,13 @@ class Plan:
             return settings.runs
         return self.quick_runs if settings.quick else self.runs
 
+    def sampling(self, settings: Settings, max_runs: int | None = None) -> Sampling:
+        """How a metric of this workload is sampled in a run: :meth:`runs_for`, the budget
+        ``max_runs`` (else ``--sbc-max-runs``), the delta ``--sbc-min-effect`` (else this
+        plan's)."""
+        return sampling(self.runs_for(settings), max_runs or settings.max_runs,
+                        settings.min_effect_pct or self.min_effect_pct)
+
     def seconds_for(self, quick: bool) -> float:
         return self.quick_seconds if quick else self.seconds
 
@@ -82,6 +92,31 @@ class Plan:
         if one is None:
             one = self.seconds_for(quick)
         return self.setup_s + count * one
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """A metric's sampling in a run: ``min_runs`` planned, up to ``max_runs`` while the
+    sequential decision asks, delta ``min_effect_pct``.  The result carries it
+    (``details["sequential"]``) and the judge plans its decision from it, in the run and when a
+    results file is judged later."""
+
+    min_runs: int
+    max_runs: int
+    min_effect_pct: float
+
+    def details(self, n_metrics: int) -> dict[str, Any]:
+        """What a result carries of it, with m (the metrics judged in the run)."""
+        return {"min_runs": self.min_runs, "max_runs": self.max_runs,
+                "min_effect_pct": self.min_effect_pct, "n_metrics": n_metrics}
+
+
+def sampling(min_runs: int, max_runs: int | None, min_effect_pct: float | None) -> Sampling:
+    """``max_runs`` or RUN_BUDGET_FACTOR x ``min_runs``, never below ``min_runs``; delta
+    ``min_effect_pct`` or DEFAULT_MIN_EFFECT_PCT."""
+    budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
+    effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
+    return Sampling(min_runs, max(min_runs, budget), effect)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from pytest_sbcbench.judge.boot_decide import BootPlan, decide_sides
 from pytest_sbcbench.judge.boot_tails import FULL_Z, kurtosis_z, tail_weight
 from pytest_sbcbench.judge.boot_test import BootSession, BootSide, reduce_side
 from pytest_sbcbench.judge.stats import summarize
-from pytest_sbcbench.judge.verdict import PLAN_KEY, judge, plan_details, run_plan
+from pytest_sbcbench.judge.verdict import PLAN_KEY, judge
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+from pytest_sbcbench.workload import sampling
 
 RUNS = (1.0, 1.003, 0.997)
 EVEN = tuple(-1.0 + 2.0 * i / 9 for i in range(10))  # ten evenly spread boots: light tails
@@ -81,10 +82,9 @@ def test_the_judge_takes_the_tail_weight_from_the_whole_baseline() -> None:
     normal, and not where the board's other metrics show a bad boot now and then."""
     light, heavy = _baseline(EVEN), _baseline(ONE_FAR)
     assert light.tail_weight == 0.0 and heavy.tail_weight == 1.0
-    plan = run_plan(3, 6, None, 25)
     samples = tuple(1000.0 * 0.96 * r for r in RUNS * 2)
     m = Measurement("sha256", "B/s", "higher", IDENTITY, samples,
-                    details={PLAN_KEY: plan_details(plan, 25)})
+                    details={PLAN_KEY: sampling(3, 6, None).details(25)})
     r = Result(TEST, m, summarize(samples), Verdict("no-baseline", ""))
     on_light = judge(r, baseline=light, board="star64", n_metrics=25)
     on_heavy = judge(r, baseline=heavy, board="star64", n_metrics=25)

@@ -167,14 +167,15 @@ class Crossings:
 
 def test_a_test_enters_each_module_of_its_walk_from_above(scripted_project: pytest.Pytester,
                                                           tmp_path: Path) -> None:
-    """The walk of docs/architecture.md: after the board (once per run) the fixture asks the
-    session once, for the test's trial; the test's call enters the recorder once (measure),
-    which asks the judge once for the plan with its details and enters the loop once (which
-    returns the pending handles); the call-phase hooks start and end the trial, which starts
-    and stops the watch, judges each result with its failure message in one call and settles
-    it on the test's handle; the recorder, the loop, the workload and the judge never call the
-    session, the trial or the plugin back (the one call up is the trial handing each result to
-    ``publish``).  Each list is exact: a new crossing into any of these modules fails it."""
+    """The walk of docs/architecture.md: the fixture asks the session once, for the test's
+    trial (its board and its workload's context); the test's call enters the recorder once
+    (measure), which enters the loop once (which returns the pending handles); the call-phase
+    hooks start and end the trial, which starts and stops the watch, enters the judge once per
+    result (its verdict and failure message in one call) and completes the test's handle
+    (a Future: nothing calls back into the loop); the recorder, the loop, the workload and the
+    judge never call the session, the trial or the plugin back (the one call up is the trial
+    handing each result to ``publish``).  Each list is exact: a new crossing into any of these
+    modules fails it."""
     tree = star64_tree(tmp_path / "t")
     seen = Crossings()
     ran = scripted_project.inline_run("--sbc-sysroot", str(tree), "--sbc-idle-wait", "0",
@@ -184,24 +185,24 @@ def test_a_test_enters_each_module_of_its_walk_from_above(scripted_project: pyte
 
     def into(module: str) -> list[tuple[str, str]]:
         return [(caller, name) for caller, callee, name in seen.calls if callee == module]
-    assert into("run/session.py") == [("plugin/fixtures.py", "board"),
-                                      ("plugin/fixtures.py", "trial")]
+    assert into("run/session.py") == [("plugin/fixtures.py", "trial")]
+    # pytest's phases: built at set-up (with the board and its workload's context), started
+    # and ended with the call phase
     assert into("run/trial.py") == [("run/session.py", "__init__"),
-                                    ("plugin/fixtures.py", "context"),
                                     ("plugin/hooks.py", "start"), ("plugin/hooks.py", "end")]
     assert into("run/recorder.py") == [("plugin/fixtures.py", "measure")]
-    assert into("run/loop.py") == [("run/recorder.py", "take_samples"),
-                                   ("run/trial.py", "settle")]
+    assert into("run/loop.py") == [("run/recorder.py", "take_samples")]
     assert into("run/watch.py") == [("run/trial.py", "start"), ("run/trial.py", "stop")]
-    assert into("judge/verdict.py") == [("run/recorder.py", "planned"),
-                                        ("run/trial.py", "judge_test")]
+    assert into("judge/verdict.py") == [("run/trial.py", "judge_test")]
     # the workload protocol's module (the scripted workload's BaseWorkload defaults, its Plan):
-    # asked at set-up whether it can run, its planned runs read by the recorder; every step of
-    # its run is the loop's (its own timed_run is the test project's conftest, not counted)
+    # asked at set-up whether it can run, its sampling (runs, budget, delta) read by the
+    # recorder; every step of its run is the loop's (its own timed_run is the test project's
+    # conftest, not counted)
     steps = ("prepare", "runs_for", "reset", "reset", "reset", "combine", "combine", "finish",
              "close")
     assert into("workload.py") == [("plugin/fixtures.py", "available"),
-                                   ("run/recorder.py", "runs_for"),
+                                   ("run/recorder.py", "sampling"),
+                                   ("run/recorder.py", "details"),
                                    *[("run/loop.py", step) for step in steps]]
     below = ("run/recorder.py", "run/loop.py", "run/watch.py", "workload.py", "judge/")
     up = [c for c in seen.calls if c[0].startswith(below)

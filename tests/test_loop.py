@@ -98,7 +98,7 @@ def test_a_handle_says_its_verdict_is_not_final_until_settled(tmp_path: Path) ->
     assert handle.summary.median == 4.0 and not handle.final
     with pytest.raises(SbcBenchError, match="sha256: the verdict is not final yet"):
         _ = handle.verdict
-    handle.settle(Result("t::x", m, handle.summary, Verdict("pass", "scripted")))
+    handle.outcome.set_result(Result("t::x", m, handle.summary, Verdict("pass", "scripted")))
     assert handle.final and handle.verdict.status == "pass"
 
 

@@ -122,9 +122,10 @@ def test_a_test_that_measured_nothing_publishes_nothing(tmp_path: Path) -> None:
 
 def test_against_a_baseline_the_loop_asks_the_decision_through_the_recorders_callable(
         tmp_path: Path) -> None:
-    """docs/architecture.md's walk against a baseline: after the planned runs the loop calls
-    the callable the recorder handed it (``more``), which asks judge/verdict.py's
-    ``wants_more`` per metric; three planned samples that pass: one look.  Every call from
+    """docs/architecture.md's walk against a baseline: the judge plans the decision from the
+    recorder's sampling (``run_plan``, once), and after the planned runs the loop calls the
+    callable the recorder handed it (``more``), which asks judge/verdict.py's ``wants_more``
+    per metric; three planned samples that pass: one look.  Every call from
     one module of the package into another while the test measures and is judged, as
     (caller, callee, function)."""
     import sys
@@ -158,8 +159,7 @@ def test_against_a_baseline_the_loop_asks_the_decision_through_the_recorders_cal
     def into(callee: str) -> list[tuple[str, str]]:
         return [(c, name) for c, m, name in calls if m == callee]
     assert into("run/recorder.py") == [("run/loop.py", "more")]
-    assert into("run/loop.py") == [("run/recorder.py", "take_samples"),
-                                   ("run/trial.py", "settle")]
-    assert into("judge/verdict.py") == [("run/recorder.py", "planned"),
+    assert into("run/loop.py") == [("run/recorder.py", "take_samples")]
+    assert into("judge/verdict.py") == [("run/recorder.py", "run_plan"),
                                         ("run/recorder.py", "wants_more"),
                                         ("run/trial.py", "judge_test")]

@@ -23,9 +23,7 @@ from pytest_sbcbench.judge.verdict import (
     failure_message,
     judge,
     judge_test,
-    plan_details,
     plan_of,
-    planned,
     run_plan,
 )
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
@@ -34,7 +32,7 @@ from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.results import document, load_results
 from pytest_sbcbench.report.terminal import verdict_lines
 from pytest_sbcbench.run.session import Session as SessionOfRun
-from pytest_sbcbench.workload import Plan
+from pytest_sbcbench.workload import Plan, sampling
 from pytest_sbcbench.workloads import Registry
 
 TEST = "benchmarks/test_crypto.py::test_digest[sha256]"
@@ -52,9 +50,8 @@ def baseline(boot_ids: bool = True) -> Baseline:
 
 
 def result(samples: tuple[float, ...], n_metrics: int = 1, max_runs: int = 6) -> Result:
-    plan = run_plan(3, max_runs, None, n_metrics)
     m = Measurement("sha256", "B/s", "higher", IDENTITY, samples,
-                    details={PLAN_KEY: plan_details(plan, n_metrics)})
+                    details={PLAN_KEY: sampling(3, max_runs, None).details(n_metrics)})
     return Result(TEST, m, summarize(samples), Verdict("no-baseline", ""))
 
 
@@ -131,7 +128,7 @@ def test_evidence_round_trips_through_the_results_json(tmp_path: Path) -> None:
 
 def test_one_call_judges_a_test_and_gives_the_line_that_fails_it() -> None:
     """judge_test: judge_result, made invalid when disturbed, with its failure_message (the
-    context's strictness); planned: run_plan with its plan_details."""
+    context's strictness); run_plan: the run's sampling (the one rule), alpha, the boots."""
     context = JudgeContext("star64", baseline=baseline(), n_metrics=1)
     slower = result((800.0, 803.0, 797.0))
     judged = judge_test(slower, context)
@@ -147,7 +144,12 @@ def test_one_call_judges_a_test_and_gives_the_line_that_fails_it() -> None:
     strict = judge_test(noisy, dataclasses.replace(context, strict=True))
     assert (strict.message or "").startswith("inconclusive (--sbc-strict): ")
     plan = run_plan(3, 8, 2.0, 5, OFFLINE, 0.5)
-    assert planned(3, 8, 2.0, 5, OFFLINE, 0.5) == (plan, plan_details(plan, 5))
+    assert (plan.min_runs, plan.max_runs, plan.min_effect_pct) == (3, 8, 2.0)
+    assert (plan.boots, plan.every_boot, plan.tail_weight) == (OFFLINE.boots,
+                                                               OFFLINE.every_boot, 0.5)
+    assert plan.alpha == pytest.approx(0.008)  # Holm's first step: 4% / 5
+    assert sampling(3, 8, 2.0).details(5) == {"min_runs": 3, "max_runs": 8,
+                                              "min_effect_pct": 2.0, "n_metrics": 5}
 
 
 def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:

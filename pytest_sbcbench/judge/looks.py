@@ -30,8 +30,9 @@ import math
 import statistics
 from dataclasses import dataclass
 
-DEFAULT_MIN_EFFECT_PCT = 3.0
-RUN_BUDGET_FACTOR = 2  # max_runs defaults to 2 x min_runs (PTS caps its extra runs at 2-4x)
+from ..workload import DEFAULT_MIN_EFFECT_PCT as DEFAULT_MIN_EFFECT_PCT  # the run's sampling
+from ..workload import RUN_BUDGET_FACTOR as RUN_BUDGET_FACTOR
+
 PASS_ALPHA = 0.05  # "no regression of at least delta" at 95% confidence, per metric
 POWER = 0.8
 NOISE_CONFIDENCE = 0.95  # power is judged at the noise's 95% upper confidence bound

@@ -24,7 +24,8 @@ from typing import Any, Literal
 from ..model import Evidence, Finding, Judgeable, Measurement, Status, Verdict, display
 from ..platform.board import BoardProfile
 from ..words import counted
-from ..workload import Limits
+from ..workload import PLAN_KEY as PLAN_KEY  # a result's plan, in its details
+from ..workload import Limits, sampling
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .baseline import boot_of as boot_of  # where report.compare and others read it
@@ -32,7 +33,7 @@ from .boot_decide import BootDecision, BootPlan, decide_sides
 from .boot_test import BootSession, reduce_side
 from .candidates import ALONE, Candidate
 from .family import per_test_alpha
-from .looks import DEFAULT_MIN_EFFECT_PCT, ONE_BOOT, RUN_BUDGET_FACTOR, LabelPlan
+from .looks import DEFAULT_MIN_EFFECT_PCT, ONE_BOOT, LabelPlan
 from .validity import HOST_NOISE, KERNEL_THREADS
 
 MACHINE_KEYS = ("cpu_model", "cpus")  # recorded and compared; only the model makes a run
@@ -44,7 +45,6 @@ SAVE_HINT = "record one with --sbc-save-baseline"
 STATUS_OF: dict[str, Status] = {"regression": "regression", "pass": "pass",
                                  "improvement": "improvement", "inconclusive": "inconclusive",
                                  "continue": "inconclusive", "pending": "inconclusive"}
-PLAN_KEY = "sequential"  # a result's plan, in its details
 DEFAULT_SUITE_METRICS = 25  # alpha for a result that carries no plan: the shipped suite's size
 
 
@@ -139,34 +139,15 @@ def count_metrics(baseline: Baseline | None, tests: Iterable[str]) -> int:
 def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
              n_metrics: int, label_plan: LabelPlan = ONE_BOOT, tail_weight: float = 0.0
              ) -> BootPlan:
-    """A metric's plan in a run: ``max_runs`` (``--sbc-max-runs``) or RUN_BUDGET_FACTOR x
-    ``min_runs``, never below ``min_runs``; delta ``min_effect_pct`` (default 3); alpha 4% / m
-    (Holm's first step); ``label_plan``: the candidate label's boot plan (which boots are
-    looks, and the share of the budget each spends); ``tail_weight``: the baseline's
-    (:attr:`.baseline_model.Baseline.tail_weight`)."""
-    budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
-    effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
-    return BootPlan(min_runs, max(min_runs, budget), label_plan.boots, effect,
+    """A metric's plan in a run: its sampling (:func:`..workload.sampling`: ``max_runs`` or
+    RUN_BUDGET_FACTOR x ``min_runs``, never below ``min_runs``; delta ``min_effect_pct``,
+    default 3); alpha 4% / m (Holm's first step); ``label_plan``: the candidate label's boot
+    plan (which boots are looks, and the share of the budget each spends); ``tail_weight``: the
+    baseline's (:attr:`.baseline_model.Baseline.tail_weight`)."""
+    runs = sampling(min_runs, max_runs, min_effect_pct)
+    return BootPlan(runs.min_runs, runs.max_runs, label_plan.boots, runs.min_effect_pct,
                     per_test_alpha(n_metrics), every_boot=label_plan.every_boot,
                     tail_weight=tail_weight)
-
-
-def plan_details(plan: BootPlan, n_metrics: int) -> dict[str, Any]:
-    """What a result carries of its plan (``details["sequential"]``), so a results file judged
-    later (``sbcbench compare``) gets the decision the run gave.  ``alpha`` and ``label_plan``
-    are informative: a judge never takes them from a file (alpha follows from the metrics
-    judged, the boot plan from the boots given)."""
-    return {"min_runs": plan.min_runs, "max_runs": plan.max_runs,
-            "min_effect_pct": plan.min_effect_pct, "alpha": plan.alpha, "n_metrics": n_metrics,
-            "label_plan": plan.label_plan.as_dict()}
-
-
-def planned(min_runs: int, max_runs: int | None, min_effect_pct: float | None, n_metrics: int,
-            label_plan: LabelPlan = ONE_BOOT, tail_weight: float = 0.0
-            ) -> tuple[BootPlan, dict[str, Any]]:
-    """The :func:`run_plan` and its :func:`plan_details`, in one call (the recorder's)."""
-    plan = run_plan(min_runs, max_runs, min_effect_pct, n_metrics, label_plan, tail_weight)
-    return plan, plan_details(plan, n_metrics)
 
 
 MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is not believed

@@ -43,10 +43,15 @@ class Calls:
 
 
 def calls_of(request: pytest.FixtureRequest) -> Calls:
-    """This test's calls: the session asked once for its trial (the boot's recorder, handed
-    what it judges against, and the target), kept on the item for the call-phase hooks."""
-    session = session_of(request.config)
-    trial = request.node.stash[TRIAL_KEY] = session.trial(request.node.nodeid)
+    """This test's calls: the session asked once for its trial (the board, the boot's
+    recorder, handed what it judges against, and the target), kept on the item for the
+    call-phase hooks."""
+    try:
+        ran = workload_of(request.node)  # the test's registered workload, if it has one
+        trial = session_of(request.config).trial(request.node.nodeid, ran)
+    except SbcBenchError as exc:  # the board cannot be resolved: the reason, no traceback
+        pytest.fail(str(exc), pytrace=False)
+    request.node.stash[TRIAL_KEY] = trial
     recorder, target = trial.recorder, trial.target
 
     def record(test: str, measurement: Measurement) -> Handle:
@@ -57,8 +62,11 @@ def calls_of(request: pytest.FixtureRequest) -> Calls:
         return recorder.measure(target, test, workload, ctx, driver, trial.watching)
 
     def board() -> BoardProfile:
-        return session.board
-    return Calls(record, measure, trial.context, board, target.settings)
+        assert trial.board is not None, "a session's trial has its board"
+        return trial.board
+    def context(workload: Workload) -> Context:  # the trial built the test's workload's
+        return trial.ctx if workload is ran and trial.ctx is not None else trial.context(workload)
+    return Calls(record, measure, context, board, target.settings)
 
 
 class Bench:
@@ -170,9 +178,9 @@ def the_workload(item: pytest.Item) -> Workload:
 
 
 @pytest.fixture
-def sbcbench(request: pytest.FixtureRequest, sbc_board: BoardProfile) -> Bench:
-    """Measure with real tools and record judged results for the summary and results JSON
-    (``sbc_board`` first: a board that cannot be resolved fails the test with the reason)."""
+def sbcbench(request: pytest.FixtureRequest) -> Bench:
+    """Measure with real tools and record judged results for the summary and results JSON (a
+    board that cannot be resolved fails the test with the reason)."""
     return Bench(request, calls_of(request))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import SbcBenchError
@@ -40,7 +41,8 @@ class Handle:
     """What ``record()`` returns: the measurement (its details completed with ``details``: the
     recorder's plan) and its summary now; the verdict and the full result once the test's call
     phase has ended (``final``).  Reading the verdict earlier raises :class:`SbcBenchError`
-    saying so."""
+    saying so.  The result arrives through ``outcome`` (a :class:`concurrent.futures.Future`
+    the test's trial completes when it judges), so nothing calls back into the loop."""
 
     def __init__(self, test: str, measurement: Measurement,
                  details: Mapping[str, Any] | None = None) -> None:
@@ -49,24 +51,21 @@ class Handle:
         self.test = test
         self.measurement = _completed(measurement, details or {})
         self.summary: Summary = summarize(measurement.samples)
-        self._result: Result | None = None
+        self.outcome: Future[Result] = Future()
 
     @property
     def final(self) -> bool:
-        return self._result is not None
+        return self.outcome.done()
 
     @property
     def result(self) -> Result:
-        if self._result is None:
+        if not self.outcome.done():
             raise SbcBenchError(NOT_FINAL.format(name=self.measurement.display_name))
-        return self._result
+        return self.outcome.result()
 
     @property
     def verdict(self) -> Verdict:
         return self.result.verdict
-
-    def settle(self, result: Result) -> None:
-        self._result = result
 
 
 def plain_runs(reset: Callable[[], None], take: Callable[[], None], runs: int) -> None:

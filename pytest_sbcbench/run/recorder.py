@@ -10,9 +10,10 @@ machine, the declared limits, m for Holm's first step and the candidate with its
 is handed over once per boot, before its first test (:meth:`Recorder.begin`); the recorder
 never asks the session for it.  A test's watch and its verdicts are its trial's
 (:mod:`.trial`): the recorder is the boot's record (what is pending, what was judged), entered
-once per measurement, which asks the judge once for the plan with the details a result carries
-of it (:func:`..judge.verdict.planned`) and the loop once (:func:`.loop.take_samples` returns
-the pending handles; twice when other work disturbed the first samples)."""
+once per measurement, which reads the metric's sampling from the workload's plan
+(:meth:`..workload.Plan.sampling`: runs, budget, delta, carried in the result's details, from
+which the judge plans) and enters the loop once (:func:`.loop.take_samples` returns the pending
+handles; twice when other work disturbed the first samples)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SbcBenchError
-from ..workload import Context, Workload
+from ..workload import PLAN_KEY, Context, Plan, Sampling, Workload, sampling
 from .loop import Driver, Handle, MoreNeeded, never_more, take_samples
 from .quiet import Quiet
 
@@ -98,18 +99,12 @@ class Recorder:
              min_effect_pct: float | None = None) -> BootPlan:
         """A metric's plan: ``--sbc-min-effect``, else the workload's delta, else 3%; the budget
         ``--sbc-max-runs`` (or :attr:`max_runs`), else 2x the planned runs."""
-        return self._planned(target, min_runs, min_effect_pct)[0]
+        from ..judge.verdict import run_plan
 
-    def _planned(self, target: RunTarget, min_runs: int, min_effect_pct: float | None = None,
-                 budget: int | None = None) -> tuple[BootPlan, dict[str, Any]]:
-        """:meth:`plan` (``budget``: a fixed one) and the details a result carries of it."""
-        from ..judge.verdict import PLAN_KEY, planned
-
-        effect = target.settings.min_effect_pct or min_effect_pct
-        budget = budget or self.max_runs or target.settings.max_runs
-        plan, details = planned(min_runs, budget, effect, self.n_metrics,
-                                self.judged_as().plan, self.tail_weight)
-        return plan, {PLAN_KEY: details}
+        runs = Plan(min_runs, fixed=True, min_effect_pct=min_effect_pct).sampling(
+            target.settings, self.max_runs)
+        return run_plan(runs.min_runs, runs.max_runs, runs.min_effect_pct, self.n_metrics,
+                        self.judged_as().plan, self.tail_weight)
 
     def new_boot(self) -> None:
         """After a reboot (``--sbc-boots``): the last boot's results are written; start empty
@@ -122,7 +117,8 @@ class Recorder:
         ends), with its plan: its samples as a fixed count."""
         _check_details(test, measurement)
         n = max(1, len(measurement.samples))
-        handle = Handle(test, measurement, self._planned(target, n, budget=n)[1])
+        runs = sampling(n, n, target.settings.min_effect_pct)
+        handle = Handle(test, measurement, {PLAN_KEY: runs.details(self.n_metrics)})
         self.pending.setdefault(test, []).append(handle)
         return handle
 
@@ -133,12 +129,11 @@ class Recorder:
         pytest-benchmark), then more while the sequential decision asks and the budget allows;
         record one result per metric.  ``watching``: the test's local sampler (its watch,
         :mod:`.trial`), whose window says whether other work disturbed the samples."""
-        plan, details = self._planned(target, ctx.plan.runs_for(ctx.settings),
-                                      ctx.plan.min_effect_pct)
-        more = self._more(test, plan)
+        runs = ctx.plan.sampling(ctx.settings, self.max_runs)
+        more, details = self._more(test, runs), {PLAN_KEY: runs.details(self.n_metrics)}
 
         def sampled() -> list[Handle]:
-            return take_samples(test, workload, ctx, more, plan.max_runs, driver, details)
+            return take_samples(test, workload, ctx, more, runs.max_runs, driver, details)
         handles = self._undisturbed(target, test, sampled, watching)
         for handle in handles:  # queued in order, up to one the results file cannot hold
             _check_details(test, handle.measurement)
@@ -175,16 +170,19 @@ class Recorder:
         self.windows.setdefault(test, []).append(seen)
         return handles
 
-    def _more(self, test: str, plan: BootPlan) -> MoreNeeded:
-        """The loop's question: does any metric's decision still say ``continue``?"""
+    def _more(self, test: str, runs: Sampling) -> MoreNeeded:
+        """The loop's question: does any metric's decision still say ``continue``?  Against a
+        baseline the judge plans the decision from ``runs`` (as it does when judging)."""
         if self.more_needed is not None:
             return self.more_needed
         against = self._judging()
         if against.baseline is None:
             return never_more
-        from ..judge.verdict import wants_more
+        from ..judge.verdict import run_plan, wants_more
 
         baseline, machine, candidate = against.baseline, against.machine, against.candidate
+        plan = run_plan(runs.min_runs, runs.max_runs, runs.min_effect_pct, against.n_metrics,
+                        candidate.plan, baseline.tail_weight)
 
         def more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
             return any(wants_more(test, m, baseline, machine, plan, candidate)

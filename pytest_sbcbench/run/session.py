@@ -121,13 +121,16 @@ class Session:
         self.outputs = Outputs(_now(), failed=self.outputs.failed)
         self.between_boots = True
 
-    def trial(self, test: str) -> Trial:
+    def trial(self, test: str, workload: Workload | None = None) -> Trial:
         """What ``test`` is recorded, watched and judged through, asked once at its set-up:
         the recorder (handed what it judges against at :meth:`install`, else
-        :func:`.boot.alone`), the target, the checks and lab its watch starts with."""
+        :func:`.boot.alone`), the board and target, the checks and lab its watch starts with,
+        and the context of ``workload`` (the test's registered one).  A board that cannot be
+        resolved raises :class:`..errors.SbcBenchError` with the reason."""
         from .trial import Trial
 
-        return Trial(test, self._begun(), self.target, self.preflight, self.lab, self.clock)
+        return Trial(test, self._begun(), self.target, self.preflight, self.lab, self.clock,
+                     self.board, workload)
 
     def _begun(self) -> Recorder:
         if self.recorder.against is None:

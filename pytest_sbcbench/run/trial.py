@@ -1,10 +1,11 @@
 """One test's trip through the run, asked of the session once, at the test's set-up
-(:meth:`.session.Session.trial`): the boot's recorder it records through, the target it
-measures, this boot's :class:`~..judge.verdict.JudgeContext`, and, in its call phase, its watch
+(:meth:`.session.Session.trial`): its board, the boot's recorder it records through, the
+target it measures, the context of its registered workload, this boot's :class:`~..judge.verdict.JudgeContext`, and, in its call phase, its watch
 (:mod:`.watch`: idle gate, sampler).  The call phase ends in :meth:`Trial.end`: the watch
 stopped (its trace and findings), the test's findings, each pending result judged with its
-failure message in one call (:func:`..judge.verdict.judge_test`), settled on the test's handle
-and published; what it returns (the failure message) is all the plugin reads.
+failure message in one call (:func:`..judge.verdict.judge_test`), set on the test's handle
+(its ``outcome``, a future: nothing calls into the loop) and published; what it returns (the
+failure message) is all the plugin reads.
 
 Nothing here calls the session or the recorder back: the recorder's queue (``pending``) and its
 boot's record (results, findings, traces, what was not sampled) are read and added to as data."""
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from ..measure.background import Window
     from ..measure.sampler import Sampler
     from ..model import Finding, Trace
+    from ..platform.board import BoardProfile
     from ..workload import Context, Workload
     from .lab import LabRun
     from .loop import Handle
@@ -31,16 +33,18 @@ if TYPE_CHECKING:
 
 
 class Trial:
-    """One test: ``test`` (its node id) recorded through ``recorder`` on ``target``, judged
-    against ``against`` (the recorder's, handed over per boot), its watch started with the
-    run's ``preflight`` checks, its ``lab`` and ``clock``.  ``watching`` is its local sampler
+    """One test: ``test`` (its node id) on ``board``, recorded through ``recorder`` on
+    ``target``, judged against ``against`` (the recorder's, handed over per boot), its watch
+    started with the run's ``preflight`` checks, its ``lab`` and ``clock``; ``ctx``: the context
+    of its registered ``workload`` (``None`` without one).  ``watching`` is its local sampler
     while the call phase runs (what :meth:`.recorder.Recorder.measure` attributes load with)."""
 
     def __init__(self, test: str, recorder: Recorder, target: RunTarget, preflight: Preflight,
-                 lab: LabRun | None = None, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+                 lab: LabRun | None = None, clock: Callable[[], float] = time.monotonic,
+                 board: BoardProfile | None = None, workload: Workload | None = None) -> None:
         assert recorder.against is not None, "a boot is begun before a test runs"
-        self.test, self.recorder, self.target = test, recorder, target
+        self.test, self.recorder, self.target, self.board = test, recorder, target, board
+        self.ctx: Context | None = self.context(workload) if workload is not None else None
         self.against = recorder.against
         self.preflight, self.lab, self.clock = preflight, lab, clock
         self.watch: Watch | None = None
@@ -126,7 +130,7 @@ class Trial:
                 message = None  # a far boot of the reference being recorded: saved, reported
             if message:
                 failures.append(message)
-            handle.settle(final)
+            handle.outcome.set_result(final)  # the test's handle: its result, now final
             self.recorder.results.append(final)
             publish(final)
         return failures
