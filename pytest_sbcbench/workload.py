@@ -22,6 +22,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from .errors import SbcBenchError
 from .model import Better, Identity, IdentityValue, Measurement
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ GENERIC_TEST = "test_workload"
 DEFAULT_MIN_EFFECT_PCT = 3.0  # delta when neither --sbc-min-effect nor the workload sets one
 RUN_BUDGET_FACTOR = 2  # max_runs defaults to 2 x min_runs (PTS caps its extra runs at 2-4x)
 PLAN_KEY = "sequential"  # a result's sampling (:class:`Sampling`), in its details
+MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is not believed
 
 
 class Unavailable(Exception):
@@ -75,12 +77,13 @@ class Plan:
             return settings.runs
         return self.quick_runs if settings.quick else self.runs
 
-    def sampling(self, settings: Settings, max_runs: int | None = None) -> Sampling:
-        """How a metric of this workload is sampled in a run: :meth:`runs_for`, the budget
-        ``max_runs`` (else ``--sbc-max-runs``), the delta ``--sbc-min-effect`` (else this
-        plan's)."""
+    def sampling(self, settings: Settings, max_runs: int | None = None,
+                 name: str = "a metric") -> Sampling:
+        """How a metric of workload ``name`` is sampled in a run: :meth:`runs_for`, the
+        budget ``max_runs`` (else ``--sbc-max-runs``), the delta ``--sbc-min-effect`` (else
+        this plan's)."""
         return sampling(self.runs_for(settings), max_runs or settings.max_runs,
-                        settings.min_effect_pct or self.min_effect_pct)
+                        settings.min_effect_pct or self.min_effect_pct, name)
 
     def seconds_for(self, quick: bool) -> float:
         return self.quick_seconds if quick else self.seconds
@@ -97,25 +100,26 @@ class Plan:
 @dataclass(frozen=True)
 class Sampling:
     """A metric's sampling in a run: ``min_runs`` planned, up to ``max_runs`` while the
-    sequential decision asks, delta ``min_effect_pct``.  The result carries it
-    (``details["sequential"]``) and the judge plans its decision from it, in the run and when a
-    results file is judged later."""
+    sequential decision asks, delta ``min_effect_pct``.  The result carries its fields
+    (``details["sequential"]``) and the judge plans its decision from them, in the run and when
+    a results file is judged later."""
 
     min_runs: int
     max_runs: int
     min_effect_pct: float
 
-    def details(self, n_metrics: int) -> dict[str, Any]:
-        """What a result carries of it, with m (the metrics judged in the run)."""
-        return {"min_runs": self.min_runs, "max_runs": self.max_runs,
-                "min_effect_pct": self.min_effect_pct, "n_metrics": n_metrics}
 
-
-def sampling(min_runs: int, max_runs: int | None, min_effect_pct: float | None) -> Sampling:
+def sampling(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
+             name: str = "a metric") -> Sampling:
     """``max_runs`` or RUN_BUDGET_FACTOR x ``min_runs``, never below ``min_runs``; delta
-    ``min_effect_pct`` or DEFAULT_MIN_EFFECT_PCT."""
+    ``min_effect_pct`` or DEFAULT_MIN_EFFECT_PCT.  A sampling no judge would believe (no run,
+    a delta outside 0..MAX_EFFECT_PCT) is refused here, naming ``name``, before any run."""
     budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
     effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
+    if min_runs < 1 or not 0 < effect <= MAX_EFFECT_PCT:
+        raise SbcBenchError(f"{name}: a plan of {min_runs} runs at a delta of {effect:g}% "
+                            f"measures nothing a judge would believe: at least 1 run and a "
+                            f"delta above 0 and at most {MAX_EFFECT_PCT:g}%")
     return Sampling(min_runs, max(min_runs, budget), effect)
 
 

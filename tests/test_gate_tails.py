@@ -84,7 +84,8 @@ def test_the_judge_takes_the_tail_weight_from_the_whole_baseline() -> None:
     assert light.tail_weight == 0.0 and heavy.tail_weight == 1.0
     samples = tuple(1000.0 * 0.96 * r for r in RUNS * 2)
     m = Measurement("sha256", "B/s", "higher", IDENTITY, samples,
-                    details={PLAN_KEY: sampling(3, 6, None).details(25)})
+                    details={PLAN_KEY: {**dataclasses.asdict(sampling(3, 6, None)),
+                                        "n_metrics": 25}})
     r = Result(TEST, m, summarize(samples), Verdict("no-baseline", ""))
     on_light = judge(r, baseline=light, board="star64", n_metrics=25)
     on_heavy = judge(r, baseline=heavy, board="star64", n_metrics=25)

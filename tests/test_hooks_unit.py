@@ -202,7 +202,6 @@ def test_a_test_enters_each_module_of_its_walk_from_above(scripted_project: pyte
              "close")
     assert into("workload.py") == [("plugin/fixtures.py", "available"),
                                    ("run/recorder.py", "sampling"),
-                                   ("run/recorder.py", "details"),
                                    *[("run/loop.py", step) for step in steps]]
     below = ("run/recorder.py", "run/loop.py", "run/watch.py", "workload.py", "judge/")
     up = [c for c in seen.calls if c[0].startswith(below)

@@ -98,8 +98,16 @@ def test_a_handle_says_its_verdict_is_not_final_until_settled(tmp_path: Path) ->
     assert handle.summary.median == 4.0 and not handle.final
     with pytest.raises(SbcBenchError, match="sha256: the verdict is not final yet"):
         _ = handle.verdict
+    # waiting on it inside the test would wait for itself: it raises at once, never blocks,
+    # and the trial's judging cannot be cancelled
+    with pytest.raises(SbcBenchError, match="sha256: the verdict is not final yet"):
+        handle.outcome.result()
+    with pytest.raises(SbcBenchError, match="sha256: the verdict is not final yet"):
+        handle.outcome.exception()
+    assert handle.outcome.cancel() is False and not handle.outcome.cancelled()
     handle.outcome.set_result(Result("t::x", m, handle.summary, Verdict("pass", "scripted")))
     assert handle.final and handle.verdict.status == "pass"
+    assert handle.outcome.exception() is None
 
 
 def test_a_handle_completes_its_details_with_the_recorders_keeping_the_workloads(

@@ -12,6 +12,7 @@ import pytest
 from scripted import SCRIPTED_BASE
 
 from helpers import listing_settings, star64_tree
+from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
 from pytest_sbcbench.judge.looks import OFFLINE, ONE_BOOT
 from pytest_sbcbench.judge.save_note import boots_note, catch_note, findings_note
@@ -32,7 +33,7 @@ from pytest_sbcbench.platform.sysroot import Sysroot
 from pytest_sbcbench.report.results import document, load_results
 from pytest_sbcbench.report.terminal import verdict_lines
 from pytest_sbcbench.run.session import Session as SessionOfRun
-from pytest_sbcbench.workload import Plan, sampling
+from pytest_sbcbench.workload import Plan, Sampling, sampling
 from pytest_sbcbench.workloads import Registry
 
 TEST = "benchmarks/test_crypto.py::test_digest[sha256]"
@@ -51,7 +52,8 @@ def baseline(boot_ids: bool = True) -> Baseline:
 
 def result(samples: tuple[float, ...], n_metrics: int = 1, max_runs: int = 6) -> Result:
     m = Measurement("sha256", "B/s", "higher", IDENTITY, samples,
-                    details={PLAN_KEY: sampling(3, max_runs, None).details(n_metrics)})
+                    details={PLAN_KEY: {**dataclasses.asdict(sampling(3, max_runs, None)),
+                                       "n_metrics": n_metrics}})
     return Result(TEST, m, summarize(samples), Verdict("no-baseline", ""))
 
 
@@ -148,8 +150,19 @@ def test_one_call_judges_a_test_and_gives_the_line_that_fails_it() -> None:
     assert (plan.boots, plan.every_boot, plan.tail_weight) == (OFFLINE.boots,
                                                                OFFLINE.every_boot, 0.5)
     assert plan.alpha == pytest.approx(0.008)  # Holm's first step: 4% / 5
-    assert sampling(3, 8, 2.0).details(5) == {"min_runs": 3, "max_runs": 8,
-                                              "min_effect_pct": 2.0, "n_metrics": 5}
+    assert sampling(3, 8, 2.0) == Sampling(3, 8, 2.0)
+    assert sampling(3, None, None) == Sampling(3, 6, 3.0)  # 2x the runs, delta 3%
+    assert sampling(3, 2, 50.0) == Sampling(3, 3, 50.0)  # never below the planned runs
+
+
+@pytest.mark.parametrize(("runs", "effect"), [(0, None), (3, 0.0), (3, -1.0), (3, 50.5)])
+def test_a_sampling_no_judge_would_believe_is_refused_before_any_run(
+        runs: int, effect: float | None, tmp_path: Path) -> None:
+    """No run, or a delta outside 0..50%: refused naming the workload (the judge would read
+    such a plan from the results as a fixed count at 3%, not the run's)."""
+    with pytest.raises(SbcBenchError, match=r"^openssl-aes: a plan of .* measures nothing"):
+        Plan(runs, fixed=True, min_effect_pct=effect).sampling(
+            listing_settings(star64_tree(tmp_path / "t"), False), None, "openssl-aes")
 
 
 def test_inconclusive_fails_only_under_strict_and_the_summary_says_it() -> None:

@@ -24,8 +24,8 @@ from typing import Any, Literal
 from ..model import Evidence, Finding, Judgeable, Measurement, Status, Verdict, display
 from ..platform.board import BoardProfile
 from ..words import counted
+from ..workload import MAX_EFFECT_PCT, Limits, sampling
 from ..workload import PLAN_KEY as PLAN_KEY  # a result's plan, in its details
-from ..workload import Limits, sampling
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .baseline import boot_of as boot_of  # where report.compare and others read it
@@ -150,7 +150,6 @@ def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
                     tail_weight=tail_weight)
 
 
-MAX_EFFECT_PCT = 50.0  # a delta beyond this is no gate: a file claiming one is not believed
 MAX_PLANNED_BOOTS = 100
 
 

@@ -32,12 +32,13 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Calls:
     """What a test's fixture calls: record a measurement, measure a workload, build a
-    workload's context (each the recorder's, on this boot's target), and the board and
-    settings it runs under."""
+    workload's context or take the test's own (each the recorder's, on this boot's target),
+    and the board and settings it runs under."""
 
     record: Callable[[str, Measurement], Handle]
     measure: Callable[[str, Workload, Context, Driver | None], list[Handle]]
-    context: Callable[[Workload], Context]
+    context: Callable[[Workload], Context]  # a fresh one (each ``Bench.run``)
+    own: Callable[[Workload], Context]  # the test's registered workload's, built at set-up
     board: Callable[[], BoardProfile]
     settings: Settings
 
@@ -49,7 +50,7 @@ def calls_of(request: pytest.FixtureRequest) -> Calls:
     try:
         ran = workload_of(request.node)  # the test's registered workload, if it has one
         trial = session_of(request.config).trial(request.node.nodeid, ran)
-    except SbcBenchError as exc:  # the board cannot be resolved: the reason, no traceback
+    except SbcBenchError as exc:  # no board, or no context for its workload: the reason
         pytest.fail(str(exc), pytrace=False)
     request.node.stash[TRIAL_KEY] = trial
     recorder, target = trial.recorder, trial.target
@@ -64,9 +65,9 @@ def calls_of(request: pytest.FixtureRequest) -> Calls:
     def board() -> BoardProfile:
         assert trial.board is not None, "a session's trial has its board"
         return trial.board
-    def context(workload: Workload) -> Context:  # the trial built the test's workload's
+    def own(workload: Workload) -> Context:  # the trial built the test's workload's
         return trial.ctx if workload is ran and trial.ctx is not None else trial.context(workload)
-    return Calls(record, measure, context, board, target.settings)
+    return Calls(record, measure, trial.context, own, board, target.settings)
 
 
 class Bench:
@@ -189,7 +190,7 @@ def sbc_workload(request: pytest.FixtureRequest, sbcbench: Bench) -> WorkloadRun
     """A registered workload for this test, its availability resolved here (a missing tool
     skips at set-up); call ``.run()`` in the test."""
     workload = the_workload(request.node)
-    ctx = sbcbench.calls.context(workload)
+    ctx = sbcbench.calls.own(workload)
     reason = workload.available(ctx)
     if reason is not None:
         pytest.skip(reason)

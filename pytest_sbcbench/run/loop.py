@@ -37,12 +37,38 @@ def never_more(workload: Workload, measurements: Sequence[Measurement]) -> bool:
     return False
 
 
+class Pending(Future["Result"]):
+    """A handle's result, set by the test's trial when the call phase ends (``set_result``).
+    Never waited on: the test would wait for itself, so reading it early raises saying so; it
+    cannot be cancelled (the trial always judges what was recorded)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name = name
+
+    def cancel(self) -> bool:
+        return False
+
+    def _early(self) -> None:
+        if not self.done():
+            raise SbcBenchError(NOT_FINAL.format(name=self._name))
+
+    def result(self, timeout: float | None = None) -> Result:
+        self._early()
+        return super().result(timeout)
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        self._early()
+        return super().exception(timeout)
+
+
 class Handle:
     """What ``record()`` returns: the measurement (its details completed with ``details``: the
-    recorder's plan) and its summary now; the verdict and the full result once the test's call
-    phase has ended (``final``).  Reading the verdict earlier raises :class:`SbcBenchError`
-    saying so.  The result arrives through ``outcome`` (a :class:`concurrent.futures.Future`
-    the test's trial completes when it judges), so nothing calls back into the loop."""
+    recorder's sampling) and its summary now; the verdict and the full result once the test's
+    call phase has ended (``final``).  Reading the verdict earlier raises
+    :class:`SbcBenchError` saying so.  The result arrives through ``outcome`` (an
+    :class:`Pending` the test's trial completes when it judges), so nothing calls back into the
+    loop."""
 
     def __init__(self, test: str, measurement: Measurement,
                  details: Mapping[str, Any] | None = None) -> None:
@@ -51,7 +77,7 @@ class Handle:
         self.test = test
         self.measurement = _completed(measurement, details or {})
         self.summary: Summary = summarize(measurement.samples)
-        self.outcome: Future[Result] = Future()
+        self.outcome = Pending(measurement.display_name)
 
     @property
     def final(self) -> bool:
@@ -59,8 +85,6 @@ class Handle:
 
     @property
     def result(self) -> Result:
-        if not self.outcome.done():
-            raise SbcBenchError(NOT_FINAL.format(name=self.measurement.display_name))
         return self.outcome.result()
 
     @property
@@ -82,7 +106,7 @@ def take_samples(test: str, workload: Workload, ctx: Context, more_needed: MoreN
     ``more_needed`` says so (asked with every metric's measurement so far: the sequential
     decision's look) and fewer than ``max_runs`` were taken; one pending :class:`Handle` of
     ``test`` per metric, its measurement's details completed with ``details`` (the recorder's
-    plan; a key the workload wrote stands).  The workload's ``close(ctx)`` runs after a
+    sampling; a key the workload wrote stands).  The workload's ``close(ctx)`` runs after a
     successful ``prepare`` on every exit path (a failed or interrupted sample included)."""
     workload.prepare(ctx)
     try:

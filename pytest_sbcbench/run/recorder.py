@@ -1,4 +1,4 @@
-"""Measure: each metric's plan, the run loop with its sequential decision, and the boot's
+"""Measure: each metric's sampling, the run loop with its sequential decision, and the boot's
 record (what awaits a verdict, what was judged, the closing of the boot).
 
 Sequential sampling plugs in at :meth:`Recorder.measure`: after the planned runs the loop asks
@@ -17,6 +17,7 @@ handles; twice when other work disturbed the first samples)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -117,8 +118,8 @@ class Recorder:
         ends), with its plan: its samples as a fixed count."""
         _check_details(test, measurement)
         n = max(1, len(measurement.samples))
-        runs = sampling(n, n, target.settings.min_effect_pct)
-        handle = Handle(test, measurement, {PLAN_KEY: runs.details(self.n_metrics)})
+        runs = sampling(n, n, target.settings.min_effect_pct or None, measurement.display_name)
+        handle = Handle(test, measurement, self._carried(runs))
         self.pending.setdefault(test, []).append(handle)
         return handle
 
@@ -129,8 +130,8 @@ class Recorder:
         pytest-benchmark), then more while the sequential decision asks and the budget allows;
         record one result per metric.  ``watching``: the test's local sampler (its watch,
         :mod:`.trial`), whose window says whether other work disturbed the samples."""
-        runs = ctx.plan.sampling(ctx.settings, self.max_runs)
-        more, details = self._more(test, runs), {PLAN_KEY: runs.details(self.n_metrics)}
+        runs = ctx.plan.sampling(ctx.settings, self.max_runs, workload.name)
+        more, details = self._more(test, runs), self._carried(runs)
 
         def sampled() -> list[Handle]:
             return take_samples(test, workload, ctx, more, runs.max_runs, driver, details)
@@ -139,6 +140,10 @@ class Recorder:
             _check_details(test, handle.measurement)
             self.pending.setdefault(test, []).append(handle)
         return handles
+
+    def _carried(self, runs: Sampling) -> dict[str, Any]:
+        """What a result carries of its sampling (``details["sequential"]``), with m."""
+        return {PLAN_KEY: {**dataclasses.asdict(runs), "n_metrics": self.n_metrics}}
 
     def _undisturbed(self, target: RunTarget, test: str, sampled: Callable[[], list[Taken]],
                      watching: Sampler | None) -> list[Taken]:

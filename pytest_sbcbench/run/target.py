@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..errors import SbcBenchError
+
 if TYPE_CHECKING:
     from ..platform.board import BoardProfile
     from ..platform.executor import Executor
@@ -70,6 +72,7 @@ class BoardLookup:
         self._probe: Probe | None = None
         self._profiles: dict[str, BoardProfile] | None = None
         self._board: BoardProfile | None = None
+        self._unresolved: SbcBenchError | None = None  # why it failed (asked again per test)
 
     @property
     def hook_profiles(self) -> Callable[[], list[BoardProfile]]:
@@ -103,11 +106,18 @@ class BoardLookup:
 
     @property
     def board(self) -> BoardProfile:
-        """The board being judged; raises :class:`..errors.BoardError` on a mismatch."""
+        """The board being judged; raises :class:`..errors.BoardError` on a mismatch (once:
+        later asks raise the same reason without probing again)."""
         if self._board is None:
+            if self._unresolved is not None:
+                raise self._unresolved.with_traceback(None)
             from ..platform.board import resolve
 
-            self._board = resolve(self._settings().board, self.probe, self.profiles())
+            try:
+                self._board = resolve(self._settings().board, self.probe, self.profiles())
+            except SbcBenchError as exc:
+                self._unresolved = exc
+                raise
         return self._board
 
     def choose(self, board: BoardProfile) -> None:

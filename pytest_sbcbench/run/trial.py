@@ -1,11 +1,12 @@
 """One test's trip through the run, asked of the session once, at the test's set-up
 (:meth:`.session.Session.trial`): its board, the boot's recorder it records through, the
-target it measures, the context of its registered workload, this boot's :class:`~..judge.verdict.JudgeContext`, and, in its call phase, its watch
-(:mod:`.watch`: idle gate, sampler).  The call phase ends in :meth:`Trial.end`: the watch
+target it measures, the context of its registered workload, this boot's
+:class:`~..judge.verdict.JudgeContext`, and, in its call phase, its watch (:mod:`.watch`: idle
+gate, sampler).  The call phase ends in :meth:`Trial.end`: the watch
 stopped (its trace and findings), the test's findings, each pending result judged with its
 failure message in one call (:func:`..judge.verdict.judge_test`), set on the test's handle
-(its ``outcome``, a future: nothing calls into the loop) and published; what it returns (the
-failure message) is all the plugin reads.
+(its ``outcome``, a :class:`.loop.Pending` future: nothing calls into the loop) and
+published; what it returns (the failure message) is all the plugin reads.
 
 Nothing here calls the session or the recorder back: the recorder's queue (``pending``) and its
 boot's record (results, findings, traces, what was not sampled) are read and added to as data."""
