@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+import psutil
 import pytest
 
 from pytest_sbcbench.judge.stats import summarize
@@ -32,9 +33,30 @@ TreeMaker = Callable[..., Path]
 BUSY = "import time\nt = time.time()\nwhile time.time() - t < {s}: pass\n"
 
 
-def burn(seconds: float) -> subprocess.Popen[bytes]:
-    """A real CPU-bound child of this process: one CPU busy for ``seconds``."""
-    return subprocess.Popen([sys.executable, "-c", BUSY.format(s=seconds)])
+def burn(seconds: float) -> Burner:
+    """A real CPU-bound process, one CPU busy for ``seconds``, outside this process's tree (its
+    shell parent exits at once: it is another program on the host, as a sampler rooted at this
+    process must see it, not part of the benchmark)."""
+    started = subprocess.run(["sh", "-c", '"$0" -c "$1" >/dev/null 2>&1 & echo $!',
+                              sys.executable, BUSY.format(s=seconds)],
+                             capture_output=True, text=True, check=True)
+    return Burner(int(started.stdout))
+
+
+class Burner:
+    """A :func:`burn` process, by pid (it is not this process's child)."""
+
+    def __init__(self, pid: int) -> None:
+        self.process = psutil.Process(pid)
+
+    def kill(self) -> None:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            self.process.kill()
+
+    def wait(self) -> None:
+        """Until it is gone (reaped by whoever adopted it)."""
+        with contextlib.suppress(psutil.NoSuchProcess):
+            self.process.wait(timeout=60)
 
 
 def build_tree(
