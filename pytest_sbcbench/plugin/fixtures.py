@@ -65,6 +65,7 @@ def calls_of(request: pytest.FixtureRequest) -> Calls:
     def board() -> BoardProfile:
         assert trial.board is not None, "a session's trial has its board"
         return trial.board
+
     def own(workload: Workload) -> Context:  # the trial built the test's workload's
         return trial.ctx if workload is ran and trial.ctx is not None else trial.context(workload)
     return Calls(record, measure, trial.context, own, board, target.settings)

@@ -66,7 +66,7 @@ class Handle:
     """What ``record()`` returns: the measurement (its details completed with ``details``: the
     recorder's sampling) and its summary now; the verdict and the full result once the test's
     call phase has ended (``final``).  Reading the verdict earlier raises
-    :class:`SbcBenchError` saying so.  The result arrives through ``outcome`` (an
+    :class:`SbcBenchError` saying so.  The result arrives through ``outcome`` (a
     :class:`Pending` the test's trial completes when it judges), so nothing calls back into the
     loop."""
 
