@@ -58,8 +58,13 @@ def statuses(pytester: pytest.Pytester) -> dict[str, list[str]]:
 
 def test_a_baseline_boot_90_percent_below_is_not_folded_in(boot: Boot,
                                                            pytester: pytest.Pytester) -> None:
-    boot("base-1", "--sbc-save-baseline").assert_outcomes(passed=3)
-    far = boot("base-2", "--sbc-save-baseline", slower=True)
+    # what is under test is the far rule alone: the boots are accepted over this VM's own
+    # noise (steal time on a busy host quarantined a metric of a boot in CI, which changed the
+    # counts the test is about), and aes-128-gcm of the far boot is not accepted
+    boot("base-1", "--sbc-save-baseline", "--sbc-accept", "test_crypto.py"
+         ).assert_outcomes(passed=3)
+    far = boot("base-2", "--sbc-save-baseline", "--sbc-accept", "[chacha20-poly1305]",
+               "--sbc-accept", "[sha256]", slower=True)
     far.stdout.fnmatch_lines([
         "*baseline saved: * (3 results, 1 quarantined; *",
         # "*: " before it: on a host with steal time the run's finding is named first
@@ -78,8 +83,11 @@ def test_a_baseline_boot_90_percent_below_is_not_folded_in(boot: Boot,
 
 def test_a_boot_saved_under_load_is_quarantined(boot: Boot, pytester: pytest.Pytester,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    boot("base-1", "--sbc-save-baseline").assert_outcomes(passed=3)
-    busy = burn(600)  # another process keeps a CPU busy (killed below): the idle gate's finding
+    # the first boot accepted over this VM's own noise (steal time on a busy host): what is
+    # under test is the second boot, saved beside another program's load
+    boot("base-1", "--sbc-save-baseline", "--sbc-accept", "test_crypto.py"
+         ).assert_outcomes(passed=3)
+    busy = burn(600)  # another program keeps a CPU busy (killed below)
     try:
         loaded = boot("base-2", "--sbc-save-baseline", idle_wait="0.5")
     finally:
@@ -87,13 +95,18 @@ def test_a_boot_saved_under_load_is_quarantined(boot: Boot, pytester: pytest.Pyt
         busy.wait()
     loaded.stdout.fnmatch_lines([
         "*baseline saved: * (3 results, 3 quarantined; *",
-        "*quarantined: aes-128-gcm, chacha20-poly1305, sha256: saved under background-load*"])
+        # one line per reason: background-load alone, or beside steal-time on a busy host
+        "*quarantined: *: saved under *background-load*"])
     assert statuses(pytester) == {m: ["used", "quarantined"]
                                   for m in ("aes-128-gcm", "chacha20-poly1305", "sha256")}
+    baseline = load_baseline(baseline_file(pytester))
+    assert baseline is not None
+    assert all("background-load" in {kind for kind, _ in e.stored[1].findings}
+               for e in baseline.entries)  # each metric's own measurement window saw it
     capsys.readouterr()  # the runs' own output
     assert main(["baseline", "list", str(baseline_file(pytester))]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert "quarantined; findings: background-load" in listed[2], listed
+    assert "quarantined; findings: " in listed[2] and "background-load" in listed[2], listed
 
 
 def test_a_dropped_session_needs_a_new_signature(
