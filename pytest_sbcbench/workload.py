@@ -79,9 +79,8 @@ class Plan:
 
     def sampling(self, settings: Settings, max_runs: int | None = None,
                  name: str = "a metric") -> Sampling:
-        """How a metric of workload ``name`` is sampled in a run: :meth:`runs_for`, the
-        budget ``max_runs`` (else ``--sbc-max-runs``), the delta ``--sbc-min-effect`` (else
-        this plan's)."""
+        """Workload ``name``'s metric in a run: :meth:`runs_for`, the budget ``max_runs`` (else
+        ``--sbc-max-runs``), the delta ``--sbc-min-effect`` (else this plan's)."""
         return sampling(self.runs_for(settings), max_runs or settings.max_runs,
                         settings.min_effect_pct or self.min_effect_pct, name)
 
@@ -99,10 +98,8 @@ class Plan:
 
 @dataclass(frozen=True)
 class Sampling:
-    """A metric's sampling in a run: ``min_runs`` planned, up to ``max_runs`` while the
-    sequential decision asks, delta ``min_effect_pct``.  The result carries its fields
-    (``details["sequential"]``) and the judge plans its decision from them, in the run and when
-    a results file is judged later."""
+    """A metric's runs planned, its budget and delta: carried in ``details["sequential"]``, the
+    judge plans its decision from them (in the run, and for a results file judged later)."""
 
     min_runs: int
     max_runs: int
@@ -111,16 +108,21 @@ class Sampling:
 
 def sampling(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
              name: str = "a metric") -> Sampling:
-    """``max_runs`` or RUN_BUDGET_FACTOR x ``min_runs``, never below ``min_runs``; delta
-    ``min_effect_pct`` or DEFAULT_MIN_EFFECT_PCT.  A sampling no judge would believe (no run,
-    a delta outside 0..MAX_EFFECT_PCT) is refused here, naming ``name``, before any run."""
+    """Budget ``max_runs`` or RUN_BUDGET_FACTOR x ``min_runs`` (at least ``min_runs``); delta
+    ``min_effect_pct`` or 3%.  One :func:`believable` refuses raises, naming ``name``."""
     budget = max_runs if max_runs is not None else RUN_BUDGET_FACTOR * min_runs
     effect = min_effect_pct if min_effect_pct is not None else DEFAULT_MIN_EFFECT_PCT
-    if min_runs < 1 or not 0 < effect <= MAX_EFFECT_PCT:
+    runs = Sampling(min_runs, max(min_runs, budget), effect)
+    if not believable(runs.min_runs, runs.max_runs, runs.min_effect_pct):
         raise SbcBenchError(f"{name}: a plan of {min_runs} runs at a delta of {effect:g}% "
                             f"measures nothing a judge would believe: at least 1 run and a "
                             f"delta above 0 and at most {MAX_EFFECT_PCT:g}%")
-    return Sampling(min_runs, max(min_runs, budget), effect)
+    return runs
+
+
+def believable(min_runs: int, max_runs: int, min_effect_pct: float) -> bool:
+    """A sampling a judge believes (a run's, a file's): 1 run or more, a delta in 0..50%."""
+    return 1 <= min_runs <= max_runs and 0 < min_effect_pct <= MAX_EFFECT_PCT
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from typing import Any, Literal
 from ..model import Evidence, Finding, Judgeable, Measurement, Status, Verdict, display
 from ..platform.board import BoardProfile
 from ..words import counted
-from ..workload import MAX_EFFECT_PCT, Limits, sampling
 from ..workload import PLAN_KEY as PLAN_KEY  # a result's plan, in its details
+from ..workload import Limits, believable, sampling
 from . import physics
 from .baseline import Baseline, BaselineEntry, quick_mode_hint
 from .baseline import boot_of as boot_of  # where report.compare and others read it
@@ -163,7 +163,7 @@ def _plan_values(raw: Any) -> tuple[int, int, float] | None:
     if len(values) != len(raws) or not all(math.isfinite(v) for v in values):
         return None
     low, high, effect = int(values[0]), int(values[1]), values[2]
-    if not (1 <= low <= high and 0 < effect <= MAX_EFFECT_PCT):
+    if not believable(low, high, effect):
         return None
     return low, high, effect
 
