@@ -21,6 +21,7 @@ from pytest_sbcbench.report.compare import compare, load_reference
 from pytest_sbcbench.report.fleet import load_fleet
 from pytest_sbcbench.report.markdown import render
 from pytest_sbcbench.report.results import load_results
+from pytest_sbcbench.words import pct_text
 
 OLD = DATA / "this_machine" / "results_qemu-a72_kernel-6.1.json"
 NEW = DATA / "this_machine" / "results_qemu-a72_kernel-6.12.json"
@@ -75,8 +76,16 @@ def test_report_of_two_kernels_is_a_before_after(capsys: pytest.CaptureFixture[s
     for _, verdict in done.verdicts:
         e = verdict.evidence
         assert e is not None
-        low, high = (f"{v:+.1f}%" if v is not None else "unbounded" for v in e.ci_pct)
-        cell = f"{e.change_pct:+.1f}% [{low}, {high}] {e.confidence_pct:.0f}% CI: {verdict.status}"
+        low, high = e.ci_pct
+        if low is not None and high is not None and (high < 0 or low > 0 or (
+                low > -50 and high < 50)):
+            cell = (f"{e.change_pct:+.1f}% [{low:+.1f}%, {high:+.1f}%] "
+                    f"{e.confidence_pct:.0f}% CI: {verdict.status}")
+        else:  # an interval that holds no change and reaches past 50%: said as such
+            cell = (f"{e.change_pct:+.1f}% (cannot tell: the interval spans "
+                    f"{pct_text(low) if low is not None else 'unbounded'} .. "
+                    f"{pct_text(high) if high is not None else 'unbounded'}): "
+                    f"{verdict.status}")
         assert f"| {cell} |" in out, cell
     assert "| aes-128-gcm (higher is better) | 7.10 MB/s (n=2) | 4.28 MB/s (n=2) |" in out
 

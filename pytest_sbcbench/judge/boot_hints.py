@@ -2,31 +2,33 @@
 
 The variance components of a look (between-boot and run-to-run) are taken as they were
 estimated; for k' baseline and c' candidate boots of r runs each the test has k' + c' - 2
-degrees of freedom and the pass rule needs
-``(t(1 - alpha, df) + t(0.8, df)) x noise_upper(pass_df) x SE(k', c', r) <= delta``, the same
-power-at-the-noise's-upper-bound rule a look applies (:func:`.looks.pass_df`)."""
+degrees of freedom, and an unchanged metric is expected to pass when its pass bound clears
+delta with :data:`.looks.POWER` probability:
+``(t(1 - level, df) + t(POWER, df)) x SE(k', c', r) <= delta``, ``level`` the pass level the
+plan would spend at that look."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import partial
 
 from .boot_test import BootNoise
-from .looks import NOISE_CONFIDENCE, POWER, noise_upper, pass_df
+from .looks import POWER
 from .tdist import t_ppf
-
-cached_noise_upper = lru_cache(maxsize=1024)(noise_upper)  # df lies on a grid
 
 MAX_BASELINE_BOOTS = 40
 MAX_CANDIDATE_BOOTS = 10
 MAX_RUNS = 100
 
+Level = Callable[[int, int], float]  # (k, c) -> the pass look's one-sided level
+
 
 @dataclass(frozen=True)
 class BootsNeeded:
     """The fewest boots (same runs a boot), and alternatively the runs a boot at the planned
-    boots, for 80% power at delta; None where not reachable within the caps."""
+    boots, for an unchanged metric to pass at delta with 80% probability; None where not
+    reachable within the caps."""
 
     baseline_boots: int | None
     candidate_boots: int | None
@@ -34,34 +36,32 @@ class BootsNeeded:
     runs_at_planned: int | None  # per boot, both sides, with the boots as planned
 
 
-def detectable(noise: BootNoise, k: int, c: int, runs: int, alpha: float,
-               confidence: float = NOISE_CONFIDENCE) -> float:
-    """The drop (log) a look with these boots detects with 80% power, noise at its bound."""
+def margin(noise: BootNoise, k: int, c: int, runs: int, level: Level) -> float:
+    """The pass bound's expected distance above an unchanged metric's move (log), at 80%."""
     df = float(k + c - 2)
-    if df < 1:
+    alpha = level(k, c)
+    if df < 1 or alpha <= 0.0:
         return float("inf")
-    z = t_ppf(1 - alpha, df) + t_ppf(POWER, df)
-    return z * cached_noise_upper(pass_df(df, k + c), confidence) * noise.se_for(k, c, runs)
+    return (t_ppf(1 - alpha, df) + t_ppf(POWER, df)) * noise.se_for(k, c, runs)
 
 
-def needed(noise: BootNoise, runs: int, k: int, c: int, delta: float, alpha: float,
-           confidence: float = NOISE_CONFIDENCE) -> BootsNeeded:
+def needed(noise: BootNoise, runs: int, k: int, c: int, delta: float, level: Level
+           ) -> BootsNeeded:
     """Fewest added boots (k' >= k, c' >= c; ties: fewer candidate boots), and the runs per
     boot that would do at k and c."""
     best: tuple[int, int] | None = None
     for c2 in range(c, MAX_CANDIDATE_BOOTS + 1):
-        k2 = _first(partial(_enough, noise, c=c2, runs=runs, alpha=alpha, delta=delta,
-                            confidence=confidence), k, MAX_BASELINE_BOOTS)
+        k2 = _first(partial(_passes, noise, c=c2, runs=runs, level=level, delta=delta), k,
+                    MAX_BASELINE_BOOTS)
         if k2 is not None and (best is None or k2 + c2 < sum(best)):
             best = (k2, c2)
-    at_planned = _first(lambda r: detectable(noise, k, c, r, alpha, confidence) <= delta, runs,
-                        MAX_RUNS)
+    at_planned = _first(lambda r: margin(noise, k, c, r, level) <= delta, runs, MAX_RUNS)
     return BootsNeeded(best[0] if best else None, best[1] if best else None, runs, at_planned)
 
 
-def _enough(noise: BootNoise, k: int, *, c: int, runs: int, alpha: float, delta: float,
-            confidence: float) -> bool:
-    return detectable(noise, k, c, runs, alpha, confidence) <= delta
+def _passes(noise: BootNoise, k: int, *, c: int, runs: int, level: Level, delta: float
+            ) -> bool:
+    return margin(noise, k, c, runs, level) <= delta
 
 
 def _first(ok: Callable[[int], bool], low: int, high: int) -> int | None:

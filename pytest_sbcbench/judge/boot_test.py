@@ -154,6 +154,7 @@ class BootNoise:
     session_var: float  # sigma_s^2 estimate (0 when no boot has two sessions)
     source: str  # "boots (k + c boots, df N)", "session spread (...)", "measured: ...",
     # or "assumed: one-boot allowance ..." (what the boot-to-boot drift rests on)
+    from_boots: bool = True  # False: no boot-to-boot degrees of freedom (one boot a side)
 
     def se_for(self, k: int, c: int, runs: int) -> float:
         """SE of d for k baseline and c candidate boots of one session of ``runs`` runs each."""
@@ -222,7 +223,7 @@ def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_A
                            + sum(1 / n for n in base.sessions) / k**2)
         df = _satterthwaite([(between * scale, df_b), (sessions, df_s),
                              (inner - sessions, df_w)])
-        return BootNoise(math.sqrt(var), _df_grid(df), between, s_w2, s_s2, source)
+        return BootNoise(math.sqrt(var), _df_grid(df), between, s_w2, s_s2, source, False)
     tau2 = (base.spread_ss + cand.spread_ss) / df_boot
     mean_u = (sum(u_b) * (k - 1) / k + sum(u_c) * (c - 1) / c) / df_boot
     a, b = tau2 * scale, inner - mean_u * scale
@@ -242,11 +243,14 @@ def boot_noise(base: BootSide, cand: BootSide, allowance: BootPrior = ONE_BOOT_A
 
 
 def _assumed(allowance: BootPrior, s_s2: float, df_s: int) -> tuple[float, float, str]:
-    """The between-boot variance when the boots give none: the session spread where larger
-    than the allowance (measured), else the allowance (assumed)."""
+    """The between-boot variance when the boots give none (one boot a side): the one-boot
+    allowance, widened to the spread between sessions of one boot where that is larger, always
+    at the allowance's degrees of freedom (a spread measured on one boot never decides a change
+    on its own, and never with its own few degrees of freedom)."""
     if df_s and s_s2 > allowance.variance:
         sd = 100.0 * math.expm1(math.sqrt(s_s2))
-        return s_s2, float(df_s), (f"measured: spread between sessions of one boot {sd:.2f}% "
-                                   f"(df {df_s}), used as the boot-to-boot drift")
+        return s_s2, allowance.df, (f"assumed: the spread between sessions of one boot, "
+                                    f"{sd:.2f}% (df {df_s}), above the {allowance.source} "
+                                    f"{allowance.sd_pct:.0f}% (df {allowance.df:g})")
     return allowance.variance, allowance.df, (f"assumed: {allowance.source} "
-                                              f"{allowance.sd_pct:.2f}% (df {allowance.df:g})")
+                                              f"{allowance.sd_pct:.0f}% (df {allowance.df:g})")

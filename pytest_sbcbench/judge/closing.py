@@ -63,7 +63,7 @@ def _judged(results: Sequence[Result], context: JudgeContext
         # the baseline's boots as reduced once for the entry (BaselineEntry.side)
         side = SuiteMetric(f"{r.test} {m.metric}", found.side, reduce_side(sessions), better)
         looks = len(plan.regression_looks)  # as its test counted it, at its boot's share
-        counted = min(1.0, decision.p_value * looks / decision.share) if decision.share else 1.0
+        counted = min(1.0, decision.p_value * looks / decision.spent) if decision.spent else 1.0
         out.append((i, dataclasses.replace(decision, p_value=counted), side))
     return out
 
@@ -71,7 +71,7 @@ def _judged(results: Sequence[Result], context: JudgeContext
 def close_run(results: Sequence[Result], context: JudgeContext) -> Closing:
     """Holm's later steps and the suite-mean test over the results judged against a baseline."""
     judged = _judged(results, context)
-    shares = [d.share for _, d, _ in judged if d.share > 0]
+    shares = [d.spent for _, d, _ in judged if d.spent > 0]
     if not shares:
         pending = any(d.status == "pending" for _, d, _ in judged)
         return Closing((), suite_mean_test([]), pending, len(judged))

@@ -1,41 +1,38 @@
-"""When a metric's plan looks at its samples, what each look may spend, and the power rule's
-constants, shared by the candidate-boots decision (:mod:`.boot_decide`) and its hints
-(:mod:`.boot_hints`).
+"""When a metric's plan looks at its samples and what each look may spend, shared by the
+candidate-boots decision (:mod:`.boot_decide`) and its hints (:mod:`.boot_hints`).
 
-* **Regression** is declared only at the regression looks: ``2 x min_runs`` (the confirmation:
-  a suspect is re-measured with as many runs again) and ``max_runs`` if later (by default
-  ``max_runs = RUN_BUDGET_FACTOR x min_runs``: one look).  Alpha is spent by Bonferroni over
-  those looks, so the false-alarm rate holds across the repeated looks whatever their
-  correlation.
-* **Pass** spends :data:`PASS_ALPHA` evenly over every look from ``min_runs`` to ``max_runs``,
-  and needs :data:`POWER` for delta with the noise at its :data:`NOISE_CONFIDENCE` upper
-  confidence bound (:func:`noise_upper`).
-* **Boots** (issue 28): a candidate label's error budget is spent over its boots by the label's
-  plan (:class:`LabelPlan`, fixed at the label's first run): ``--sbc-boots N`` looks once, at
-  boot N, with the whole budget (the boots before are ``pending``); every other protocol (``auto``,
-  boots recorded by hand, ``sbcbench compare`` on the files given) looks at every boot up to a
-  budget of B boots and spends 1/B of the budget at each (Bonferroni over the boot looks: the
-  bound holds whatever the looks' correlation).  Both alphas above are scaled by the share the
-  boot's look spends; a boot beyond the plan spends nothing and decides nothing.
+Two error rates are spent, each over the label's boot looks:
 
-Power uses the shifted-central-t approximation of the noncentral t: the smallest detectable drop
-is ``(t(1 - alpha_look, df) + t(0.8, df)) x SE_up``, with ``SE_up = SE sqrt(df / chi2(0.05, df))``
-(the chi-square quantile by the Wilson-Hilferty approximation: within 2% for df >= 4, more
-conservative below).
+* **Regression** (a false alarm): the metric's rate ``alpha`` (Holm's first step, 4% / m).
+  Within a boot, a regression is declared only at the regression looks: ``2 x min_runs`` (the
+  confirmation: a suspect is re-measured with as many runs again) and ``max_runs`` if later (by
+  default ``max_runs = RUN_BUDGET_FACTOR x min_runs``: one look); the boot's level is split
+  over them by Bonferroni.
+* **Pass** (a false "no regression of delta or more"): :data:`PASS_RATE` per metric, the
+  one-sided upper confidence bound of the drop below delta (non-inferiority); within a boot it
+  is split over every run look from ``min_runs`` to ``max_runs``.
+
+**Boots.** A candidate label's plan (:class:`LabelPlan`, fixed at the label's first run) says
+which of its boots are looks: ``--sbc-boots N`` looks once, at boot N, with the whole of both
+rates (the boots before are ``pending``); every other protocol (``auto``, boots recorded by
+hand, ``sbcbench compare`` on the files given) looks at every boot up to a budget of B boots,
+and spends both rates over those looks as a group-sequential design does
+(:mod:`.spending`: Lan-DeMets boundaries, the looks' correlation counted), so that the label's
+looks together keep each rate, whatever the boots show at each.  A boot beyond the plan spends
+nothing and decides nothing.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
 from dataclasses import dataclass
 
 from ..workload import DEFAULT_MIN_EFFECT_PCT as DEFAULT_MIN_EFFECT_PCT  # the run's sampling
 from ..workload import RUN_BUDGET_FACTOR as RUN_BUDGET_FACTOR
+from .spending import boot_level
 
-PASS_ALPHA = 0.05  # "no regression of at least delta" at 95% confidence, per metric
-POWER = 0.8
-NOISE_CONFIDENCE = 0.95  # power is judged at the noise's 95% upper confidence bound
+PASS_RATE = 0.05  # "no regression of at least delta" at 95% confidence, per metric
+PASS_ALPHA = PASS_RATE  # the name earlier versions used
+POWER = 0.8  # the power the hints plan for (reported, never a condition of pass)
 
 
 DEFAULT_BOOT_BUDGET = 6  # --sbc-boots-budget: the boots a label may look at (every-boot plans)
@@ -54,13 +51,28 @@ class LabelPlan:
         if self.boots < 1:
             raise ValueError(f"a label's plan needs at least one boot, got {self}")
 
-    def share(self, c: int) -> float:
-        """The share of the label's error budget its look at candidate boot ``c`` spends."""
+    def is_look(self, c: int) -> bool:
+        """Whether the plan looks at candidate boot ``c``."""
         if c > self.boots or c < 1:
+            return False
+        return self.every_boot or c == self.boots
+
+    def level(self, c: int, k: int, rate: float) -> float:
+        """The nominal one-sided level the look at candidate boot ``c`` (against ``k`` baseline
+        boots) spends of ``rate``: all of it at a fixed plan's one look, the group-sequential
+        boundary's at an every-boot plan's, 0 where the plan does not look."""
+        if not self.is_look(c):
             return 0.0
-        if self.every_boot:
-            return 1.0 / self.boots
-        return 1.0 if c == self.boots else 0.0
+        if not self.every_boot:
+            return rate
+        return boot_level(k, c, self.boots, rate)
+
+    def judged_boot(self, c: int) -> int:
+        """The look whose level a boot's figures are given at: its own where it is a look;
+        a pending boot's, the plan's next look; beyond the plan, its last look."""
+        if self.is_look(c):
+            return c
+        return min(max(c, 1), self.boots) if self.every_boot else self.boots
 
     def as_dict(self) -> dict[str, object]:
         return {"boots": self.boots, "every_boot": self.every_boot}
@@ -78,8 +90,9 @@ class LabelPlan:
 
     def describe(self) -> str:
         if self.every_boot:
-            return f"a look at every boot up to {self.boots}, 1/{self.boots} of the budget each"
-        return f"one look at boot {self.boots} with the whole budget"
+            return (f"a look at every boot up to {self.boots}, the error rates spent over "
+                    "them (group-sequential)")
+        return f"one look at boot {self.boots} with the whole error rates"
 
 
 ONE_BOOT = LabelPlan(1, every_boot=False)  # a run judged alone: its one boot, the whole budget
@@ -87,9 +100,7 @@ OFFLINE = LabelPlan()  # compare on the files given: no claim in them is trusted
 
 
 class LookSchedule:
-    """When a plan looks and what each look may spend: regressions are confirmed at
-    ``2 x min_runs`` and at the budget, Bonferroni over those looks; a pass spends
-    :data:`PASS_ALPHA` over every look."""
+    """When a plan looks and what each look may spend (see the module docstring)."""
 
     min_runs: int
     max_runs: int
@@ -101,10 +112,6 @@ class LookSchedule:
     def label_plan(self) -> LabelPlan:
         return LabelPlan(self.boots, self.every_boot)
 
-    def boot_share(self, c: int) -> float:
-        """The share of the error budget the look at candidate boot ``c`` spends."""
-        return self.label_plan.share(c)
-
     @property
     def confirm_at(self) -> int:
         return min(2 * self.min_runs, self.max_runs)
@@ -114,39 +121,22 @@ class LookSchedule:
         return tuple(sorted({self.confirm_at, self.max_runs}))
 
     @property
-    def alpha_look(self) -> float:
-        """A regression look's alpha with the whole budget (scale by :meth:`boot_share`)."""
-        return self.alpha / len(self.regression_looks)
+    def pass_looks(self) -> int:
+        return self.max_runs - self.min_runs + 1
 
-    @property
-    def alpha_pass(self) -> float:
-        """A pass look's alpha with the whole budget (scale by :meth:`boot_share`)."""
-        return PASS_ALPHA / (self.max_runs - self.min_runs + 1)
+    def spent(self, c: int, k: int) -> float:
+        """The share of the metric's rate the look at boot ``c`` rejects at (its nominal level
+        over ``alpha``; 0: not a look): a p-value divided by it is counted at the whole rate,
+        as Holm's later steps count it."""
+        return self.label_plan.level(c, k, self.alpha) / self.alpha
 
-    def judged_share(self, c: int) -> float:
-        """The share a look at boot ``c`` is judged with: its own, or, for a boot that spends
-        nothing (pending, or beyond the plan), the share of the plan's next or last look (what
-        its figures would be judged at)."""
-        return self.boot_share(c) or self.boot_share(min(max(c, 1), self.boots)) \
-            or self.boot_share(self.boots)
+    def regression_level(self, c: int, k: int) -> float:
+        """A regression look's one-sided level at boot ``c`` (a boot that is no look: the level
+        its figures are given at, :meth:`LabelPlan.judged_boot`)."""
+        plan = self.label_plan
+        return plan.level(plan.judged_boot(c), k, self.alpha) / len(self.regression_looks)
 
-
-BOOT_KURTOSIS = 6.0  # Student-t with 5 df has this excess kurtosis
-
-
-def pass_df(df: float, boots: int) -> float:
-    """The degrees of freedom the pass rule's noise bound is taken at: the variance of a
-    variance estimate grows with the boots' excess kurtosis (Box: var(s^2) / sigma^4 =
-    2 / df + kurtosis / n), so boots are allowed an excess kurtosis of BOOT_KURTOSIS (a bad
-    boot now and then, as heavy as Student-t with 5 df) and the bound is the chi-square one at
-    the df that variance implies (issue 28: with normal-theory bounds, t(3) boot offsets made
-    20% of unchanged metrics pass where only 80% of 3% drops were caught)."""
-    return max(1.0, df / (1.0 + df * BOOT_KURTOSIS / (2.0 * max(boots, 1))))
-
-
-def noise_upper(df: float, confidence: float) -> float:
-    """SE_up / SE: sqrt(df / chi2 lower quantile), Wilson-Hilferty for the chi-square."""
-    z = statistics.NormalDist().inv_cdf(confidence)
-    c = 2.0 / (9.0 * df)
-    lower = df * max(1e-6, 1.0 - c - z * math.sqrt(c)) ** 3
-    return math.sqrt(df / lower)
+    def pass_level(self, c: int, k: int) -> float:
+        """A pass look's one-sided level at boot ``c`` (as :meth:`regression_level`)."""
+        plan = self.label_plan
+        return plan.level(plan.judged_boot(c), k, PASS_RATE) / self.pass_looks

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..model import Identity, Result, Verdict, display
 from ..platform.board import BoardProfile
+from ..words import interval_text, wide
 from .compare import compare, load_reference
 from .fleet import rank_identity
 from .markdown import describe
@@ -89,8 +90,11 @@ def change_text(before: Result | None, after: Result | None, verdict: Verdict | 
     e = verdict.evidence
     if e is None:
         return verdict.status
-    low, high = (f"{v:+.1f}%" if v is not None else "unbounded" for v in e.ci_pct)
-    return f"{e.change_pct:+.1f}% [{low}, {high}] {e.confidence_pct:.0f}% CI: {verdict.status}"
+    low, high = e.ci_pct
+    if wide(low, high):
+        return f"{e.change_pct:+.1f}% ({interval_text(low, high)}): {verdict.status}"
+    return f"{e.change_pct:+.1f}% [{low:+.1f}%, {high:+.1f}%] {e.confidence_pct:.0f}% CI: " \
+           f"{verdict.status}"
 
 
 RowKey = tuple[str, str, Identity]

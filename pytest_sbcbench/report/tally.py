@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..model import Evidence, Result
-from ..words import caught, counted
+from ..words import caught, counted, pct_text, wide
 
 ORDER = ("regression", "implausible", "invalid", "incomparable", "pending", "inconclusive",
          "no-baseline", "improvement", "pass")
@@ -35,7 +35,11 @@ def _interval(result: Result) -> str:
     if ev is None:
         return result.measurement.display_name
     lo, hi = ev.ci_pct
-    bounds = "" if lo is None or hi is None else f" [{lo:+.1f}, {hi:+.1f}]"
+    if wide(lo, hi):
+        bounds = "" if lo is None or hi is None else \
+            f" [cannot tell: {pct_text(lo)} .. {pct_text(hi)}]"
+    else:
+        bounds = f" [{lo:+.1f}, {hi:+.1f}]"
     return f"{result.measurement.display_name} {ev.change_pct:+.1f}%{bounds}"
 
 
