@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from scripted import BASELINE, SAME, SLOWER, TEST, judged, star64_session, with_baseline
 
@@ -20,6 +21,9 @@ from pytest_sbcbench.run.boot_cycle import (
     results_path,
     with_boots,
 )
+
+if TYPE_CHECKING:
+    from pytest_sbcbench.run.lab import LabRun
 
 
 def test_a_planned_boot_changes_nothing_until_installed(tmp_path: Path) -> None:
@@ -48,8 +52,9 @@ def test_the_boots_a_run_measures_and_where_each_boot_writes(tmp_path: Path) -> 
     assert boots_of(run) == 1 and is_last_boot(run)
     assert results_path(run) == tmp_path / "r.json"
     three = with_boots(run, 3)
-    assert boots_of(run) == 1  # returned, not yet installed
     run.install(three)
+    assert boots_of(run) == 1  # without a lab a run is one boot, recorded by hand
+    run.lab = cast("LabRun", object())  # a lab reboots between boots: this run measures three
     assert boots_of(run) == 3 and not is_last_boot(run)
     assert results_path(run) == tmp_path / "r.boot1.json"  # a boot before the last
 

@@ -111,20 +111,35 @@ def test_ten_baseline_boots_then_three_candidate_boots(boot: Boot,
     assert {v["metric"]: v["detail"] for v in data["verdicts"]} == pytest_verdicts
 
 
-def test_boots_without_a_lab_are_refused_saying_how_to_record_them(
-        pytester: pytest.Pytester, copy_benchmarks: Callable[..., None]) -> None:
-    """The controller cannot reboot itself without ending the run: refused at start-up, before
-    anything is measured, with the way to record boots by hand."""
-    copy_benchmarks()
-    done = pytester.runpytest("benchmarks", "-k", "sha256", "--sbc-boots", "3")
-    assert done.ret == pytest.ExitCode.USAGE_ERROR
-    done.stderr.fnmatch_lines(["*--sbc-boots 3 reboots the board between boots through the lab "
-                               "(-p labgrid --lg-env ENV*Record boots by hand instead: run once "
-                               "per boot*"])
-    assert pytester.runpytest("benchmarks", "--sbc-boots", "51").ret == \
-        pytest.ExitCode.USAGE_ERROR  # at most 50
-    one = pytester.runpytest("benchmarks", "-k", "nothing-matches", "--sbc-boots", "1")
-    assert one.ret == pytest.ExitCode.NO_TESTS_COLLECTED  # one boot needs no reboot
+def test_boots_without_a_lab_are_a_fixed_plan_recorded_by_hand(
+        boot: Boot, pytester: pytest.Pytester) -> None:
+    """``--sbc-boots 3`` without a lab: each run is one boot of the label, recorded by hand;
+    the label's plan is one look at boot 3 with the whole error rates (the boots before it
+    pending, exit 6 under --sbc-gate), recorded with its first session; a fourth boot finds
+    the plan spent.  Saving a baseline's boots takes one run per boot: refused up front."""
+    for i in range(1, 6):
+        boot(f"base-{i}", "-k", "sha256 or sha512", *ACCEPT).assert_outcomes(passed=2)
+    runs = [boot(f"fixed-{i}", "-k", "sha256 or sha512", "--sbc-gate", "--sbc-boots", "3",
+                 "--sbc-candidate", "fixed", "--sbc-results", f"f{i}.json") for i in (1, 2, 3, 4)]
+    assert [r.ret for r in runs[:2]] == [6, 6]
+    assert set(statuses(pytester.path / "f1.json").values()) == {"inconclusive"}
+    runs[0].stdout.fnmatch_lines(["pending: 2 metrics wait for the candidate's last boot (this is "
+                                  "candidate boot 1); nothing is decided yet"])
+    assert not (pytester.path / "f1.boot1.json").exists()  # one boot a run: its own file
+    assert runs[2].ret in (pytest.ExitCode.OK, 6) and "regression" not in statuses(
+        pytester.path / "f3.json").values()
+    runs[2].stdout.fnmatch_lines(["gate: 2 metrics, 5 baseline boots vs 3 candidate boots: *"])
+    runs[3].stdout.fnmatch_lines(["*is spent at candidate boot 4: judge a new label*"])
+    from pytest_sbcbench.judge import history
+
+    (saved,) = (pytester.path / "bl").glob("*.json")
+    recorded = history.label_plan(pytester.path / "bl" / history.FILE_NAME, saved.stem, "fixed")
+    assert recorded == {"boots": 3, "every_boot": False}
+    refused = boot("base-9", "--sbc-boots", "3", "--sbc-save-baseline")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused.stderr.fnmatch_lines(["*--sbc-boots 3 --sbc-save-baseline reboots the board between "
+                                  "boots through the lab*one --sbc-save-baseline run per boot*"])
+    assert boot("x", "--sbc-boots", "51").ret == pytest.ExitCode.USAGE_ERROR  # at most 50
 
 
 def test_three_boots_recorded_by_hand_keep_the_bound_over_twenty_suites(

@@ -17,18 +17,18 @@ from ..errors import SbcBenchError
 from ..words import counted
 from .state import existing
 
-NO_LAB = ("--sbc-boots {n} reboots the board between boots through the lab (-p labgrid --lg-env "
-          "ENV: labgrid power, or reboot over the board's shell); without a lab the controller "
-          "would have to reboot itself, which ends this run. Record boots by hand instead: run "
-          "once per boot (reboot, then run again with the same --sbc-candidate LABEL, or with "
-          "--sbc-save-baseline for the baseline); each run is judged with the earlier boots of "
-          "its label")
+NO_LAB = ("--sbc-boots {n} --sbc-save-baseline reboots the board between boots through the lab "
+          "(-p labgrid --lg-env ENV: labgrid power, or reboot over the board's shell); without "
+          "a lab the controller would have to reboot itself, which ends this run. Record the "
+          "baseline's boots by hand instead: one --sbc-save-baseline run per boot, rebooting "
+          "in between")
 
 
-def check(boots: int | str | None, has_lab: bool) -> None:
-    """More than one boot in one run needs a lab; ``auto`` without one plans the label's boots
-    for runs recorded by hand (each run is one boot of the plan)."""
-    if isinstance(boots, int) and boots > 1 and not has_lab:
+def check(boots: int | str | None, has_lab: bool, saving: bool = False) -> None:
+    """More than one boot in one run needs a lab.  Without one, ``--sbc-boots N`` and ``auto``
+    plan the label's boots for runs recorded by hand (each run one boot of the plan: N, one
+    look at boot N; ``auto``, a look at every boot), which a baseline save has no use for."""
+    if isinstance(boots, int) and boots > 1 and not has_lab and saving:
         raise pytest.UsageError(NO_LAB.format(n=boots))
 
 

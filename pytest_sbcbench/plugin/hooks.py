@@ -90,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
     lab = _lab(config)
     from .boots import check as check_boots
 
-    check_boots(values["boots"], lab is not None)
+    check_boots(values["boots"], lab is not None, bool(values["save_baseline"]))
     profiles: list[BoardProfile] | None = None
     if config.hook.pytest_sbcbench_boards.get_hookimpls():
         profiles = _hook_profiles(config)  # a project implementing the hook uses the plugin

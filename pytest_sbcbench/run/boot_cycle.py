@@ -38,9 +38,12 @@ def budget_of(settings: Settings) -> int:
 
 
 def boots_of(run: Session) -> int:
-    """The boots this run may measure: ``--sbc-boots N``; ``auto`` on a lab, its budget (it
-    may stop earlier); else 1."""
-    if run.settings.boots_auto and run.lab is not None:
+    """The boots this run may measure: on a lab, ``--sbc-boots N``, or ``auto``'s budget (it
+    may stop earlier); else 1 (without a lab, ``--sbc-boots`` plans boots recorded by hand,
+    each run one of them)."""
+    if run.lab is None:
+        return 1
+    if run.settings.boots_auto:
         return run.settings.boots or budget_of(run.settings)  # set_boots: where it stopped
     return run.settings.boots or 1
 

@@ -162,7 +162,9 @@ class Session:
             self.closing = self._begun().close()
             self.notes.extend(self.outputs.write_boot(
                 self.target, self.lookup, self.preflight, self.recorder, self.lab,
-                boot_results_path(self.settings, self.boot), interrupted,
+                # without a lab a run is one boot of its label (recorded by hand): its last
+                boot_results_path(self.settings, self.boot, True if self.lab is None else None),
+                interrupted,
                 lambda: interrupted or bool(late or held.received)))
         late += [signal_name(s) for s in held.received]
         if late:
