@@ -39,7 +39,6 @@ from pytest_sbcbench.judge.family import (
     per_test_alpha,
     suite_mean_test,
 )
-from pytest_sbcbench.judge.tdist import t_ppf
 
 N_METRICS = 25
 RUNS = 3
@@ -164,20 +163,6 @@ def judge_metric(base: BootSide, cand_boots: Sequence[tuple[float, ...]], shift:
     raise AssertionError("the last look is always final")
 
 
-def true_power(cell: BootCell, j: int, n_last: int, plan: BootPlan, effect: float = 0.03
-               ) -> float:
-    """The power for ``effect`` of the regression test at this look, from the simulated
-    variances (shifted-t approximation of the noncentral t)."""
-    sd_b, sd_w = math.log1p(cell.drift_of(j)), math.log1p(cell.cv_of(j))
-    k, c = cell.k, cell.c
-    var = sd_b**2 * (1 / k + 1 / c) + sd_w**2 * (1 / (RUNS * k)
-                                                 + ((c - 1) / RUNS + 1 / n_last) / c**2)
-    df = float(k + c - 2)
-    t = t_ppf(1 - plan.alpha_look, df)
-    z = (math.log1p(effect) / math.sqrt(var) - t) / math.sqrt(1 + t * t / (2 * df))
-    return statistics.NormalDist().cdf(z)
-
-
 AnchorRule = Callable[[Sequence[Sequence[float]], Sequence[float]], tuple[bool, int]]
 
 
@@ -207,7 +192,6 @@ class CellTally:
     failed_metric: int = 0
     failed_suite_mean: int = 0
     passes: int = 0
-    passes_underpowered: int = 0
     metrics: int = 0
     null_regressions: int = 0  # unchanged metrics failed (by their test or Holm's later steps)
     null_inconclusive: int = 0  # unchanged metrics left inconclusive by their test
@@ -242,11 +226,7 @@ def run_boot_cell(cell: BootCell, trials: int, seed: int,
         tally.failed_suite_mean += verdict.suite.status == "regression"
         tally.null_regressions += len(verdict.regressions)
         tally.null_inconclusive += sum(j.decision.status == "inconclusive" for j in null)
-        for j, one in enumerate(null):
-            if one.decision.status == "pass":
-                tally.passes += 1
-                tally.passes_underpowered += true_power(
-                    cell, j, one.decision.samples_used, plan) < 0.8
+        tally.passes += sum(one.decision.status == "pass" for one in null)
         assert tally.catch is not None and tally.detected is not None
         tally.catch.append(statistics.median(j.decision.catch95_pct for j in null))
         for i, (kind, shift) in enumerate(cell.drops):
@@ -285,8 +265,8 @@ def pct(x: float) -> str:
 
 
 HEAD = ["| cell (25 metrics, 3 runs a boot) | k baseline vs c candidate boots | unchanged "
-        "suites failing (95% interval; metric / suite mean) | target <= 5% | unchanged passes "
-        "below 80% power | 95% of drops >= (median metric) | detected (target) |",
+        "suites failing (95% interval; metric / suite mean) | target <= 5% | unchanged metrics "
+        "judged pass | 95% of drops >= (median metric) | detected (target) |",
         "|---|---|---|---|---|---|---|"]
 
 
@@ -302,8 +282,7 @@ def row(cell: BootCell, t: CellTally) -> str:
     return (f"| {cell.label}{', shared' if cell.shared and 'shared' not in cell.label else ''} "
             f"| {cell.k} vs {cell.c} | {pct(rate)} ({pct(low)}-{pct(high)}; "
             f"{pct(t.failed_metric / t.suites)} / {pct(t.failed_suite_mean / t.suites)}) | "
-            f"{'met' if rate <= 0.05 else 'NOT met'} | {t.passes_underpowered} of {t.passes} "
-            f"passes ({pct(t.passes / t.metrics)} of metrics pass) | "
+            f"{'met' if rate <= 0.05 else 'NOT met'} | {pct(t.passes / t.metrics)} | "
             f"{catch:.1f}% | {detect or '-'} |")
 
 

@@ -65,6 +65,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import gate_looks
 import gate_protocols
 from gate_boots import MAX_RUNS, N_METRICS, AnchorRule, boots_table, detect_cells
 from pyperf._utils import is_significant
@@ -143,10 +144,15 @@ def tables(which: str, trials: int, seed: int) -> list[str]:
     then the protocols' table, the few-boots table and ``--sbc-boots auto`` on the detection
     cells."""
     out = [f"{trials} suites of {N_METRICS} metrics per cell, seed {seed}", ""]
+    if which in ("looks", "all"):
+        out += ["What the gate decides at 1, 2, 3 and 6 candidate boots (each cell: unchanged "
+                "suites failed so far / unchanged metrics judged pass / metrics truly 3% "
+                "slower judged pass so far / lone 3% drop caught so far):", "",
+                *gate_looks.looks_tables(trials, seed), ""]
     if which in ("bound", "detect", "all"):
         out += boots_table(which, trials, seed, ANCHORS)
     if which in ("protocols", "all"):
-        out += ["", "A label's boots under each protocol (issue 28):", "",
+        out += ["", "A label's boots under each protocol:", "",
                 *gate_protocols.protocols_table(trials, seed)]
     if which in ("few", "all"):
         out += ["", "One and two candidate boots against a plain t on boot means:", "",
@@ -272,7 +278,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="the candidate-boots gate simulated over "
                                                  "whole suites, beside other tools' rules")
     parser.add_argument("--cells", "--boots", dest="cells", default="all",
-                        choices=("bound", "detect", "protocols", "few", "auto", "all"),
+                        choices=("looks", "bound", "detect", "protocols", "few", "auto", "all"),
                         help="the suite-bound cells, the detection cells, the protocols' "
                              "cells, few boots, auto detection, or all (default)")
     parser.add_argument("--trials", type=int, default=500, help="suites per cell")
