@@ -271,3 +271,15 @@ def test_intervals_a_person_can_read() -> None:
     d = decide_boots(draw(rng, "b", 3, 3, 0.01, 0.3), draw(rng, "c", 1, 3, 0.01, 0.3), "lower",
                      BootPlan(3, 3, 1))
     assert "cannot tell: the " in d.detail and "tolerance" not in d.detail
+
+
+def test_runs_dominate_where_run_noise_outweighs_boot_drift() -> None:
+    """Ten boots of 3 runs: CV 1% against a drift of 0.2%, the runs' part of a boot mean is
+    larger (more runs a boot narrow the verdict); CV 0.3% against a drift of 1%, the boots'
+    is; fewer than three boots say nothing."""
+    from pytest_sbcbench.judge.boot_test import runs_dominate
+
+    rng = random.Random(8)
+    assert runs_dominate(reduce_side(draw(rng, "b", 10, 3, 0.01, 0.002)))
+    assert not runs_dominate(reduce_side(draw(rng, "b", 10, 3, 0.003, 0.01)))
+    assert not runs_dominate(reduce_side(draw(rng, "b", 2, 3, 0.05, 0.0)))

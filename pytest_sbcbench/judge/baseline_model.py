@@ -21,7 +21,7 @@ from .baseline_columns import EntryColumns
 from .baseline_columns import boot_of as boot_of
 from .baseline_columns import reference_of as reference_of
 from .boot_tails import tail_weight
-from .boot_test import BootSide
+from .boot_test import BootSide, runs_dominate
 from .boots import BaselineSession
 
 BASELINE_SCHEMA = "sbcbench-baseline/1"
@@ -157,6 +157,17 @@ class Baseline:
         """How heavy-tailed the board's boots look, pooled over every entry's used boots
         (:func:`.boot_tails.tail_weight`: 0 normal, 1 clearly heavy), computed once."""
         return tail_weight(e.side for e in self.entries if e.used_count)
+
+    @cached_property
+    def _run_noisy(self) -> frozenset[str]:
+        return frozenset(e.test for slot in self._slots.values() for e in slot
+                         if runs_dominate(e.side))
+
+    def runs_dominate(self, test: str) -> bool:
+        """Some metric of ``test`` has boots whose run-to-run noise is larger than their
+        boot-to-boot drift (:func:`.boot_test.runs_dominate`): its runs a boot are worth
+        more than another boot (worked out once for the baseline)."""
+        return test in self._run_noisy
 
     def slot(self, test: str, metric: str) -> list[BaselineEntry]:
         """The entries of ``test``'s ``metric`` that have a used session (an entry whose every

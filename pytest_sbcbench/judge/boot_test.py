@@ -69,6 +69,19 @@ class BootSide:
             and self.run_share.count(self.run_share[0]) == len(self.run_share)
 
 
+def runs_dominate(side: BootSide) -> bool:
+    """Whether a boot mean's run-to-run part is larger than its boot-to-boot part (at least
+    three boots with repeated runs to tell): then more runs a boot, not more boots, are what
+    would narrow the verdict.  The boot part is the boot means' spread less the runs' share of
+    it (the variance components of :func:`boot_noise`)."""
+    if side.k < 3 or side.within_df == 0:
+        return False
+    s_w2 = side.within_ss / side.within_df
+    runs_part = s_w2 * sum(side.run_share) / side.k
+    boot_part = max(0.0, side.spread_ss / (side.k - 1) - runs_part)
+    return runs_part > boot_part
+
+
 def boot_key(session: BootSession, index: int) -> object:
     return session.boot_id if session.boot_id is not None else ("session", index)
 

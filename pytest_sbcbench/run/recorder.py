@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .target import RunTarget
 
 Publish = Callable[["Result"], None]
+RUNS_FOR_NOISE = 2  # runs a boot, times the plan's, where run noise outweighs boot drift
 Taken = TypeVar("Taken")  # what a sampling returns (the loop's handles)
 FarBoot = Callable[["Result"], bool]
 
@@ -130,7 +131,8 @@ class Recorder:
         pytest-benchmark), then more while the sequential decision asks and the budget allows;
         record one result per metric.  ``watching``: the test's local sampler (its watch,
         :mod:`.trial`), whose window says whether other work disturbed the samples."""
-        runs = ctx.plan.sampling(ctx.settings, self.max_runs, workload.name)
+        runs = self._runs_for_noise(test, ctx,
+                                    ctx.plan.sampling(ctx.settings, self.max_runs, workload.name))
         more, details = self._more(test, runs), self._carried(runs)
 
         def sampled() -> list[Handle]:
@@ -140,6 +142,19 @@ class Recorder:
             _check_details(test, handle.measurement)
             self.pending.setdefault(test, []).append(handle)
         return handles
+
+    def _runs_for_noise(self, test: str, ctx: Context, runs: Sampling) -> Sampling:
+        """Where the baseline shows that run-to-run noise outweighs the drift between boots
+        for this test (:meth:`..judge.baseline_model.Baseline.runs_dominate`), twice the runs
+        a boot, saves and candidates alike so that the baseline grows into it: more runs narrow
+        a verdict there, another boot would not as much.  Never where the runs are the test's
+        own or given (``--sbc-runs``, ``--sbc-max-runs``)."""
+        baseline = self.against.baseline if self.against is not None else None
+        settings = ctx.settings
+        if baseline is None or ctx.plan.fixed or self.max_runs or settings.runs is not None \
+                or settings.max_runs is not None or not baseline.runs_dominate(test):
+            return runs
+        return sampling(RUNS_FOR_NOISE * runs.min_runs, None, runs.min_effect_pct)
 
     def _carried(self, runs: Sampling) -> dict[str, Any]:
         """What a result carries of its sampling (``details["sequential"]``), with m."""
