@@ -57,6 +57,7 @@ class BootCell:
     targets: tuple[float, ...] = ()  # detection target per drop
     metrics: int = N_METRICS
     offsets: str = "normal"  # "normal", "t3" (Student-t, 3 df, same SD) or "outlier" (below)
+    runs: int = RUNS  # a boot's runs, both sides (a look's budget: twice as many)
 
     def cv_of(self, j: int) -> float:
         return self.cv[j % len(self.cv)]
@@ -135,7 +136,7 @@ def draw_suite(rng: random.Random, cell: BootCell, candidate_boots: int | None =
             z = shared[b] if cell.shared else offset(rng, kind)
             z -= OUTLIER_SDS if b == bad else 0.0
             last = cell.k + c - 1 if candidate_boots is None else cell.k  # the looks' boots
-            n = RUNS if b < last else MAX_RUNS
+            n = cell.runs if b < last else 2 * cell.runs
             boots.append(tuple(100.0 * (1.0 + drift * z) * (1.0 + rng.gauss(0.0, cv))
                                for _ in range(n)))
         out.append(([BootSession(boots[b], f"b{b}") for b in range(cell.k)], boots[cell.k:]))

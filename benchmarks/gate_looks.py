@@ -32,7 +32,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gate_boots import MAX_RUNS, RUNS, BootCell, draw_suite, interval, pct
+from gate_boots import BootCell, draw_suite, interval, pct
 from gate_protocols import Look, auto_stop, family_at, look_boots, with_tails
 
 from pytest_sbcbench.judge.boot_decide import BootDecision, BootPlan, decide_sides
@@ -50,6 +50,8 @@ def look_cells() -> list[BootCell]:
     an outlier baseline boot and a drift every metric shares."""
     return [
         BootCell("CV 1%, drift 0.5%", 10, 0, (0.01,), (0.005,)),
+        BootCell("CV 1%, drift 0.5%; 6 runs a boot (runs dominate)", 10, 0, (0.01,), (0.005,),
+                 runs=6),
         BootCell("CV 0.5%, drift 0.5%", 10, 0, (0.005,), (0.005,)),
         BootCell("CV 0.3%, drift 1%", 10, 0, (0.003,), (0.01,)),
         BootCell("CV 0.5%, drift 1%", 10, 0, (0.005,), (0.01,)),
@@ -84,15 +86,16 @@ def compare_boots(base: BootSide, boots: Sequence[tuple[float, ...]], plan: Boot
                   shift: float) -> Judged:
     """One metric through ``sbcbench compare`` at each candidate boot: the files' first 3 runs,
     judged with the file's plan, a ``continue`` judged again as final (verdict.final_decision)."""
-    sessions = [BootSession(tuple(v * (1.0 + shift) for v in b[:RUNS]), f"c{i}")
+    runs = plan.min_runs
+    sessions = [BootSession(tuple(v * (1.0 + shift) for v in b[:runs]), f"c{i}")
                 for i, b in enumerate(boots)]
-    final = dataclasses.replace(plan, max_runs=RUNS)
+    final = dataclasses.replace(plan, max_runs=runs)
     out = []
     for c in range(1, len(sessions) + 1):
         side = reduce_side(sessions[:c])
-        d = decide_sides(base, side, RUNS, "lower", plan, explain=False)
+        d = decide_sides(base, side, runs, "lower", plan, explain=False)
         if d.status == "continue":
-            d = decide_sides(base, side, RUNS, "lower", final, explain=False)
+            d = decide_sides(base, side, runs, "lower", final, explain=False)
         out.append((d, side))
     return out
 
@@ -116,7 +119,8 @@ def _looks(bases: Sequence[BootSide], suite: Sequence[tuple[object, list[tuple[f
 def run_look_cell(cell: BootCell, trials: int, seed: int) -> dict[str, LookTally]:
     rng = random.Random(f"{seed}-looks-{cell.label}")
     alpha = per_test_alpha(cell.metrics)
-    every = BootPlan(RUNS, MAX_RUNS, DEFAULT_BOOT_BUDGET, alpha=alpha, every_boot=True)
+    every = BootPlan(cell.runs, 2 * cell.runs, DEFAULT_BOOT_BUDGET, alpha=alpha,
+                     every_boot=True)
     tallies = {p: LookTally() for p in PROTOCOLS}
     m = cell.metrics
     for _ in range(trials):

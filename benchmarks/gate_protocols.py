@@ -78,7 +78,7 @@ def look_boots(base: BootSide, boots: Sequence[tuple[float, ...]], plan: BootPla
     out = []
     for c, boot in enumerate(boots, start=1):
         values = tuple(v * scale for v in boot)
-        for n in range(RUNS, MAX_RUNS + 1):
+        for n in range(plan.min_runs, plan.max_runs + 1):
             now = (*sessions, BootSession(values[:n], f"c{c}"))
             side = reduce_side(now)
             d = decide_sides(base, side, n, "lower", plan, explain=False)
