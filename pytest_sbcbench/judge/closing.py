@@ -5,9 +5,10 @@ Each test decided at Holm's first step (alpha 4% / m) when it ended; here the fi
 of every metric judged are taken together: Holm's step-down over their p-values (each p counted
 over the look schedule's regression looks, as its test was) can make later regressions, and the
 suite-mean test at 1% catches a kernel-wide slowdown no metric shows alone.  Both can only add
-failures.  Each look spends the share of the label's error budget its boot spends (issue 28:
-Holm at 4% x share, each p-value divided by its metric's share; the suite-mean test at
-1% x share), so the looks of a label's boots together stay within the budget.  Nothing is
+failures.  Each look spends its share of the label's error rates (:mod:`.spending`: each
+p-value divided by the share its metric's look rejected at, so that Holm counts it at the whole
+rate; the suite-mean test at 1% x the smallest share), so the looks of a label's boots
+together stay within the budget.  Nothing is
 closed at a boot that spends nothing (``--sbc-boots N`` before boot N: the last boot closes
 the family)."""
 

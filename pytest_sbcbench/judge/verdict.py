@@ -142,7 +142,7 @@ def run_plan(min_runs: int, max_runs: int | None, min_effect_pct: float | None,
     """A metric's plan in a run: its sampling (:func:`..workload.sampling`: ``max_runs`` or
     RUN_BUDGET_FACTOR x ``min_runs``, never below ``min_runs``; delta ``min_effect_pct``,
     default 3); alpha 4% / m (Holm's first step); ``label_plan``: the candidate label's boot
-    plan (which boots are looks, and the share of the budget each spends); ``tail_weight``: the
+    plan (which boots are looks, and what each spends of the error rates); ``tail_weight``: the
     baseline's (:attr:`.baseline_model.Baseline.tail_weight`)."""
     runs = sampling(min_runs, max_runs, min_effect_pct)
     return BootPlan(runs.min_runs, runs.max_runs, label_plan.boots, runs.min_effect_pct,

@@ -123,8 +123,8 @@ OPTIONS: tuple[Option, ...] = (
            "boots",
            boots_value, "N|auto"),
     _value("--sbc-boots-budget", "boots_budget",
-           "most boots of a label judged at every boot (auto, by hand), 1/N of the error "
-           "budget each (default 6, fixed at the label's first run)", boot_count, "N"),
+           "most boots of a label judged at every boot (auto, by hand), the error rates "
+           "spent over them (default 6, fixed at the label's first run)", boot_count, "N"),
     _value("--sbc-candidate", "candidate",
            "label of what this run measures in the history (a kernel or BSP under test; "
            "default: the kernel release)", candidate_label, "LABEL"),

@@ -8,12 +8,12 @@ counted as pytest counts it, then Holm's later steps and the suite-mean test
 (:func:`judge.closing.close_run`).  A candidate session that is already one of the baseline's
 sessions (same boot, same samples), or given twice, is refused: it would be compared with
 itself.  The boots given are judged by the every-boot plan (:data:`judge.looks.OFFLINE`: the
-c-th boot's look spends 1/6 of the error budget), whatever plan or boots left a file claims, so
-``compare B c1``, ``B c1 c2``, ... together stay within the bound (issue 28).  The outcome maps
-to the pytest gate's exit codes (:func:`outcome`; ``sbcbench compare --help``): 0 every metric
-decided and none regressed, 1 a regression or an implausible number, 2 unusable input (raised
-as an error by the loaders), 4 cannot gate (incomparable, or without a baseline), 6
-undecided."""
+c-th boot's look spends its group-sequential share of the error rates), whatever plan or boots
+left a file claims, so ``compare B c1``, ``B c1 c2``, ... together stay within the bound.
+The outcome maps to the pytest gate's exit codes (:func:`outcome`; ``sbcbench compare
+--help``): 0 every metric decided and none regressed, 1 a regression or an implausible number,
+2 unusable input (raised as an error by the loaders), 4 cannot gate (incomparable, or without a
+baseline), 6 undecided."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ A boot is a value (:class:`.boot.RunBoot`) that this module returns and the sess
 (:meth:`.session.Session.install`); nothing here writes the session.  A boot's plan
 (:func:`plan_suite`): m for Holm's first step, the candidate with its earlier
 boots (:mod:`.candidate`) and the label's boot plan (:func:`label_plan`: which boots are looks
-and the share of the error budget each spends, fixed at the label's first run and recorded with
+and what each spends of the error rates, fixed at the label's first run and recorded with
 its sessions in the history).  Between boots (:func:`next_boot`): this boot's outputs are
 written (results ``NAME.bootI.json``, history, baseline save), the lab board is rebooted (a new
 boot id, checked by the lab), its baseline is reloaded and the next boot planned.  Under
