@@ -162,6 +162,7 @@ def boot_informations(k: int, looks: int) -> tuple[float, ...]:
     return tuple(1.0 / (1.0 / k + 1.0 / j) for j in range(1, looks + 1))
 
 
+@lru_cache(maxsize=65536)
 def boot_level(k: int, c: int, looks: int, alpha: float, gamma: float | None = None) -> float:
     """The nominal one-sided level of the look at candidate boot ``c`` of a label that looks at
     every boot up to ``looks``, against ``k`` baseline boots, spending ``alpha`` in all
