@@ -1,4 +1,4 @@
-"""One rule for caches: derived from verified bytes and bound to their digest.
+"""One rule for caches: derived from verified bytes and bound to their digest (docs/security.md).
 
 The per-user summary cache of a baseline directory (``~/.cache/sbcbench/baseline-summaries``)
 is derived data anyone who can write the user's cache directory can edit.  Under
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 from array import array
 from collections.abc import Iterator
 from dataclasses import replace
@@ -22,6 +23,7 @@ from pytest_sbcbench.cli import main
 from pytest_sbcbench.judge import baseline_saves
 from pytest_sbcbench.judge.baseline_store import load_verified
 from pytest_sbcbench.judge.baseline_summary import read_cache, write_cache
+from pytest_sbcbench.measure import c_helpers, stream
 from pytest_sbcbench.report.compare import compare
 
 
@@ -108,3 +110,20 @@ def test_sign_hashes_every_save_never_the_caches_record(tmp_path: Path) -> None:
     assert main(["keygen", str(tmp_path / "key")]) == 0
     assert hashes(lambda: main(["sign", str(folder), "--key", str(tmp_path / "key.key")])) \
         == len(saves)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (apt-get install gcc)")
+def test_a_helper_binary_is_run_only_as_this_process_built_it(tmp_path: Path) -> None:
+    """A compiled helper (the STREAM kernel, whose output is a measurement) left in the
+    user's cache by an earlier process, or changed since this process wrote it, is built
+    again from the package's source, never run as found."""
+    forged = b"#!/bin/sh\necho 'Triad: 999999.0 MB/s'\n"
+    c_helpers._BUILT_HERE.clear()
+    kernel = stream.build(tmp_path)
+    assert stream.build(tmp_path) == kernel  # this process's own binary, reused
+    kernel.path.write_bytes(forged)  # edited in place by whoever can write the cache
+    assert stream.build(tmp_path).path.read_bytes() != forged
+    kernel.path.write_bytes(forged)
+    c_helpers._BUILT_HERE.clear()  # a new process finds the forged binary in the cache
+    rebuilt = stream.build(tmp_path)
+    assert rebuilt.path == kernel.path and rebuilt.path.read_bytes()[:4] == b"\x7fELF"
