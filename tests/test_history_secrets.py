@@ -16,7 +16,7 @@ from history_docs import build
 from pg_server import PgServer, pg_server
 
 from helpers import REPO
-from pytest_sbcbench.judge.history_url import HistoryError, masked, parse
+from pytest_sbcbench.judge.history_url import HistoryError, PostgresHistory, masked, parse
 
 __all__ = ["pg_server"]  # the session fixture, used by name below
 
@@ -38,7 +38,7 @@ def test_every_form_of_a_password_is_masked(url: str) -> None:
     where = parse(url)
     for shown in (str(where), repr(where), masked(url)):
         assert SECRET not in shown and "***" in shown, shown
-    assert where.url == url  # connecting still uses it  # type: ignore[union-attr]
+    assert isinstance(where, PostgresHistory) and where.url == url  # connecting uses it
 
 
 def test_a_url_that_is_no_history_is_refused_without_its_password() -> None:
