@@ -164,3 +164,24 @@ def test_publish_with_workers_ends_when_a_page_cannot_be_written(tmp_path: Path)
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
     assert done.returncode == 2, done.stderr
     assert "rpi5.html: is a directory" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_baseline_list_prints_no_terminal_escape(tmp_path: Path) -> None:
+    """A baseline is a store too: the label (reference) and created time of its sessions are
+    listed escaped by ``sbcbench baseline list``."""
+    from pytest_sbcbench.judge.baseline import with_session, write_baseline
+    from pytest_sbcbench.judge.stats import summarize
+    from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
+
+    samples = (1e8, 1.01e8)
+    result = Result("t.py::test_x", Measurement("m", "B/s", "higher", Identity.of(tool="w"),
+                                                samples), summarize(samples),
+                    Verdict("no-baseline", ""))
+    baseline = with_session(None, "star64", [result], "2026-11-01\x1b[2J",
+                            {"label": "L\x1b]0;pwned\x07"})
+    path = tmp_path / "star64.json"
+    write_baseline(path, baseline)
+    code, out, err = run("baseline", "list", str(path))
+    assert code == 0, err
+    assert "\x1b" not in out and "\x07" not in out
+    assert "2026-11-01\\x1b[2J" in out and "L\\x1b]0;pwned\\x07" in out
