@@ -16,7 +16,23 @@ import pytest
 
 
 class SbcBenchError(Exception):
-    """Base class of every error raised by pytest-sbcbench."""
+    """Base class of every error raised by pytest-sbcbench.
+
+    Picklable whatever a subclass's ``__init__`` takes (its message and attributes are
+    carried, the constructor is not called again), so an error raised in a worker process
+    (``sbcbench publish --jobs N``) reaches the parent instead of killing the pool's result
+    thread and leaving the command waiting forever."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _rebuilt, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuilt(cls: type[SbcBenchError], args: tuple[object, ...],
+             state: dict[str, object]) -> SbcBenchError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class SysrootError(SbcBenchError):

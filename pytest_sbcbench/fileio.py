@@ -18,6 +18,7 @@ import fcntl
 import json
 import os
 import re
+import resource
 import secrets
 import stat
 import sys
@@ -174,6 +175,53 @@ def default_cache() -> Path:
     return Path(base) / "pytest-sbcbench"
 
 
+ROOM_BYTES = 1 << 20  # what a write that failed without saying why may have needed
+
+
+def _size_limit() -> int | None:
+    """This process' limit on the size of a file it writes (``ulimit -f``), or None."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def _too_large() -> str:
+    limit = _size_limit()
+    return "file too large" + (f" (this process may write files of at most {limit} bytes: "
+                               "ulimit -f)" if limit is not None else "")
+
+
+def cannot_write(exc: OSError) -> str:
+    """Why a write failed, as said to the user: a file that cannot grow (``EFBIG``, ``ENOSPC``,
+    ``EDQUOT``) as ``could not write: file too large`` or ``no space left on device``, any
+    other error by its own words."""
+    if exc.errno == errno.EFBIG:
+        return f"could not write: {_too_large()}"
+    if exc.errno == errno.ENOSPC:
+        return "could not write: no space left on device"
+    if exc.errno == errno.EDQUOT:
+        return "could not write: disk quota exceeded"
+    return f"cannot write: {exc.strerror or exc}"
+
+
+def no_room(path: Path) -> str | None:
+    """Why a file at ``path`` (existing or not) may not grow, for a write that failed without
+    saying why (SQLite's ``disk I/O error``): this process' file size limit, at or below what
+    the file holds plus :data:`ROOM_BYTES`, or a file system with less than that free; None:
+    neither (the failure was something else)."""
+    limit = _size_limit()
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = 0
+    if limit is not None and limit < size + ROOM_BYTES:
+        return _too_large()
+    try:
+        fs = os.statvfs(path.parent)
+    except OSError:
+        return None
+    return "no space left on device" if fs.f_bavail * fs.f_frsize < ROOM_BYTES else None
+
+
 def _fsync_dir(directory: Path) -> None:
     fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
@@ -218,7 +266,7 @@ def write_atomic(path: Path, data: bytes) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = _new_temp(target)
     except OSError as exc:
-        raise OutputError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
+        raise OutputError(Path(path), cannot_write(exc)) from exc
     try:
         with os.fdopen(fd, "wb", closefd=False) as handle:
             handle.write(data)
@@ -230,7 +278,7 @@ def write_atomic(path: Path, data: bytes) -> Path:
     except BaseException as exc:
         tmp.unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise OutputError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
+            raise OutputError(Path(path), cannot_write(exc)) from exc
         raise
     finally:
         os.close(fd)

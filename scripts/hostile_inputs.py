@@ -1,5 +1,7 @@
 """The hostile inputs of issue 23 (items 6, 9, 10, 12, 13, 14, 15, 18, 24): poisoned files and
-captured trees, each refused where it enters, naming it, with no byte lost.
+captured trees, each refused where it enters, naming it, with no byte lost.  And the caches of
+issue 41 (item 1 and the rule for caches): a signed baseline directory whose summary cache was
+edited by hand, a compiled helper forged in the user's cache.
 
 Imported by ``hostile_replay.py``, which prints the table: :data:`CASES` run there one by one
 (module calls and the ``sbcbench`` CLI), :data:`PYTEST_CASES` with the other pytest-run cases
@@ -7,8 +9,11 @@ Imported by ``hostile_replay.py``, which prints the table: :data:`CASES` run the
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -245,3 +250,64 @@ def pytest_unsigned_profile(work: Path) -> Row:
                last_line(output, "unsigned board profile"),
                code == 4 and "unsigned board profile" in output,
                losses(before, snapshot(work), _keeps("run.log")))
+
+
+# -- caches: derived from verified bytes and bound to their digest (issue 41) ------------------
+
+@case
+def signed_baseline_through_its_cache(work: Path) -> Row:
+    """Item 1: under --sbc-verify-key the numbers judged came from the per-user summary cache,
+    which nothing checked: halving the cached values turned inconclusive into improvement."""
+    from test_baseline_saves import forget, loaded
+    from test_signed_cache import halve_the_cache, signed, verdicts
+
+    from pytest_sbcbench.judge.baseline_store import load_verified
+
+    previous = os.environ.get("SBCBENCH_SUMMARY_CACHE")
+    os.environ["SBCBENCH_SUMMARY_CACHE"] = str(work / "cache")
+    try:
+        forget()
+        with contextlib.redirect_stdout(io.StringIO()):  # keygen's and sign's lines
+            folder, public = signed(work)
+        forget()
+        honest = verdicts(load_verified(folder, public, "star64"))
+        forget()
+        loaded(folder)
+        halve_the_cache(folder)
+        before = snapshot(work)
+        forget()
+        plain = verdicts(loaded(folder))
+        forget()
+        verified = verdicts(load_verified(folder, public, "star64"))
+        forget()
+    finally:
+        if previous is None:
+            os.environ.pop("SBCBENCH_SUMMARY_CACHE", None)
+        else:
+            os.environ["SBCBENCH_SUMMARY_CACHE"] = previous
+    return Row("--sbc-verify-key, a signed directory's summary cache halved by hand", "ok",
+               f"verified: {sorted(set(verified))} (signed bytes: {sorted(set(honest))}; the "
+               f"cache read without a key: {sorted(set(plain))})",
+               verified == honest and plain != honest,
+               losses(before, snapshot(work), lambda k: k.startswith("cache/")))
+
+
+@case
+def forged_helper_in_the_cache(work: Path) -> Row:
+    """The rule for caches: a compiled helper left in the user's cache was run as found."""
+    from pytest_sbcbench.measure import c_helpers, stream
+
+    if shutil.which("cc") is None:
+        return Row("a forged STREAM binary in the user's cache", "skipped", "no C compiler",
+                   True, "no")
+    c_helpers._BUILT_HERE.clear()
+    kernel = stream.build(work / "cache")
+    forged = b"#!/bin/sh\necho 'Triad: 999999.0 MB/s'\n"
+    kernel.path.write_bytes(forged)
+    c_helpers._BUILT_HERE.clear()  # as a new process finds it
+    before = snapshot(work / "cache")
+    ran = stream.build(work / "cache").path.read_bytes()
+    return Row("a forged STREAM binary in the user's cache (a new process)", "ok",
+               "built again from the package's source" if ran != forged else "the forged "
+               "binary would run", ran != forged and ran[:4] == b"\x7fELF",
+               losses(before, snapshot(work / "cache"), lambda k: k.startswith("stream-")))

@@ -32,6 +32,15 @@ def history_option(command: argparse.ArgumentParser, suppress: bool = True) -> N
                          metavar="URL", help=HISTORY_HELP)
 
 
+def out_folder(value: str) -> Path:
+    """A folder to write into, as given: an empty name is refused (it would be the current
+    directory, which nobody asked for; ``.`` says so)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(f"{value!r}: an empty folder name; name the folder "
+                                         "to write into ('.' for the current one)")
+    return Path(value)
+
+
 def _baselines(command: argparse.ArgumentParser, order: bool = True) -> None:
     # SUPPRESS: a value given before the action (sbcbench history --baselines X show) stays
     command.add_argument("--baselines", type=Path, default=argparse.SUPPRESS, metavar="DIR",
@@ -53,7 +62,7 @@ def history_commands(history: argparse.ArgumentParser) -> None:
     show.add_argument("-k", dest="metric", default=None, metavar="METRIC",
                       help="the metric (e.g. sha512; default: every metric of the board)")
     show.add_argument("--json", action="store_true", help="print JSON")
-    show.add_argument("--out", type=Path, default=None, metavar="DIR",
+    show.add_argument("--out", type=out_folder, default=None, metavar="DIR",
                       help="also write a PNG and an SVG chart per metric into DIR")
     _baselines(show)
     show.set_defaults(run=cmd_show)
@@ -84,7 +93,8 @@ def history_commands(history: argparse.ArgumentParser) -> None:
 def publish_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     publish = sub.add_parser("publish", help="a static site from the history: boards, "
                                              "incidents, a chart per metric, an Atom feed")
-    publish.add_argument("out", type=Path, metavar="OUT", help="folder to write the site into")
+    publish.add_argument("out", type=out_folder, metavar="OUT",
+                         help="folder to write the site into")
     publish.add_argument("--baselines", type=Path, default=Path("baselines"), metavar="DIR",
                          help="the baselines directory holding history.sqlite "
                               "(default: baselines)")
@@ -114,6 +124,17 @@ def location_of(args: argparse.Namespace) -> Location:
 _path = location_of
 
 
+def say_left_out(path: Location) -> None:
+    """On stderr: the names the history holds sessions under that are no board names, which
+    every reader leaves out (:mod:`..judge.stored_names`)."""
+    from ..judge import history_read
+    from ..judge.stored_names import refusal
+
+    line = refusal(path, history_read.left_out(path))
+    if line is not None:
+        print(f"warning: {line}", file=sys.stderr)
+
+
 def _board(path: Location, asked: str | None) -> str:
     from ..judge import history_read
 
@@ -131,14 +152,16 @@ def _board(path: Location, asked: str | None) -> str:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from ..judge import changes, history_read, label_levels
+    from ..judge.stored_names import shown
     from ..report import history_view
 
     path = _path(args)
+    say_left_out(path)
     board = history_read.board_history(path, _board(path, args.board), _order(args))
     chosen = [s for s in board.series if args.metric in (None, s.metric, s.name)]
     if not chosen:
-        raise SbcBenchError(f"no metric {args.metric!r} on {board.board} (it has: "
-                            f"{', '.join(s.name for s in board.series)})")
+        raise SbcBenchError(f"no metric {shown(repr(args.metric))} on {board.board} (it has: "
+                            f"{', '.join(shown(s.name) for s in board.series)})")
     found = changes.board_incidents(board, history_read.read_triage(path))
     docs, texts, written = [], [], []
     for series in chosen:
@@ -163,6 +186,7 @@ def cmd_changes(args: argparse.Namespace) -> int:
     from ..report import history_view
 
     path = _path(args)
+    say_left_out(path)
     triage = history_read.read_triage(path)
     boards = history_read.all_boards(path, _order(args))
     found = [i for b in boards for i in changes.board_incidents(b, triage)]
@@ -176,14 +200,15 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
 def cmd_triage(args: argparse.Namespace) -> int:
     from ..judge import changes, history_read
+    from ..judge.stored_names import shown
 
     path = _path(args)
     known = {i.id for b in history_read.all_boards(path) for i in changes.board_incidents(b)}
     if args.incident not in known:
-        raise SbcBenchError(f"no incident {args.incident!r} in {path} (its incidents "
-                            f"now: {', '.join(sorted(known)) or 'none'})")
+        raise SbcBenchError(f"no incident {shown(repr(args.incident))} in {path} (its "
+                            f"incidents now: {', '.join(map(shown, sorted(known))) or 'none'})")
     when = history_read.append_triage(path, args.incident, args.state, args.note)
-    print(f"{args.incident}: {args.state} ({when})")
+    print(f"{shown(args.incident)}: {args.state} ({shown(when)})")
     return 0
 
 
@@ -192,7 +217,9 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         raise SbcBenchError(f"--jobs {args.jobs}: expected 1 or more")
-    pages = website.publish(_path(args), args.out, _order(args), args.jobs)
+    path = _path(args)
+    say_left_out(path)
+    pages = website.publish(path, args.out, _order(args), args.jobs)
     print(f"published {len(pages)} pages into {args.out} (open {args.out / 'index.html'})")
     return 0
 
@@ -200,11 +227,16 @@ def cmd_publish(args: argparse.Namespace) -> int:
 def cmd_merge(args: argparse.Namespace) -> int:
     from ..judge import history_merge
     from ..judge.history_url import parse
+    from ..judge.stored_names import refusal
 
     into = parse(args.into) if args.into else location_of(args)
-    done = history_merge.merge([parse(s) for s in args.sources], into)
+    sources = [parse(s) for s in args.sources]
+    done = history_merge.merge(sources, into)
     print(f"merged into {into}: {done.added} sessions added, {done.held} already held, "
           f"{done.triage_added} triage entries added")
+    line = refusal(", ".join(map(str, sources)), done.refused, "not merged")
+    if line is not None:
+        print(f"warning: {line}", file=sys.stderr)
     return 0
 
 
@@ -222,7 +254,9 @@ def cmd_export_kcidb(args: argparse.Namespace) -> int:
     from ..fileio import write_atomic
     from ..report import kcidb
 
-    doc = kcidb.document(location_of(args))
+    where = location_of(args)
+    say_left_out(where)
+    doc = kcidb.document(where)
     kcidb.validate(doc)
     text = json.dumps(doc, indent=2) + "\n"
     if args.output is None:

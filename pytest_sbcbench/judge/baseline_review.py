@@ -35,6 +35,7 @@ from .baseline import (
 )
 from .baseline_saves import context_list, is_saves_directory, load_saves, rewrite_saves, saves_of
 from .signing import signature_path
+from .stored_names import shown
 
 SessionKey = tuple[str, str | None]  # created, boot id
 
@@ -118,19 +119,20 @@ def session_number(baseline: Baseline, created: str, boot: str | None) -> int | 
 
 
 def list_lines(baseline: Baseline, path: Path) -> list[str]:
-    """The listing: one line per session, then why each held one is held."""
+    """The listing: one line per session, then why each held one is held (every name read
+    from the file shown escaped: :func:`.stored_names.shown`)."""
     rows = sessions(baseline)
     lines = [f"{path}: board {baseline.board}, {counted(len(baseline.entries), 'entry')}, "
              f"{counted(len(rows), 'session')}"]
     for r in rows:
-        boot = (r.boot_id or "unknown")[:12]
+        boot = shown((r.boot_id or "unknown")[:12])
         label = r.reference or "-"
         if r.kernel and r.kernel != r.reference:
             label += f" (kernel {r.kernel})"
         findings = f"; findings: {', '.join(r.findings)}" if r.findings else ""
-        lines.append(f"  {r.number:>3}  {r.created}  boot {boot}  {label}  "
-                     f"{counted(len(r.statuses), 'metric')}  {r.status}{findings}")
-        lines += [f"         {why}" for why in r.whys[:3]]
+        lines.append(f"  {r.number:>3}  {shown(r.created)}  boot {boot}  {shown(label)}  "
+                     f"{counted(len(r.statuses), 'metric')}  {r.status}{shown(findings)}")
+        lines += [f"         {shown(why)}" for why in r.whys[:3]]
         if len(r.whys) > 3:
             lines.append(f"         ... and {len(r.whys) - 3} more reasons")
     return lines

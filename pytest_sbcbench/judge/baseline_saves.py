@@ -61,26 +61,24 @@ def save_files(folder: Path) -> list[Path]:
     return [folder / n for n in names if SAVE_NAME.fullmatch(n)]
 
 
-# The SHA-256 of each save read in this process, by path, with the file's identity then
-# (inode, size, modification time): a save is written once by renaming a new file into place,
-# so an unchanged identity is unchanged bytes, and a run's later reads cost a stat a save.
-_DIGESTS: dict[str, tuple[tuple[int, int, int], str, bool]] = {}  # ..., hashed here (else:
-# taken from the summary cache's record)
+# Each save's SHA-256 known here, by path, with its identity then (inode, size, mtime: saves
+# are renamed into place whole) and whether it was hashed here (else: the cache's record)
+_DIGESTS: dict[str, tuple[tuple[int, int, int], str, bool]] = {}
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int]:
     return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
-def digest(path: Path, cached: Cached | None = None) -> str:
-    """The SHA-256 of a save: known in this process for its identity, else (``cached``) the
-    one the summary cache recorded for it when the file is older than the cache's racy
-    window, else hashed."""
+def digest(path: Path, cached: Cached) -> str:
+    """The SHA-256 of a save: known in this process for its identity, else the one the
+    summary cache recorded for it when the file is older than the cache's racy window, else
+    hashed."""
     identity = _identity(os.stat(path))
-    known = _known(path, identity, hashed=cached is None)
+    known = _known(path, identity, hashed=False)
     if known is not None:
         return known
-    sha = cached.sha_of(path.name, identity) if cached is not None else None
+    sha = cached.sha_of(path.name, identity)
     if sha is not None:
         _DIGESTS[str(path)] = (identity, sha, False)
         return sha
@@ -88,8 +86,7 @@ def digest(path: Path, cached: Cached | None = None) -> str:
 
 
 def _known(path: Path, identity: tuple[int, int, int], hashed: bool) -> str | None:
-    """The SHA-256 this process knows for ``path`` at this identity (``hashed``: only one it
-    computed, not one taken from the cache's record), else None."""
+    """The SHA-256 known here for ``path`` at this identity (``hashed``: hashed here), or None."""
     known = _DIGESTS.get(str(path))
     if known is None or known[0] != identity or (hashed and not known[2]):
         return None
@@ -98,7 +95,7 @@ def _known(path: Path, identity: tuple[int, int, int], hashed: bool) -> str | No
 
 def _hashed(path: Path, raw: bytes, before: tuple[int, int, int] | None = None) -> str:
     """The SHA-256 of ``raw`` (read from ``path``), remembered with the file's identity when
-    it did not change while it was read (``before``: its identity before the read)."""
+    it did not change while read (``before``: its identity before)."""
     sha = hashlib.sha256(raw).hexdigest()
     after = _identity(os.stat(path))
     if before is None or before == after:
@@ -108,13 +105,12 @@ def _hashed(path: Path, raw: bytes, before: tuple[int, int, int] | None = None) 
 
 def identity_of(path: Path) -> tuple[int, int, int] | None:
     """The identity this process hashed ``path`` at (None: not hashed)."""
-    known = _DIGESTS.get(str(path))
-    return known[0] if known is not None else None
+    return _DIGESTS[str(path)][0] if str(path) in _DIGESTS else None
 
 
 @dataclass(frozen=True)
 class Saves:
-    """What a directory's baseline was built from: its files, their SHA-256s and summaries."""
+    """What a directory's baseline was built from: its files, SHA-256s and summaries."""
 
     folder: Path
     board: str
@@ -122,6 +118,7 @@ class Saves:
     summaries: tuple[SaveSummary, ...]
     sessions: dict[Key, list[StoredSession]] = field(default_factory=dict, compare=False)
     read: list[Baseline] = field(default_factory=list, compare=False)
+    derived: bool = False  # every summary made in this process from the bytes it hashed
 
     def manifest(self) -> bytes:
         """What a signature of the directory signs: each save's name and SHA-256."""
@@ -129,8 +126,7 @@ class Saves:
                        zip(self.files, self.summaries, strict=True)).encode()
 
     def stored(self, key: Key) -> list[StoredSession]:
-        """``key``'s sessions in save order, every save parsed once (its bytes must still be
-        those summarized)."""
+        """``key``'s sessions in save order, every save parsed once (as summarized)."""
         if not self.sessions:
             for save in self.parsed():
                 for e in save.entries:
@@ -138,10 +134,9 @@ class Saves:
         return self.sessions.get(key, [])
 
     def parsed(self) -> list[Baseline]:
-        """Every save read whole, in order, parsed once (its bytes must still be those
-        summarized)."""
+        """Every save read whole, in order, parsed once (its bytes still those summarized)."""
         if not self.read:
-            self.read.extend(_parse_save(path, self.board, summary.sha256)
+            self.read.extend(_read_save(path, self.board, summary.sha256)[0]
                              for path, summary in zip(self.files, self.summaries, strict=True))
         return self.read
 
@@ -152,59 +147,68 @@ _SAVES: dict[int, Saves] = {}  # the saves of each directory baseline alive, by 
 
 def saves_of(baseline: Baseline | None) -> Saves | None:
     """The saves a directory's baseline was built from (None: not a directory's)."""
-    return _SAVES.get(id(baseline)) if baseline is not None else None
+    return _SAVES.get(id(baseline))
 
 
-def _parse_save(path: Path, board: str | None, sha: str | None = None) -> Baseline:
+def _read_save(path: Path, board: str | None, sha: str | None = None) -> tuple[Baseline, str]:
+    """A save parsed, and the SHA-256 of the bytes parsed (``sha``: what they must be)."""
     before = _identity(os.stat(path))
     raw = read_regular(path)
-    if sha is not None and _hashed(path, raw, before) != sha:
+    found = _hashed(path, raw, before)
+    if sha is not None and found != sha:
         raise SchemaError(path, None, "this save changed while it was being read: run again")
-    return parse_baseline(raw, path, board)
+    return parse_baseline(raw, path, board), found
 
 
 def load_saves(folder: Path, board: str | None, hash_all: bool = False) -> Baseline | None:
-    """The baseline of the directory ``folder`` (None: no save yet); ``hash_all``: every save
-    hashed, none taken from the cache's record of it (what a signature is checked on)."""
+    """The baseline of the directory ``folder`` (None: no save yet); ``hash_all``
+    (``--sbc-verify-key``): every save hashed and summarized here from the bytes hashed, no
+    number taken from the cache, which anyone who can write the user's cache can edit (the
+    rule for caches: :mod:`.baseline_summary`); a cache that differs is rewritten."""
     files = save_files(folder)
     if not files:
         return None
-    built = None if hash_all else _built_before(folder, files, board)
-    if built is not None:
-        return built
-    cache = read_cache(folder)
-    shas = tuple(digest(p, None if hash_all else cache) for p in files)
     built = _built_before(folder, files, board, hash_all)
     if built is not None:
         return built
-    cached = cache.summaries
-    summaries = [cached.get(sha) or summarize(_parse_save(p, board, sha), sha)
-                 for p, sha in zip(files, shas, strict=True)]
+    cache = read_cache(folder)
+    if hash_all:  # each save read once: the bytes hashed are the bytes summarized
+        summaries = [summarize(*_read_save(p, board)) for p in files]
+    else:
+        shas = [digest(p, cache) for p in files]
+        built = _built_before(folder, files, board)
+        if built is not None:
+            return built
+        summaries = [cache.summaries.get(sha) or summarize(*_read_save(p, board, sha))
+                     for p, sha in zip(files, shas, strict=True)]
     owner = board or summaries[0].board
     for p, s in zip(files, summaries, strict=True):
         if s.board != owner:
             raise SchemaError(p, "sbcbench-baseline/1", f"malformed baseline: this is the "
                               f"baseline of board {s.board!r}, not of {owner!r}")
-    if any(sha not in cached for sha in shas) or any(cache.recorded(p.name) != identity_of(p)
-                                                     for p in files):
+    if any(cache.summaries.get(s.sha256) != s for s in summaries) \
+            or any(cache.recorded(p.name) != identity_of(p) for p in files):
         write_cache(folder, files, summaries, identity_of)
-    return built_of(Saves(folder, owner, tuple(files), tuple(summaries)))
+    derived = hash_all or not any(s.sha256 in cache.summaries for s in summaries)
+    return built_of(Saves(folder, owner, tuple(files), tuple(summaries), derived=derived))
 
 
 def _built_before(folder: Path, files: Sequence[Path], board: str | None,
-                  hashed: bool = False) -> Baseline | None:
-    """The baseline built in this process from these very saves, if it is still in use (each
-    save's SHA-256 known here for its identity: a stat a save, no read; ``hashed``: only
-    SHA-256s this process computed count)."""
+                  verified: bool = False) -> Baseline | None:
+    """The baseline built in this process from these very saves, if still in use (each
+    save's SHA-256 known here for its identity: a stat a save; ``verified``: only SHA-256s
+    hashed here, and a baseline whose every summary was made here from those bytes)."""
     shas = []
     for path in files:
-        known = _known(path, _identity(os.stat(path)), hashed)
+        known = _known(path, _identity(os.stat(path)), verified)
         if known is None:
             return None
         shas.append(known)
     ref = _BUILT.get((str(folder), *shas))
     built = ref() if ref is not None else None
-    return built if built is not None and (board is None or built.board == board) else None
+    if built is None or (board is not None and built.board != board):
+        return None
+    return built if not verified or getattr(_SAVES.get(id(built)), "derived", False) else None
 
 
 def built_of(saves: Saves) -> Baseline:
@@ -319,8 +323,7 @@ def lazy_entry(saves: Saves, key: Key, unit: str, better: str, columns: EntryCol
 
 
 def append_save(folder: Path, current: Baseline | None, save: Baseline) -> Baseline:
-    """Write ``save`` (one save's sessions) as the next save of ``folder`` (under the caller's
-    lock) and return the directory's baseline with it."""
+    """Write ``save`` as the next save of ``folder`` (under the caller's lock); the baseline."""
     before = saves_of(current)
     files = list(before.files) if before else save_files(folder)
     number = int(files[-1].name[:6]) + 1 if files else 1
@@ -334,10 +337,10 @@ def append_save(folder: Path, current: Baseline | None, save: Baseline) -> Basel
         loaded = load_saves(folder, save.board)
         assert loaded is not None  # a save was just written
         return loaded
-    # the cache is not rewritten here (130 MiB at 2,500 x 1,000): this process goes on with
-    # the baseline built now, and the next process to read the directory summarizes this one
-    # save from its file and writes the cache then
-    saves = Saves(folder, save.board, (*files, path), tuple(summaries))
+    # the cache is not rewritten here (130 MiB at 2,500 x 1,000): the next process to read
+    # the directory summarizes this save from its file and writes the cache then
+    saves = Saves(folder, save.board, (*files, path), tuple(summaries),
+                  derived=before.derived if before is not None else True)
     if current is None or not summary.regular:
         return built_of(saves)
     return _remembered(Baseline(save.board, tuple(_extended(current, saves, summary)),
@@ -371,11 +374,10 @@ def _extended(current: Baseline, saves: Saves, summary: SaveSummary) -> list[Bas
 
 def rewrite_saves(folder: Path, board: str,
                   change: Callable[[Baseline], Baseline | None]) -> list[Path]:
-    """Apply ``change`` to each save of ``folder`` (None: leave it), each written
-    atomically; the saves rewritten."""
+    """Apply ``change`` to each save of ``folder`` (None: leave it) atomically; those changed."""
     out = []
     for path in save_files(folder):
-        changed = change(_parse_save(path, board))
+        changed = change(_read_save(path, board)[0])
         if changed is not None:
             write_atomic(path, baseline_text(Baseline(board, changed.entries, path))
                          .encode("utf-8"))

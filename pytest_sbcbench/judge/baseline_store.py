@@ -72,11 +72,13 @@ def load_verified(path: Path, key_path: Path | None, board: str | None = None
 
 def sign_any(path: Path, key_path: Path) -> Path:
     """``sbcbench sign``: a file's bytes, or a directory's manifest (each save's name and
-    SHA-256, read and checked first: a broken baseline is never signed)."""
-    loaded = load_any(path)
+    SHA-256, every save read, hashed and checked first, none taken from the summary cache's
+    record: a broken baseline is never signed, nor one the cache misdescribes)."""
     if not is_saves_directory(path):
+        single.load_baseline(path)
         return signing.sign(path, key_path)
-    saves = saves_of(loaded)
+    _single_beside(path)
+    saves = saves_of(load_saves(path, None, hash_all=True))
     if saves is None:
         raise SchemaError(path, None, "no save to sign in this baseline directory")
     return signing.sign(path, key_path, saves.manifest())

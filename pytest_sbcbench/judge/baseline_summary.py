@@ -2,12 +2,18 @@
 
 A save file is an ordinary baseline document; its summary is what judging needs of it, per
 session: its entry, its save context (created and environment, shared), status, log mean, sum
-of squares, runs and samples, in ``array`` columns.  Summaries are derived, never trusted
-from anywhere but this cache: one file per baselines directory under the user's cache
-(``$SBCBENCH_SUMMARY_CACHE``, else ``$XDG_CACHE_HOME/sbcbench/baseline-summaries``, else
-``~/.cache/...``), each save's part keyed by the SHA-256 of the save's bytes and used only
-when that matches; a cache that cannot be read, or was written by another machine
-(byte order, item sizes), is rebuilt from the files, and one that cannot be written is left."""
+of squares, runs and samples, in ``array`` columns.  Summaries are derived data, cached in one
+file per baselines directory under the user's cache (``$SBCBENCH_SUMMARY_CACHE``, else
+``$XDG_CACHE_HOME/sbcbench/baseline-summaries``, else ``~/.cache/...``), each save's part
+keyed by the SHA-256 of the save's bytes and used only when that matches; a cache that cannot
+be read, or was written by another machine (byte order, item sizes), is rebuilt from the
+files, and one that cannot be written is left.
+
+The rule for caches: derived from verified bytes and bound to their digest.  The cache's
+numbers are bound to a save's digest only by the cache's own word, and anyone who can write
+the user's cache directory can change them, so under ``--sbc-verify-key`` no number is taken
+from it: every save is hashed, checked against the signature and summarized from the very
+bytes hashed (:func:`.baseline_saves.load_saves`), and a cache that differs is rewritten."""
 
 from __future__ import annotations
 

@@ -60,6 +60,7 @@ from .history_labels import (
 )
 from .history_triage import TRIAGE_STATES, Triage, append_triage, read_triage, states
 from .history_url import Location, PostgresHistory, exists, location
+from .stored_names import shown, valid_board
 
 __all__ = [
     "FILE_NAME",
@@ -143,9 +144,13 @@ def booted_of(env: Mapping[str, Any]) -> dict[str, Any]:
 
 def append(path: Location, doc: Mapping[str, Any], role: str, label: str | None) -> int:
     """Append one results document (``sbcbench-results/1``) as a session; its id.  The label
-    is ``label``, else the kernel release; what was booted goes in its own columns."""
+    is ``label``, else the kernel release; what was booted goes in its own columns.  A board
+    that is no board name is refused (a HistoryError), as every reader refuses it."""
     if role not in ROLES:
         raise ValueError(f"role {role!r}: expected one of {ROLES}")
+    if not valid_board(doc.get("board")):
+        raise HistoryError(f"history {path}: not appended: {shown(repr(doc.get('board')))} is "
+                           "not a board name")
     env = doc.get("environment") or {}
     lab = env.get("lab") or {}
     booted = booted_of(env)
@@ -217,18 +222,17 @@ def summary(path: Location, order: str = "first") -> list[HistoryGroup]:
 
 def render(rows: Sequence[HistoryGroup]) -> str:
     """One line per board, role and label (``sbcbench history``); a label or board with
-    control characters is shown escaped, on its one line."""
+    control characters is shown escaped, on its one line (:func:`.stored_names.shown`), and a
+    board that is no board name is marked as left out of every other reader."""
     if not rows:
         return "no sessions recorded"
     return "\n".join(
-        f"{_shown(r.board)}  {r.role:9}  {_shown(r.label or '-')}  "
-        f"({', '.join(map(_shown, r.kernels)) or 'kernel unknown'}):"
+        f"{shown(r.board)}  {r.role:9}  {shown(r.label or '-')}  "
+        f"({', '.join(map(shown, r.kernels)) or 'kernel unknown'}):"
         f" {counted(r.sessions, 'session')} on {counted(r.boots, 'boot')}, "
-        f"{counted(r.results, 'result')}, {r.first} .. {r.last}" for r in rows)
-
-
-def _shown(text: str) -> str:
-    return text if text.isprintable() else repr(text)[1:-1]
+        f"{counted(r.results, 'result')}, {shown(r.first)} .. {shown(r.last)}"
+        f"{'' if valid_board(r.board) else '  [not a board name: left out when read]'}"
+        for r in rows)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ The same schema and statements serve a PostgreSQL history (``postgresql://...``:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import stat
@@ -25,9 +26,10 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from ..fileio import cannot_write, no_room
 from . import history_pg
 from .history_url import HistoryError as HistoryError
-from .history_url import Location, PostgresHistory
+from .history_url import HistoryNoRoom, Location, PostgresHistory
 
 SCHEMA_VERSION = 2
 READABLE = (1, 2)  # versions a reader understands (a version-1 file reads as it is)
@@ -77,6 +79,33 @@ _V2_ADDED = (
     "CREATE INDEX IF NOT EXISTS sessions_role_label ON sessions(board, role, label, id)",
     "CREATE INDEX IF NOT EXISTS triage_incident ON incident_triage(incident_id, id)",
 )
+
+
+# SQLite's primary result codes of a file that could not be written or opened (an I/O error,
+# a full disk, a file it cannot make: SQLite names no reason, so :func:`failed` looks for one)
+_NO_ROOM_CODES = (10, 13, 14)  # SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
+_NO_ROOM_WORDS = ("disk I/O error", "database or disk is full", "unable to open database")
+
+
+def failed(exc: sqlite3.Error | OSError, path: Path, what: str) -> HistoryError:
+    """The error to raise for ``exc`` met on the history at ``path``: when it is a file that
+    cannot grow (this process' size limit, a full file system), a :class:`HistoryNoRoom`
+    saying ``could not write: file too large`` or ``no space left on device``, never a history
+    called something it is not; else ``what`` (the caller's words) and the error."""
+    if isinstance(exc, OSError):
+        if exc.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            return HistoryNoRoom(f"history {path}: {cannot_write(exc)} (the history is left "
+                                 "as it was)")
+        return HistoryError(f"history {path}: {what}{exc.strerror or exc}")
+    code = getattr(exc, "sqlite_errorcode", None)
+    io = (code & 0xFF in _NO_ROOM_CODES) if isinstance(code, int) else \
+        any(w in str(exc) for w in _NO_ROOM_WORDS)
+    room = no_room(path) if io else None
+    if room is not None:
+        return HistoryNoRoom(f"history {path}: could not write: {room}; SQLite writes the file "
+                             "and its -wal and -shm beside it, even to read (the history is "
+                             "left as it was)")
+    return HistoryError(f"history {path}: {what}{exc}")
 
 
 class Rows(Protocol):
@@ -130,7 +159,7 @@ def version_of(db: sqlite3.Connection, path: Path) -> int | None:
                                f"(tables: {', '.join(sorted(tables))})")
         row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise HistoryError(f"history {path}: not an sbcbench history ({exc})") from exc
+        raise failed(exc, path, "not an sbcbench history: ") from exc
     try:
         return int(row[0]) if row is not None else None
     except ValueError:
@@ -162,7 +191,7 @@ def _read_only(path: Path) -> Iterator[tuple[sqlite3.Connection, int | None]]:
                                    f"reads {', '.join(map(str, READABLE))}")
             yield db, version
     except sqlite3.DatabaseError as exc:  # not a database, locked past the timeout
-        raise HistoryError(f"history {path}: {exc}") from exc
+        raise failed(exc, path, "") from exc
 
 
 def _readable(version: int | None, path: Location) -> None:
@@ -248,7 +277,7 @@ def _create(path: Path) -> None:
         with contextlib.suppress(FileExistsError):
             os.link(new, path)
     except (OSError, sqlite3.DatabaseError) as exc:
-        raise HistoryError(f"history {path}: not created ({exc})") from exc
+        raise failed(exc, path, "not created: ") from exc
     finally:
         for leftover in (new, new.with_name(new.name + "-wal"), new.with_name(new.name + "-shm")):
             with contextlib.suppress(OSError):
@@ -295,4 +324,4 @@ def writing(path: Location) -> Iterator[Db]:
                 db.execute("ROLLBACK")
                 raise
     except sqlite3.DatabaseError as exc:  # locked past the timeout, full disk, read-only
-        raise HistoryError(f"history {path}: {exc}") from exc
+        raise failed(exc, path, "") from exc

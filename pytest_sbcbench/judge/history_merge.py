@@ -5,7 +5,9 @@ A session's identity is a hash of what it is (board, role, label, created time, 
 what was booted, its environment and its results, in a canonical order): the ids a store gave
 it are not part of it.  A merge appends each source session whose identity the target does not
 hold yet, in the source's order, and each triage entry it does not hold; merging twice adds
-nothing, and nothing in the target is changed or removed (the history stays append-only)."""
+nothing, and nothing in the target is changed or removed (the history stays append-only).  A
+source's session under a name that is no board name is not merged (names read back are
+checked as a run's are before it writes: :mod:`.stored_names`), and counted as refused."""
 
 from __future__ import annotations
 
@@ -18,10 +20,12 @@ from typing import Any
 from .history_db import BOOTED_COLUMNS, Db, reading, writing
 from .history_labels import booted_select
 from .history_url import Location
+from .stored_names import valid_board
 
 SESSION_COLUMNS = ("created", "board", "role", "label", "kernel_release", "boot_id", "interrupted",
             "environment", *BOOTED_COLUMNS)
 _INTERRUPTED = SESSION_COLUMNS.index("interrupted")
+_BOARD = SESSION_COLUMNS.index("board")
 _RESULT = ("test", "metric", "unit", "identity", "samples", "telemetry", "status", "detail")
 _TRIAGE = ("incident_id", "state", "note", "at", '"by"')
 
@@ -32,6 +36,10 @@ class MergedSession:
 
     values: tuple[Any, ...]
     results: tuple[tuple[Any, ...], ...]
+
+    @property
+    def board(self) -> Any:
+        return self.values[_BOARD]
 
     @property
     def identity(self) -> str:
@@ -45,11 +53,13 @@ class MergedSession:
 
 @dataclass(frozen=True)
 class Merged:
-    """What a merge did: sessions appended and already held, triage entries appended."""
+    """What a merge did: sessions appended, already held and refused (a board that is no
+    board name), triage entries appended."""
 
     added: int
     held: int
     triage_added: int
+    refused: tuple[str, ...] = ()  # the board names of the sessions refused, each once
 
 
 def _sessions(db: Db, version: int) -> list[MergedSession]:
@@ -81,11 +91,15 @@ def merge(sources: Sequence[Location], into: Location) -> Merged:
     it does not hold yet, in one transaction."""
     found = [read(source) for source in sources if source != into]
     added = held = triaged = 0
+    refused: dict[str, None] = {}
     with writing(into) as db:
         have = {s.identity for s in _sessions(db, 2)}
         have_triage = set(_triage(db, 2))
         for sessions, triage in found:
             for session in sessions:
+                if not valid_board(session.board):
+                    refused[str(session.board)] = None
+                    continue
                 if session.identity in have:
                     held += 1
                     continue
@@ -98,7 +112,7 @@ def merge(sources: Sequence[Location], into: Location) -> Merged:
                     db.execute(f"INSERT INTO incident_triage ({', '.join(_TRIAGE)}) VALUES "
                                f"({', '.join('?' * len(_TRIAGE))})", entry)
                     triaged += 1
-    return Merged(added, held, triaged)
+    return Merged(added, held, triaged, tuple(refused))
 
 
 def _insert(db: Db, session: MergedSession) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from .history_url import EXTRA, HistoryError, PostgresHistory
+from .history_url import EXTRA, HistoryError, PostgresHistory, scrubbed
 
 LOCK_KEY = 0x5BCBE4C  # pg_advisory_xact_lock key of the history's writers
 _ID_TABLES = re.compile(r"^\s*INSERT INTO (sessions|incident_triage) \(", re.IGNORECASE)
@@ -105,7 +105,7 @@ def connected(where: PostgresHistory, read_only: bool) -> Iterator[PgDb]:
                 yield db
     except psycopg.Error as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise HistoryError(f"history {where}: {message}") from exc
+        raise HistoryError(f"history {where}: {scrubbed(message, where.url)}") from exc
 
 
 def version_of(db: PgDb, where: PostgresHistory) -> int | None:

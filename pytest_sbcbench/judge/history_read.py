@@ -13,6 +13,10 @@ schema version checked, a version-1 file read as it is) with one query of its ow
 the 750,000 results of ``benchmarks/publish_benchmark.py``, against 18 s here).  Which way is
 better is read from the unit (seconds: lower; anything else: higher): the store keeps none.
 
+A board name read back is checked as a run checks it before writing (:mod:`.stored_names`):
+the sessions of a name that is no board name (``../../x``, markup, a control character) are
+left out of every series, and :func:`left_out` names them for the commands to say so.
+
 Triage states of incidents live in the store's append-only ``incident_triage`` table
 (:func:`append_triage`, :func:`read_triage`, through :mod:`.history_triage`): the latest row of
 an incident is its state."""
@@ -30,6 +34,7 @@ from .boot_test import BootSession, BootSide, reduce_side
 from .candidates import MetricKey
 from .history import HistoryError, Location, PostgresHistory
 from .history_db import reading
+from .stored_names import valid_board
 
 LOWER_IS_BETTER_UNITS = frozenset({"s", "ms", "us", "ns", "s/op"})
 TRIAGE_STATES = history.TRIAGE_STATES
@@ -91,11 +96,21 @@ def _open(path: Location) -> None:
                            f"{path.parent} and --sbc-gate or --sbc-candidate writes it)")
 
 
-def boards(path: Location) -> list[str]:
-    """The boards the history holds, by name."""
+def _names(path: Location) -> list[str]:
     _open(path)
     with reading(path) as (db, _):
-        return [b for (b,) in db.execute("SELECT DISTINCT board FROM sessions ORDER BY board")]
+        return [str(b) for (b,) in db.execute("SELECT DISTINCT board FROM sessions "
+                                              "ORDER BY board")]
+
+
+def boards(path: Location) -> list[str]:
+    """The boards the history holds, by name (only names that are board names)."""
+    return [b for b in _names(path) if valid_board(b)]
+
+
+def left_out(path: Location) -> list[str]:
+    """The names the history holds sessions under that are no board names (left out)."""
+    return [b for b in _names(path) if not valid_board(b)]
 
 
 # Every result with its session, in the order written (a session's results are appended in its
@@ -136,7 +151,8 @@ def _read(path: Location, where: str, args: tuple[str, ...], order: str) -> list
     per: dict[str, list[Row]] = {}
     for board, *rest in rows:
         per.setdefault(board, []).append(rest)
-    return [history_of(board, r, order) for board, r in sorted(per.items())]
+    return [history_of(board, r, order) for board, r in sorted(per.items())
+            if valid_board(board)]
 
 
 Row = tuple[int, str, str | None, str | None, str | None, str, str, str, str, str, str]

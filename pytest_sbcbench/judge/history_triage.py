@@ -56,9 +56,10 @@ def read_triage(path: Location, incident_id: str | None = None) -> list[Triage]:
 
 
 def states(path: Location) -> dict[str, Triage]:
-    """Each triaged incident's current state: its latest entry.  No file (or no tables yet):
-    none."""
+    """Each triaged incident's current state: its latest entry of a state :func:`append_triage`
+    writes (a row with any other state, which only another writer can have put there, is not
+    read: a state is shown, and used as an HTML class).  No file (or no tables yet): none."""
     if blank(path):
         return {}
     entries = read_triage(path)
-    return {t.incident_id: t for t in entries}
+    return {t.incident_id: t for t in entries if t.state in TRIAGE_STATES}

@@ -1,4 +1,13 @@
-"""Tiny C helpers compiled on first use with the system compiler and cached by content."""
+"""Tiny C helpers compiled with the system compiler, once per process and per content.
+
+A helper measures (the STREAM kernel) or checks the clock, so its binary is as much a part of
+the result as the package's code.  The one rule for caches (derived from verified bytes and
+bound to their digest) applies: a binary is named by the digest of what builds it (source,
+compiler and its version, flags), and only a binary this process compiled from that source,
+still at the inode, size and time it was written at, is run; one left in the user's cache by
+an earlier process (which anyone who can write that directory could have replaced) is built
+again.  On a remote board the board's own cache is used (:func:`compiled_on_board`): the board
+is what is measured, and what runs there is as trusted as its kernel."""
 
 from __future__ import annotations
 
@@ -48,9 +57,9 @@ def compiled_with_identity(cache: Path, name: str, source: str,
 
 def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2",), *,
              version: str = "", executor: Executor | None = None) -> Path:
-    """The binary for ``source``, built once per source, flags and compiler (and compiler
-    ``version``, when given; with ``executor``, default this machine: a remote executor needs
-    the cache on the board)."""
+    """The binary for ``source``, built once per process, source, flags and compiler (and
+    compiler ``version``, when given; with ``executor``, default this machine: a remote
+    executor needs the cache on the board)."""
     cc = compiler()
     if cc is None:
         raise ToolError(["cc"], None, "", f"no C compiler for {name}: install one "
@@ -58,7 +67,8 @@ def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2
     key = [source, cc, *flags, *([version] if version else [])]
     digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:16]
     binary = cache / f"{name}-{digest}"
-    if binary.exists():
+    known = _BUILT_HERE.get(str(binary))
+    if known is not None and known == _identity(binary):
         return binary
     cache.mkdir(parents=True, exist_ok=True)
     src = cache / f"{name}-{digest}.c"
@@ -66,8 +76,23 @@ def compiled(cache: Path, name: str, source: str, flags: tuple[str, ...] = ("-O2
     tmp = cache / f".{name}-{digest}.{os.getpid()}"
     run_tool([cc, *flags, "-o", str(tmp), str(src)], 120, f"compiling {name}",
              expect_output=False, executor=executor)
-    os.replace(tmp, binary)  # atomic: a half-written binary is never cached
+    os.replace(tmp, binary)  # atomic: a half-written binary is never run
+    written = _identity(binary)
+    if written is not None:
+        _BUILT_HERE[str(binary)] = written
     return binary
+
+
+# The binaries this process compiled, by path, with the identity each was written at
+_BUILT_HERE: dict[str, tuple[int, int, int]] = {}
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 # On a remote board: the board's compiler, the board's cache -------------------------------

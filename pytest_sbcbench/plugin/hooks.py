@@ -308,7 +308,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
     s = summary(session)
     terminal.write_summary(terminalreporter, s.board, s.title, s.results, s.extra,
-                           s.results_path, s.saved, s.suite, s.saving)
+                           s.results_path, s.saved, s.suite, s.saving, s.results_unwritten)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -8,7 +8,8 @@ its path ``sbcbench.<metric>``, its number the mean of its samples with their un
 from the verdict (regression: ``FAIL``; pass, improvement: ``PASS``; implausible, invalid:
 ``ERROR``; anything else measured: ``DONE``) and the board, boot and samples in its
 environment and ``misc``.  Ids are ``sbcbench:`` and a stable name: a session's is its merge
-identity (:mod:`..judge.history_merge`), so exporting the same session twice gives one id."""
+identity (:mod:`..judge.history_merge`), so exporting the same session twice gives one id.  A
+session under a name that is no board name is left out (:mod:`..judge.stored_names`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from typing import Any
 from ..errors import SbcBenchError
 from ..judge import history_merge
 from ..judge.history_url import Location
+from ..judge.stored_names import valid_board
 
 ORIGIN = "sbcbench"
 EXTRA = "pip install 'pytest-sbcbench[kcidb]'"
@@ -60,6 +62,8 @@ def document(where: Location) -> dict[str, Any]:
     builds: dict[str, dict[str, Any]] = {}
     tests: list[dict[str, Any]] = []
     for session in sessions:
+        if not valid_board(session.board):
+            continue
         value = dict(zip(history_merge.SESSION_COLUMNS, map(_clean, session.values),
                          strict=True))
         label = str(value["label"] or value["kernel_release"] or "unlabelled")

@@ -8,9 +8,9 @@ Linear axis; a ``<title>`` names the chart for screen readers and as a tooltip."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from ..judge.label_levels import LabelLevel
+from ..judge.stored_names import html as escape
 from ..model import display
 
 WIDTH, HEIGHT = 360, 140

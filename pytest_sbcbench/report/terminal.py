@@ -108,13 +108,21 @@ def verdict_lines(results: Sequence[Result]) -> list[str]:
     return lines
 
 
+def results_line(path: Path, unwritten: str | None) -> str:
+    """Where the results went: ``results JSON: PATH``, or that they were not written there
+    and why (never the name of a file that does not exist)."""
+    if unwritten is None:
+        return f"results JSON: {path}"
+    return f"results JSON: not written ({unwritten})"
+
+
 def write_summary(reporter: Any, board: str, title: str, results: Sequence[Result],
                   extra: Sequence[str], results_path: Path | None,
                   saved: Sequence[str] | None = None, suite: str | None = None,
-                  saving: bool = False) -> None:
+                  saving: bool = False, unwritten: str | None = None) -> None:
     """The table, the extra lines, what ``--sbc-save-baseline`` did (``saved``: its lines, or
     None when nothing was saved; ``saving``: the run was asked to save) and where the results
-    went, through pytest's reporter."""
+    went (``unwritten``: why they could not be written there), through pytest's reporter."""
     reporter.write_sep("=", f"sbcbench: {board} ({title})")
     for line in [*table(results), *extra, *(saved or ())]:
         reporter.write_line(line)
@@ -122,7 +130,7 @@ def write_summary(reporter: Any, board: str, title: str, results: Sequence[Resul
         reporter.write_line(
             f"no baseline for {board} yet: rerun with --sbc-save-baseline to record one")
     if results_path is not None:
-        reporter.write_line(f"results JSON: {results_path}")
+        reporter.write_line(results_line(results_path, unwritten))
     from .tally import tally_line
 
     reporter.write_line(tally_line(results, suite, saving=saving), bold=True)

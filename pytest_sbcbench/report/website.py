@@ -7,7 +7,10 @@
     OUT/feed.xml            an Atom feed of the incidents (:mod:`.atom`)
 
 Pages are plain HTML with relative links and no script, so they open from a folder, a CI
-artifact or any static web server.  Every file is written atomically."""
+artifact or any static web server.  Every file is written atomically, inside OUT.  Every name
+on a page comes from the store, so it follows :mod:`..judge.stored_names`: escaped in text and
+attributes, percent-encoded in links, and a board's page is named by the safe encoding of its
+name, never the name itself (a board that is no board name is not read at all)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,6 @@ import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 
 from ..fileio import write_atomic
@@ -24,6 +26,8 @@ from ..judge.changes import Incident
 from ..judge.history_read import BoardHistory
 from ..judge.history_url import Location
 from ..judge.label_levels import levels
+from ..judge.stored_names import file_stem, url
+from ..judge.stored_names import html as escape
 from ..model import DISPLAY_UNITS
 from ..words import counted
 from . import atom, site_svg
@@ -36,15 +40,24 @@ STYLE = ("body{font-family:sans-serif;margin:1.5em;max-width:80em}"
          ".state-open{color:#d62728}.state-acknowledged{color:#ff7f0e}")
 
 
+# the pages have no script, and say so to the browser: none runs, not even one a name smuggled
+# in past the escaping (inline styles and the data: icon are all a page loads)
+POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
 def _page(title: str, body: str, up: str = "") -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">"
             f"<title>{escape(title)}</title><link rel=\"icon\" href=\"data:,\">"
             f"<link rel=\"alternate\" type=\"application/atom+xml\" href=\"{up}feed.xml\" "
             f"title=\"incidents\"><style>{STYLE}</style></head><body>\n{body}\n</body></html>\n")
 
 
 def board_file(board: str) -> str:
-    return f"boards/{board}.html"
+    """A board's page, relative to the site: named by the safe encoding of the name, so that
+    no name can lead out of ``boards/`` (and it is a link as it is: the encoding is
+    ``a-z0-9-_~``)."""
+    return f"boards/{file_stem(board)}.html"
 
 
 def _sizes(incident: Incident) -> str:
@@ -54,8 +67,8 @@ def _sizes(incident: Incident) -> str:
 
 def _incident_rows(found: Sequence[Incident], up: str) -> str:
     rows = "".join(
-        f"<tr id=\"{escape(i.id)}\"><td><a href=\"{up}{board_file(i.board)}#{escape(i.id)}\">"
-        f"{escape(i.id)}</a></td><td class=\"state-{i.state}\">{escape(i.state)}</td>"
+        f"<tr id=\"{escape(i.id)}\"><td><a href=\"{up}{board_file(i.board)}#{url(i.id)}\">"
+        f"{escape(i.id)}</a></td><td class=\"state-{escape(i.state)}\">{escape(i.state)}</td>"
         f"<td>{escape(i.last_good)}</td><td>{escape(i.first_bad)}</td>"
         f"<td>{_sizes(i)}</td></tr>" for i in found)
     return ("<table><tr><th>incident</th><th>state</th><th>last good</th><th>first bad</th>"

@@ -196,11 +196,13 @@ def next_boot(run: Session) -> tuple[str, RunBoot]:
 def boot_line(run: Session) -> str:
     """What one boot did: its tally, its results file and what was saved."""
     from ..report.tally import tally_line
+    from ..report.terminal import results_line
 
     path = results_path(run)
     most = "at most " if run.settings.boots_auto else ""
     parts = [tally_line(run.recorder.results, label=f"boot {run.boot} of {most}{boots_of(run)}",
                         saving=run.settings.save_baseline)]
-    parts += [f"results JSON: {path}"] if path is not None else []
+    parts += [results_line(path, run.outputs.unwritten.get("results JSON"))] \
+        if path is not None else []
     parts += list(run.outputs.saved or ()) + list(run.notes[-1:])
     return "\n".join(parts)

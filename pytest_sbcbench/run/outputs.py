@@ -31,6 +31,7 @@ class Outputs:
     created: str
     saved: list[str] | None = None
     failed: list[str] = dataclasses.field(default_factory=list)
+    unwritten: dict[str, str] = dataclasses.field(default_factory=dict)  # output -> why
 
     def environment(self, target: RunTarget, lookup: BoardLookup, preflight: Preflight,
                     recorder: Recorder, lab: LabRun | None) -> dict[str, Any]:
@@ -111,6 +112,7 @@ class Outputs:
             return write()
         except (SbcBenchError, OSError) as exc:
             self.failed.append(f"{what} not written: {exc}")
+            self.unwritten[what] = str(exc)
             return None
 
     def record_history(self, target: RunTarget, doc: dict[str, Any]) -> str | None:
@@ -118,8 +120,11 @@ class Outputs:
         else ``<baselines>/history.sqlite``) when the run takes part in a gate
         (``--sbc-save-baseline``: a baseline session; ``--sbc-gate``, ``--sbc-candidate`` or
         ``--sbc-boots``: a candidate's) and a SQLite history's directory exists; the summary's
-        note.  A history that cannot be written is a note, never a lost run."""
+        note.  A history that refuses the session (a newer schema, not a history) is a note,
+        never a lost run; one that could not grow (its file too large, no space) is an output
+        lost, as a results file would be (:attr:`failed`: the run's exit is not 0)."""
         from ..judge import history
+        from ..judge.history_url import HistoryNoRoom
         from .candidate import history_of, keeps_history
 
         settings = target.settings
@@ -136,6 +141,10 @@ class Outputs:
             return f"history: baseline session not appended to {path}: the run was interrupted"
         try:
             number = history.append(path, doc, role, settings.candidate)
+        except HistoryNoRoom as exc:  # lost, as a file that cannot be written is
+            self.failed.append(f"history not written: {exc}")
+            self.unwritten["history"] = str(exc)
+            return None
         except history.HistoryError as exc:
             return f"history not written: {exc}"
         return f"history: {role} session {number} appended to {path}"

@@ -53,6 +53,7 @@ class SummaryLines:
     saved: Sequence[str] | None
     suite: str | None
     saving: bool
+    results_unwritten: str | None = None  # why the results file could not be written
 
 
 def summary(run: Session) -> SummaryLines:
@@ -71,7 +72,8 @@ def summary(run: Session) -> SummaryLines:
     closing = run.closing
     suite = closing.suite.detail if closing and closing.suite.status == "regression" else None
     return SummaryLines(run.board.name, run.board.title, recorder.results, extra,
-                        results_path(run), run.outputs.saved, suite, run.settings.save_baseline)
+                        results_path(run), run.outputs.saved, suite, run.settings.save_baseline,
+                        run.outputs.unwritten.get("results JSON"))
 
 
 def exit_status(run: Session, status: int, failed: int, late: bool) -> int:
