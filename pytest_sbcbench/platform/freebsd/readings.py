@@ -25,6 +25,8 @@ from .sensors import (
 from .sysctl import top_mhz, whole
 
 Memory = Callable[[], tuple[int | None, int | None]]
+MEMORY = ("hw.physmem", "hw.pagesize", "vm.stats.vm.v_page_size", "vm.stats.vm.v_free_count",
+          "vm.stats.vm.v_inactive_count", "vm.stats.vm.v_cache_count")
 
 
 def sysctl_memory(entries: Mapping[str, str]) -> tuple[int | None, int | None]:
@@ -55,7 +57,7 @@ class FreeBsdReadings:
         self.sensors: tuple[Sensor, ...] = sensors(entries)
         self._names = sorted({*self._clocks.oids.values(), *(s.path for s in self.sensors)})
         if memory is None:
-            captured = sysctl_memory(machine.sysctl_all()) if not machine.live else None
+            captured = sysctl_memory(machine.sysctl(*MEMORY)) if not machine.live else None
             memory = psutil_memory if captured is None else (lambda: captured)
         self._memory = memory
         self.unavailable: dict[str, str] = {}
