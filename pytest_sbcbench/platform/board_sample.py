@@ -20,7 +20,7 @@ class BoardSample:
 
 
 class BoardReadings(Protocol):
-    """A board's clock, temperature and memory source (see :func:`board_readings`)."""
+    """A board's clock, temperature and memory source (see :func:`.readings.board_readings`)."""
 
     cpus: tuple[int, ...]
     max_mhz: tuple[float | None, ...]
