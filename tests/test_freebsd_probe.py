@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from helpers import cli
 from pytest_sbcbench.platform.board import builtin_profiles, detect, merge
 from pytest_sbcbench.platform.freebsd import parse_dmesg, parse_sysctl
 from pytest_sbcbench.platform.freebsd.identity import squeeze
 from pytest_sbcbench.platform.probe import probe
 from pytest_sbcbench.platform.sysroot import Sysroot
-from tests.helpers import cli
 
 DATA = Path(__file__).parent / "data" / "freebsd"
 MACBOOK_2415M = DATA / "macbookpro8-1_i5-2415m_freebsd-13.1_zfs"

@@ -13,11 +13,11 @@ in size): a capture is untrusted input."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ...errors import ToolError
-from ..executor import Completed, Executor
+from ..executor import Completed, Executor, Spawned
 from ..sysroot import PROC, Sysroot
 from .machine import DMESG_BOOT, TIMEOUT_S
 from .sysctl import format_entries, parse_sysctl, select
@@ -177,15 +177,5 @@ class CaptureExecutor:
     def get(self, remote: str, local: Path) -> None:
         raise ToolError(["get", remote], None, "", f"{self.name}: nothing to copy from a capture")
 
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> _NoSpawn:
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> Spawned:
         raise ToolError(list(argv), None, "", f"{self.name}: a capture runs no command")
-
-
-class _NoSpawn:
-    """Never made: :meth:`CaptureExecutor.spawn` raises (the type states the protocol)."""
-
-    def lines(self) -> Iterator[str]:
-        return iter(())
-
-    def stop(self) -> None:
-        return None
