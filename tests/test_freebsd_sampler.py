@@ -69,7 +69,6 @@ def test_the_thinkpads_clock_and_temperatures_are_sampled_from_sysctl() -> None:
     assert [r.t for r in trace.readings] == [0.0, 1.0, 2.0, 2.0]
     assert trace.time_in_state == ()
     assert "memory" in trace.unavailable  # the excerpt has no memory counters
-    assert all(r.system_busy_cpus is not None for r in trace.readings[1:])  # psutil, live
 
 
 def test_the_raspberry_pis_one_clock_is_every_cores_and_the_soc_sensor_is_read() -> None:
@@ -123,8 +122,12 @@ def test_the_psutil_host_reads_this_machine_as_the_proc_files_do() -> None:
     """What FreeBSD's host is made of, checked against this machine's own figures."""
     host = PsutilHost()
     first = host.cpu_times()
-    sum(range(3 * 10 ** 6))  # some CPU time of this process between the two readings
     second = host.cpu_times()
+    for _ in range(10 ** 5):  # work until the kernel's tick-grained counters move
+        if second is None or first is None or second.total > first.total:
+            break
+        sum(range(10 ** 4))
+        second = host.cpu_times()
     assert first is not None and second is not None
     assert second.total > first.total and second.cpus == os.cpu_count()
     assert host.affinity() == tuple(sorted(os.sched_getaffinity(0)))
