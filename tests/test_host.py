@@ -38,7 +38,7 @@ PACKAGE = REPO / "pytest_sbcbench"
 # labgrid-client), each a whole pytest run of its own, never a command on a board.
 ADAPTERS = {"subprocess": ("platform/*executor.py", "platform/labgrid_ssh.py",
                            "run/bisect/git.py", "run/bisect/suite.py", "run/fleet.py"),
-            "psutil": ("platform/host.py",)}
+            "psutil": ("platform/host.py", "platform/freebsd/host.py")}
 MOUNTS = ("proc /proc proc rw,relatime 0 0\n"
           "/dev/vda / ext4 rw,relatime,discard 0 0\n"
           "tmpfs /dev/shm tmpfs rw,relatime,size=24684096k 0 0\n"

@@ -1,9 +1,11 @@
 """Background sampling of clocks, temperature, memory and CPU use while a workload runs.
 
 A :class:`Sampler` wakes every ``interval`` seconds (``Event.wait``, so :meth:`Sampler.stop`
-returns within one interval), reads cpufreq, thermal and meminfo through the Sysroot (so a
-captured board tree replays anywhere) and the CPU time of the benchmark's process tree and of
-the whole system through a :class:`~pytest_sbcbench.platform.host.Host`.  Each wake-up is one
+returns within one interval), reads the board's clocks, temperatures and memory
+(:mod:`~pytest_sbcbench.platform.readings`: cpufreq, thermal and meminfo through the Sysroot, so
+a captured board tree replays anywhere; ``sysctl`` and psutil on FreeBSD) and the CPU time of
+the benchmark's process tree and of the whole system through a
+:class:`~pytest_sbcbench.platform.host.Host`.  Each wake-up is one
 :class:`~pytest_sbcbench.model.Reading`; :meth:`Sampler.stop` returns them as an immutable
 :class:`~pytest_sbcbench.model.Trace`.
 
@@ -19,8 +21,8 @@ import time
 from collections.abc import Callable
 
 from ..model import Reading, Trace
-from ..platform import cpufreq, thermal
-from ..platform.host import Host, default_host, read_meminfo
+from ..platform.host import Host, default_host
+from ..platform.readings import BoardReadings, board_readings
 from ..platform.sysroot import Sysroot
 from .background import OTHER_CPUS, Background, Sleep, Window, window
 from .cputime import CpuShare, ProcessTree, SystemCpu
@@ -29,30 +31,6 @@ DISCOVER_EVERY_S = 5.0  # at most one listing of every process per this many sec
 
 OnReading = Callable[[Reading], None]
 Clock = Callable[[], float]
-
-
-def _meminfo(sysroot: Sysroot) -> tuple[int | None, int | None]:
-    info = read_meminfo(sysroot)
-    if info is None:
-        return None, None
-    used = swap = None
-    if "MemTotal" in info and "MemAvailable" in info:
-        used = info["MemTotal"] - info["MemAvailable"]
-    if "SwapTotal" in info and "SwapFree" in info:
-        swap = info["SwapTotal"] - info["SwapFree"]
-    return used, swap
-
-
-def unavailable_probes(sysroot: Sysroot, clocks: bool, sensors: bool) -> dict[str, str]:
-    """Preflight: each probe that cannot run here, with the reason."""
-    out: dict[str, str] = {}
-    if not clocks:
-        out["cpufreq"] = cpufreq.missing_reason(sysroot)
-    if not sensors:
-        out["thermal"] = thermal.missing_reason(sysroot)
-    if not sysroot.meminfo(default=""):
-        out["memory"] = f"no meminfo under {sysroot.root}: memory and swap are not sampled"
-    return out
 
 
 class Sampler:
@@ -64,7 +42,8 @@ class Sampler:
 
     def __init__(self, sysroot: Sysroot, interval: float, pid: int | None = None,
                  on_reading: OnReading | None = None, load_source: str = "tree", *,
-                 host: Host | None = None, clock: Clock = time.monotonic) -> None:
+                 host: Host | None = None, clock: Clock = time.monotonic,
+                 board: BoardReadings | None = None) -> None:
         self.sysroot = sysroot
         self.interval = interval
         self.on_reading = on_reading
@@ -73,13 +52,12 @@ class Sampler:
         host = host if host is not None else default_host()
         self._tree = ProcessTree(pid, host=host)
         self._system = SystemCpu(host=host)
-        policies = cpufreq.policies(sysroot)
-        per_cpu = {cpu: p for p in policies for cpu in p.cpus}
-        self.cpus = tuple(sorted(per_cpu))
-        self.max_mhz = tuple(_mhz(per_cpu[c].max_khz) for c in self.cpus)
-        self.governors = tuple(per_cpu[c].governor for c in self.cpus)
-        self.sensors = tuple(thermal.choose_sensors(sysroot))
-        self.unavailable = unavailable_probes(sysroot, bool(self.cpus), bool(self.sensors))
+        self.board = board if board is not None else board_readings(sysroot)
+        self.cpus = self.board.cpus
+        self.max_mhz = self.board.max_mhz
+        self.governors = self.board.governors
+        self.sensors = self.board.sensors
+        self.unavailable = dict(self.board.unavailable)
         self._readings: list[Reading] = []
         self._tis_start: tuple[dict[int, int], ...] = ()
         self._stop = threading.Event()
@@ -138,7 +116,7 @@ class Sampler:
             return self._read_done.wait_for(lambda: ready(self), timeout)
 
     def _read(self) -> Reading:
-        mem_used, swap_used = _meminfo(self.sysroot)
+        board = self.board.read()
         tree_cpu, busy = self._tree.read(discover=False)
         system = self._system.read()
         t = self.clock() - self._start
@@ -146,9 +124,8 @@ class Sampler:
             tree_cpu, busy = self._tree.reread()
         reading = Reading(
             t=t,
-            mhz=tuple(_mhz(cpufreq.current_khz(self.sysroot, c)) for c in self.cpus),
-            temps_c=tuple(thermal.read_celsius(self.sysroot, s) for s in self.sensors),
-            mem_used=mem_used, swap_used=swap_used, tree_cpu_s=tree_cpu,
+            mhz=board.mhz, temps_c=board.temps_c,
+            mem_used=board.mem_used, swap_used=board.swap_used, tree_cpu_s=tree_cpu,
             system_busy_cpus=system.busy if system else None, busy_cpus=busy,
             steal_pct=system.steal_pct if system else None)
         prev = self._readings[-1] if self._readings else None
@@ -183,7 +160,7 @@ class Sampler:
         """Take the first reading; then, with ``background``, read every interval in a
         thread until :meth:`stop` (without it, the caller calls :meth:`read`)."""
         self._start = self.clock()
-        self._tis_start = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
+        self._tis_start = self.board.residency()
         self.read()
         if not background:
             return
@@ -196,14 +173,10 @@ class Sampler:
         if self._thread is not None:
             self._thread.join()
         self.read()
-        tis_end = tuple(cpufreq.time_in_state(self.sysroot, c) for c in self.cpus)
+        tis_end = self.board.residency()
         delta = tuple({k: end.get(k, 0) - start.get(k, 0) for k in end}
                       for start, end in zip(self._tis_start, tis_end, strict=True))
         return Trace(self.interval, self.cpus, self.max_mhz, self.governors, self.sensors,
                      tuple(self._readings), dict(self.unavailable), delta, self.load_source,
                      self.thread_cpu_s if self._thread is not None else None,
                      tuple(self.background.attributions))
-
-
-def _mhz(khz: int | None) -> float | None:
-    return khz / 1000.0 if khz is not None else None

@@ -8,7 +8,9 @@ re-created as a link into the captured tree so :meth:`.sysroot.Sysroot.resolve` 
 bus (mmc, ata) on replay.  The controller fetches the tar, checks every member (relative names,
 no ``..``, links only where expected), adds ``sbcbench-capture.json`` (where and when) and
 writes it gzip-compressed.  Extract it and point ``--sbc-sysroot`` or ``sbcbench probe
---sysroot`` at the directory.
+--sysroot`` at the directory.  A FreeBSD machine has no ``/proc`` or ``/sys`` to copy: its
+capture holds the outputs of ``sysctl -a``, ``/var/run/dmesg.boot`` and ``uname -a`` (and
+``kenv``, ``zfs get all`` where they answer; :mod:`.freebsd.capture`).
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ import json
 import posixpath
 import tarfile
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SchemaError, ToolError
 from ..version import __version__
 from .executor import Executor, LocalExecutor
+from .freebsd.capture import collect, is_freebsd
 from .sysroot import (
     ATA_LINK_DIR,
     BLOCK_DIR,
@@ -151,8 +155,26 @@ def repack(board_tar: Path, out: Path, source: str, root: str) -> Captured:
     return Captured(out, files, links, source)
 
 
+def pack(files: Mapping[str, bytes], out: Path, source: str, root: str) -> Captured:
+    """Write ``files`` (name -> content, a FreeBSD machine's command outputs) as the tarball
+    ``out`` with the metadata :func:`repack` writes."""
+    with tarfile.open(out, "w:gz") as dst:
+        meta = {"schema": SCHEMA, "source": source, "root": root, "os": "FreeBSD",
+                "created": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+                "sbcbench": __version__, "files": len(files)}
+        for name, data in {**files, META: json.dumps(meta, indent=2).encode()}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            dst.addfile(info, io.BytesIO(data))
+    return Captured(out, len(files), 0, source)
+
+
 def capture(executor: Executor, out: Path, root: str = "/", timeout: float = 300) -> Captured:
-    """Capture ``root`` on ``executor``'s target into the tarball ``out``."""
+    """Capture ``root`` on ``executor``'s target into the tarball ``out``.  A FreeBSD target
+    (``uname -s``) is captured as its command outputs (:mod:`.freebsd.capture`: ``sysctl -a``,
+    ``dmesg.boot``, ``uname -a`` ...; the running system, whatever ``root``)."""
+    if is_freebsd(executor):
+        return pack(collect(executor), out, executor.name, root)
     argv = ["sh", "-c", capture_script(), "sbcbench-capture", root]
     done = executor.run(argv, timeout=timeout)
     remote = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import cpufreq, kcrypto
+from .freebsd.detect import freebsd_machine
+from .freebsd.facts import freebsd_facts
+from .freebsd.identity import identify
 from .isa import accel, accel_sources, features
 from .parse import parse_cpuinfo
-from .probe import probe
+from .probe import freebsd_probe, probe
 from .sysroot import Sysroot
 
 
@@ -23,7 +26,14 @@ def platform_facts(sysroot: Sysroot, engines_text: str | None = None,
     Kernel crypto drivers are classed ``engine``/``cpu``/``generic``/``unknown`` by evidence
     (:func:`kcrypto.classify`); ``unknown`` ones are listed apart, never counted as software.
 
-    ``engines_text`` is ``openssl engine -t -c`` output (None: unknown, so no stranded check)."""
+    ``engines_text`` is ``openssl engine -t -c`` output (None: unknown, so no stranded check).
+    A FreeBSD machine or capture answers from sysctl and its boot messages
+    (:func:`.freebsd.facts.freebsd_facts`: the same keys, and the clocks and temperatures
+    now)."""
+    machine = freebsd_machine(sysroot)
+    if machine is not None:
+        ident = identify(machine)
+        return {**freebsd_probe(machine).as_dict(), **freebsd_facts(machine, ident)}
     info = parse_cpuinfo(sysroot.cpuinfo())
     base = probe(sysroot, info)
     found = features(info, base.arch)

@@ -5,19 +5,25 @@ time, the benchmark's process tree, mounts, CPU affinity, reaped children's reso
 (``stat``, ``self/mounts``, ``self/status`` and per-process ``stat`` files), so a captured tree
 replays hermetically.  :class:`LocalHost` is this machine: the same Sysroot readings for
 system-wide figures, psutil for the live process tree, the kernel's affinity call, and
-``getrusage``.  Measure code takes a ``host`` argument; nothing else imports psutil."""
+``getrusage``.  FreeBSD has none of those files: there :func:`default_host` is the psutil host
+(:class:`.freebsd.host.PsutilHost`).  Measure code takes a ``host`` argument; psutil is imported
+only here and in :mod:`.freebsd`."""
 
 from __future__ import annotations
 
 import os
 import resource
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import ParseError, SysrootError
 from .cpufreq import parse_cpu_list
+from .hostdata import ChildTimes as ChildTimes  # re-exported: the Host's value types
+from .hostdata import CpuTimes as CpuTimes
+from .hostdata import Mount as Mount
+from .hostdata import ProcessCpu as ProcessCpu
+from .hostdata import ProcessUse as ProcessUse
 from .parse import parse_meminfo
 from .proctree import PidStat, TreeTracker, parse_pid_stat
 from .sysroot import PROC, Sysroot
@@ -26,55 +32,6 @@ if TYPE_CHECKING:
     import psutil
 
 USER_HZ = 100  # clock ticks per second in proc files: a fixed kernel ABI value (sysconf CLK_TCK)
-
-
-@dataclass(frozen=True)
-class CpuTimes:
-    """System-wide CPU time since boot, in clock ticks (only differences matter)."""
-
-    total: float  # every state except guest time, which user time already counts
-    idle: float   # idle and iowait
-    steal: float  # given by a hypervisor to other guests
-    cpus: int     # CPUs counted (the per-CPU lines)
-    interrupts: float = 0.0  # hardirq and softirq: the kernel's, charged to no process
-    forks: int = 0  # processes created since boot (the ``processes`` line)
-
-
-@dataclass(frozen=True)
-class ProcessCpu:
-    """One process of a tree: CPU seconds used (its own and its reaped children's), and the
-    CPU it last ran on (None when unknown)."""
-
-    pid: int
-    seconds: float
-    cpu: int | None
-
-
-@dataclass(frozen=True)
-class ProcessUse:
-    """One process of the machine: its name, CPU ticks so far (its own and its reaped
-    children's) and whether it is a kernel thread (no user space: a child of kthreadd)."""
-
-    pid: int
-    name: str
-    ticks: int
-    kernel: bool
-
-
-@dataclass(frozen=True)
-class Mount:
-    device: str
-    mountpoint: str
-    fstype: str
-
-
-@dataclass(frozen=True)
-class ChildTimes:
-    """``getrusage(RUSAGE_CHILDREN)``: every reaped descendant of this process."""
-
-    user_s: float
-    sys_s: float
-    max_rss_bytes: int
 
 
 @runtime_checkable
@@ -338,6 +295,10 @@ def _fd_links(fd_dir: Path) -> list[str]:
 LOCAL_HOST = LocalHost()
 
 
-def default_host() -> LocalHost:
-    """The host measure functions use when the caller (the session) passes none."""
-    return LOCAL_HOST
+def default_host() -> Host:
+    """The host measure functions use when the caller (the session) passes none: this machine
+    through its proc files, or through psutil on FreeBSD, which has no such files."""
+    from .freebsd.host import PSUTIL_HOST
+    from .freebsd.system import host_is_freebsd
+
+    return PSUTIL_HOST if host_is_freebsd() else LOCAL_HOST

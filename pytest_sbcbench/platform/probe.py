@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import platform as _stdlib_platform
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from .freebsd.detect import freebsd_machine
+from .freebsd.identity import identify
+from .freebsd.machine import FreeBsd
 from .host import read_cpu_times, read_meminfo
 from .parse import (
     CpuInfo,
@@ -69,6 +72,13 @@ def check_later_reads(sysroot: Sysroot, cpus: int) -> None:
         sysroot.cpu_attr(cpu, "cpufreq/scaling_governor")
 
 
+def freebsd_probe(machine: FreeBsd) -> Probe:
+    """The probe of a FreeBSD machine or capture, from sysctl, the boot messages, uname and
+    kenv (:func:`.freebsd.identity.identify`)."""
+    ident = identify(machine)
+    return Probe(**{f.name: getattr(ident, f.name) for f in fields(Probe)})
+
+
 def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
     """Read the machine's identification through ``sysroot`` (``info``: cpuinfo already parsed).
 
@@ -76,8 +86,12 @@ def probe(sysroot: Sysroot, info: CpuInfo | None = None) -> Probe:
     :func:`.parse.infer_arch`); on the host, from ``uname``.  The files the samplers and the
     results' environment read later are read here too (:func:`check_later_reads`), so a
     broken one stops the run at start-up naming the file, never mid-run or while the results
-    are written.
+    are written.  A FreeBSD capture, or this machine on FreeBSD, is probed by
+    :func:`freebsd_probe`.
     """
+    machine = freebsd_machine(sysroot) if info is None else None
+    if machine is not None:
+        return freebsd_probe(machine)
     info = info if info is not None else parse_cpuinfo(sysroot.cpuinfo())
     check_later_reads(sysroot, len(info.processors))
     arch = _stdlib_platform.machine() if sysroot.is_host else infer_arch(info)

@@ -1,6 +1,8 @@
 """Sequential storage write and read that cannot be the page cache, judged against the interface
 the platform reports (mmc bus mode and clock, SATA link speed) and the board's limits.  One
-timed run is one write-then-read of the test file (a sample of each of its two metrics)."""
+timed run is one write-then-read of the test file (a sample of each of its two metrics).  On
+ZFS the page cache is not the cache that matters: the ARC is, and a dataset whose ARC would
+serve the read-back is refused with the reason (:mod:`..platform.freebsd.zfs`)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SbcBenchError
 from ..model import Identity, Measurement
+from ..platform.executor import default_executor
+from ..platform.freebsd.system import host_is_freebsd
 from ..workload import BaseWorkload, Context, Plan, TimedRun
 
 if TYPE_CHECKING:
     from ..measure.storage import StorageThroughput, Target
+    from ..platform.executor import Executor
+    from ..platform.freebsd.zfs import ArcDecision
     from ..platform.host import Host
     from ..settings import Settings
 
@@ -39,9 +45,29 @@ def check_given_path(settings: Settings, host: Host | None = None) -> None:
     if not given.is_dir():
         return  # said with the other output locations (fileio.validate_outputs)
     try:
-        storage.check(storage.target(given, host=host), size_bytes(settings.quick))
+        where = storage.target(given, host=host)
+        storage.check(where, size_bytes(settings.quick))
+        refusal = zfs_refusal(where, size_bytes(settings.quick), default_executor())
+        if refusal is not None:
+            raise SbcBenchError(refusal)
     except SbcBenchError as exc:
         raise SbcBenchError(f"--sbc-storage-path {given}: {exc}") from exc
+
+
+def zfs_decision(where: Target, size: int, executor: Executor) -> ArcDecision | None:
+    """On ZFS, whether the read-back can be the disk rather than the ARC (None off ZFS):
+    :func:`..platform.freebsd.zfs.arc_cache_defeat` asks the dataset holding ``where``."""
+    if where.fstype != "zfs":
+        return None
+    from ..platform.freebsd.zfs import arc_cache_defeat
+
+    return arc_cache_defeat(executor, where.device, size)
+
+
+def zfs_refusal(where: Target, size: int, executor: Executor) -> str | None:
+    """Why a test file of ``size`` bytes in ``where`` would be read back from ZFS's ARC."""
+    decision = zfs_decision(where, size, executor)
+    return decision.refusal if decision is not None else None
 
 
 class Sequential(BaseWorkload):
@@ -94,11 +120,21 @@ class Sequential(BaseWorkload):
             raise
         try:
             storage.check(where, self.size(ctx), ctx.scratch.get("free"))
+            decision = self.zfs(ctx)
+            if decision is not None and decision.refusal is not None:
+                raise SbcBenchError(decision.refusal)
         except SbcBenchError as exc:
             if given_on_board:
                 raise self.given_path_error(ctx, exc) from exc
             return str(exc)
         return None
+
+    def zfs(self, ctx: Context) -> ArcDecision | None:
+        """The ARC's verdict for the test directory's dataset, asked once (None off ZFS)."""
+        if "zfs" not in ctx.scratch:
+            ctx.scratch["zfs"] = zfs_decision(self.where(ctx), self.size(ctx), ctx.executor)
+        decision: ArcDecision | None = ctx.scratch["zfs"]
+        return decision
 
     def given_path_error(self, ctx: Context, exc: SbcBenchError) -> SbcBenchError:
         """``exc`` naming the ``--sbc-storage-path`` given and the board it names a path on."""
@@ -122,11 +158,12 @@ class Sequential(BaseWorkload):
             from ..measure.board_storage import write_then_read
 
             run = write_then_read(ctx.executor, self.where(ctx), self.size(ctx))
-            return _timed_run(run)
+            return _timed_run(run, self.zfs(ctx))
         settings = ctx.settings
         drop = settings.sysroot.drop_caches if os.geteuid() == 0 and settings.sysroot.is_host \
-            else None
-        return _timed_run(storage.write_then_read(self.where(ctx), self.size(ctx), drop))
+            and not host_is_freebsd() else None
+        return _timed_run(storage.write_then_read(self.where(ctx), self.size(ctx), drop),
+                          self.zfs(ctx))
 
     def finish(self, ctx: Context, measurements: list[Measurement]) -> list[Measurement]:
         """The interface ceiling travels in the details, where the physics gate reads it."""
@@ -141,8 +178,10 @@ class Sequential(BaseWorkload):
         return [dataclasses.replace(m, details={**m.details, **details}) for m in measurements]
 
 
-def _timed_run(run: StorageThroughput) -> TimedRun:
-    extra = {"method": run.method}
+def _timed_run(run: StorageThroughput, zfs: ArcDecision | None = None) -> TimedRun:
+    """The run's two metrics; on ZFS the method says how the ARC was kept out of the read."""
+    method = f"{run.method}; {zfs.method}" if zfs is not None and zfs.method else run.method
+    extra = {"method": method}
     return TimedRun(
         TimedRun.of("storage-write", "B/s", "higher", run.write_bytes_per_s, extra).measurements
         + TimedRun.of("storage-read", "B/s", "higher", run.read_bytes_per_s, extra).measurements)
