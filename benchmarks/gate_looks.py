@@ -72,6 +72,7 @@ class LookTally:
     passes: list[int] = field(default_factory=lambda: [0] * DEFAULT_BOOT_BUDGET)
     false_passes: list[int] = field(default_factory=lambda: [0] * DEFAULT_BOOT_BUDGET)
     caught: list[int] = field(default_factory=lambda: [0] * DEFAULT_BOOT_BUDGET)
+    exit0: list[int] = field(default_factory=lambda: [0] * DEFAULT_BOOT_BUDGET)
     metrics: int = 0
     auto_failed: int = 0
     auto_boots: list[int] = field(default_factory=list)
@@ -149,6 +150,7 @@ def run_look_cell(cell: BootCell, trials: int, seed: int) -> dict[str, LookTally
             _, slow = _looks(bases, short, fixed, look_boots, [DELTA] * m)
             _, lone = _looks(bases, short, fixed, look_boots, [DELTA] + [0.0] * (m - 1), null)
             t.failed[c - 1] += looks[-1].failed
+            t.exit0[c - 1] += _exits_0(looks[-1])
             t.passes[c - 1] += sum(d.status == "pass" for d in looks[-1].decisions)
             t.false_passes[c - 1] += sum(d.status == "pass" for d in slow[-1].decisions)
             t.caught[c - 1] += "m0" in lone[-1].regressions
@@ -166,9 +168,16 @@ def _tally_every(t: LookTally, null: Sequence[Look], slow: Sequence[Look],
         caught |= "m0" in d.regressions
         ever = [e or x.status == "pass" for e, x in zip(ever, b.decisions, strict=True)]
         t.failed[c] += failed
+        t.exit0[c] += _exits_0(a)
         t.caught[c] += caught
         t.passes[c] += sum(x.status == "pass" for x in a.decisions)
         t.false_passes[c] += sum(ever)
+
+
+def _exits_0(look: Look) -> bool:
+    """The gate at this look exits 0: every metric decided (pass or improvement), none failed
+    by its test, Holm's later steps or the suite-mean test."""
+    return not look.failed and all(d.status in ("pass", "improvement") for d in look.decisions)
 
 
 HEAD = ["| cell (25 metrics, 10 baseline boots) | protocol | "
@@ -206,13 +215,43 @@ def auto_row(cell: BootCell, t: LookTally) -> str:
 
 def looks_tables(trials: int, seed: int, cells: Sequence[BootCell] | None = None,
                  progress: Callable[[str], None] | None = None) -> list[str]:
-    """The look table and the auto table over ``cells`` (default :func:`look_cells`)."""
+    """The look table, the auto table and the short table over ``cells`` (default
+    :func:`look_cells`)."""
     lines = list(HEAD)
     auto = list(AUTO_HEAD)
+    every: list[tuple[BootCell, dict[str, LookTally]]] = []
     for cell in cells if cells is not None else look_cells():
         tallies = run_look_cell(cell, trials, seed)
+        every.append((cell, tallies))
         lines += look_rows(cell, tallies)
         auto.append(auto_row(cell, tallies["by hand"]))
         if progress is not None:
             progress(lines[-1])
-    return [*lines, "", "`--sbc-boots auto` (budget 6) on the same draws:", "", *auto]
+    return [*lines, "", "`--sbc-boots auto` (budget 6) on the same draws:", "", *auto, "",
+            "In short (the README's table):", "", *short_table(every)]
+
+
+def short_table(every: Sequence[tuple[BootCell, dict[str, LookTally]]]) -> list[str]:
+    """The bound and the false-pass rate at their worst over every cell and protocol, and the
+    design cell's (the first) passes, exits 0 and lone 3% catches, at each look of LOOKS."""
+    def share(t: LookTally, field_: str, c: int, per_metric: bool = False) -> float:
+        hits: list[int] = getattr(t, field_)
+        return hits[c - 1] / (t.metrics if per_metric else t.suites)
+
+    def worst(field_: str, per_metric: bool = False) -> list[str]:
+        return [pct(max(share(t, field_, c, per_metric) for _, ts in every
+                        for t in ts.values())) for c in LOOKS]
+    design = every[0][1]
+    rows = [("unchanged suites failing, worst of every cell and protocol", worst("failed")),
+            ("metrics truly 3% slower judged pass, worst of every cell and protocol",
+             worst("false_passes", True))]
+    for name in PROTOCOLS:
+        t = design[name]
+        rows.append((f"{every[0][0].label}, {name}: unchanged metrics judged pass / unchanged "
+                     "suites exiting 0 / lone 3% caught",
+                     [f"{pct(share(t, 'passes', c, True))} / {pct(share(t, 'exit0', c))} / "
+                      f"{pct(share(t, 'caught', c))}" for c in LOOKS]))
+    head = ["| 25 metrics, 10 baseline boots of 3 runs | " + " | ".join(
+        f"{c} candidate boot{'s' if c > 1 else ''}" for c in LOOKS) + " |",
+        "|---|" + "---|" * len(LOOKS)]
+    return head + [f"| {label} | " + " | ".join(values) + " |" for label, values in rows]
