@@ -139,5 +139,12 @@ def test_the_looks_table_gives_every_protocol_at_1_2_3_and_6_boots() -> None:
             failed, passed, false_pass, caught = (float(v.strip("%")) for v in look.split(" / "))
             assert 0 <= passed <= 100 and 0 <= caught <= 100
             assert false_pass <= 10.0 and failed <= 50.0  # a few suites: loose, not the bound
-    auto = [_cells(x) for x in lines if x.startswith("| CV 1%") and x.count(" | ") == 4]
+    auto = [_cells(x) for x in lines if x.startswith("| CV 1%, drift 0.5% |")
+            and x.count(" | ") == 4]
     assert len(auto) == 1 and 1 <= float(auto[0][2]) <= 6
+    short = lines[lines.index("In short (the README's table):") + 2:]
+    assert [r[0] for r in map(_cells, short[2:])] == [
+        "unchanged suites failing, worst of every cell and protocol",
+        "metrics truly 3% slower judged pass, worst of every cell and protocol",
+        *(f"CV 1%, drift 0.5%, {p}: unchanged metrics judged pass / unchanged suites exiting "
+          "0 / lone 3% caught" for p in ("compare", "by hand", "--sbc-boots c"))]
