@@ -54,7 +54,8 @@ from .tally import tally_line
 # the pytest gate's codes (README, docs/gate.md): the same files give the same exit either way
 EXIT_PASS, EXIT_REGRESSION, EXIT_UNUSABLE, EXIT_CANNOT_GATE, EXIT_UNDECIDED = 0, 1, 2, 4, 6
 FAILING = ("regression", "implausible")
-JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible")
+# measured and judged against the baseline (``invalid``: judged, and other work disturbed it)
+JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible", "invalid")
 
 
 def load_reference(path: Path) -> Baseline:
@@ -154,8 +155,8 @@ def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool
     """The exit code of the pytest gate (``--sbc-gate``) on the same files: 1 a regression or
     an implausible number; 4 cannot gate (a result incomparable with the baseline, unless
     allowed, or without one: the gate refuses those before measuring); 6 undecided (a metric
-    neither passed nor regressed, or an allowed incomparable one); 0 every metric decided and
-    none regressed."""
+    neither passed nor regressed, judged ``invalid`` because other work disturbed it, or an
+    allowed incomparable one); 0 every metric decided and none regressed."""
     counts: Counter[str] = Counter(v.status for _, v in verdicts)
     tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{len(verdicts)} results: {tally or 'none'}"
@@ -179,10 +180,12 @@ def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool
                f"{counted(counts['no-baseline'], 'result')} without a baseline"
                if counts["no-baseline"] else "no result has a comparable baseline")
         return ends(EXIT_CANNOT_GATE, f"cannot gate: {why}")
-    left = counts["inconclusive"] + counts["incomparable"]
+    left = counts["inconclusive"] + counts["incomparable"] + counts["invalid"]
     if left:
+        disturbed = f", {counts['invalid']} of them disturbed by other work (rerun on a " \
+            "quiet machine)" if counts["invalid"] else ""
         return ends(EXIT_UNDECIDED, f"undecided: {counted(left, 'metric')} neither passed nor "
-                                    "regressed (add candidate or baseline boots)")
+                                    f"regressed (add candidate or baseline boots){disturbed}")
     return ends(EXIT_PASS, "no regression")
 
 
