@@ -93,8 +93,9 @@ def exit_status(run: Session, status: int, failed: int, late: bool) -> int:
             run.notes.append(left)
             return GATE_UNDECIDED
     elif status == TESTS_FAILED and not settings.save_baseline:
+        where = run.baseline.path if run.baseline is not None else None
         refused = cannot_gate(run.recorder.results, failed, settings.allow_incomparable,
-                              settings.gate)
+                              settings.gate, where)
         if refused:  # every failure a result nothing judges: no regression, so never exit 1
             run.notes.append(refused)
             return USAGE_ERROR
