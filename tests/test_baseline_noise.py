@@ -17,7 +17,7 @@ from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 
 TEST = "benchmarks/test_crypto.py::test_digest[sha512]"
-BOOTS = {"b1": (800.0, 804.0, 796.0), "b2": (820.0, 818.0, 822.0),
+BOOTS: dict[str, tuple[float, ...]] = {"b1": (800.0, 804.0, 796.0), "b2": (820.0, 818.0, 822.0),
          "b3": (790.0, 795.0, 785.0), "b4": (810.0, 812.0, 808.0)}
 
 
