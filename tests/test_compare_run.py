@@ -56,9 +56,13 @@ def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Run:
 
     def one(samples: str, busy: float, *args: str) -> pytest.RunResult:
         monkeypatch.setenv("WIDGET_SAMPLES", samples)
-        return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"), *args,
-                                  plugins=[Scripted(busy)])
+        return pytester.runpytest("--sbc-baselines", str(pytester.path / "bl"), *QUICKER,
+                                  *args, plugins=[Scripted(busy)])
     return one
+
+
+# plugins the widget's runs do not use: importing them took two thirds of each run here
+QUICKER = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:labgrid")
 
 
 def compare(capsys: pytest.CaptureFixture[str], *files: Path) -> tuple[int, dict[str, Any]]:
