@@ -396,4 +396,3 @@ def failure_message(verdict: Verdict, found: Sequence[Finding],
     if cannot_judge(verdict):
         return f"cannot judge: {verdict.detail}"
     return None
-
