@@ -5,6 +5,7 @@ The end-to-end pytest runs are in tests/test_baseline_clean.py."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +22,19 @@ from pytest_sbcbench.judge.verdict import judge
 from pytest_sbcbench.model import Identity, Measurement, Result, Verdict
 
 TEST = "benchmarks/test_crypto.py::test_cipher[aes-128-gcm]"
-IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm", threads=1)
+# ``openssl speed -elapsed``: a wall-time rate, which other load moves (a contaminated save is
+# quarantined); the CPU-time rate openssl gives by default is kept beside load (below)
+IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm", threads=1,
+                       clock="wall")
+CPU_IDENTITY = Identity.of(tool="openssl", version="3.0.19", algorithm="aes-128-gcm", threads=1)
 MACHINE = {"cpu_model": "sifive,u74-mc", "cpus": 4}
 LOADED: dict[str, object] = {"findings": [{"kind": "background-load",
                                            "detail": "background load 2.00 CPUs"}]}
 
 
-def result(samples: tuple[float, ...], telemetry: dict[str, object] | None = None) -> Result:
-    m = Measurement("aes-128-gcm", "B/s", "higher", IDENTITY, samples)
+def result(samples: tuple[float, ...], telemetry: dict[str, object] | None = None,
+           identity: Identity = IDENTITY, details: Mapping[str, object] | None = None) -> Result:
+    m = Measurement("aes-128-gcm", "B/s", "higher", identity, samples, details=details or {})
     return Result(TEST, m, summarize(samples), Verdict("no-baseline", ""), telemetry or {})
 
 
@@ -117,6 +123,32 @@ def test_a_contaminated_boot_is_quarantined_unless_accepted(tmp_path: Path) -> N
     assert again is not None
     assert [s.status for s in again.entries[0].stored] == ["quarantined", "used"]
     assert again.entries[0].stored[1].findings  # recorded even when accepted
+
+
+def test_a_cpu_time_rate_saved_beside_other_work_is_kept_with_its_finding(
+        tmp_path: Path) -> None:
+    """openssl's default rate is per second of its own user CPU time: other processes
+    time-share the CPU, which does not move it, so a save beside them keeps it (it was
+    quarantined, and a loaded machine's baseline was all quarantined), its finding recorded;
+    where its runs' CPU time is too coarse to divide by (a few ticks) it is held."""
+    path = tmp_path / "star64.json"
+    runs = {"runs": [{"cpu_s": 0.6, "wall_s": 1.0}] * 3}
+    kept = save_session(path, "star64", [result(GOOD, LOADED, CPU_IDENTITY, runs)], (),
+                        "at-b1", env("b1"), with_notes=True)
+    assert "quarantined" not in "\n".join(kept)
+    assert any(line.startswith("saved beside other work: 1 of 1 (aes-128-gcm) are rates per "
+                               "second of the tool's own CPU time") for line in kept)
+    baseline = load_baseline(path)
+    assert baseline is not None
+    stored = baseline.entries[0].stored[0]
+    assert stored.status == "used" and stored.findings == (
+        ("background-load", "background load 2.00 CPUs"),)
+    assert stored.why.startswith("measured beside other work: kept")
+    coarse = {"runs": [{"cpu_s": 0.08, "wall_s": 1.0}] * 3}
+    held = save_session(path, "star64", [result(GOOD, LOADED, CPU_IDENTITY, coarse)], (),
+                        "at-b2", env("b2"))
+    assert held[1] == "  quarantined: aes-128-gcm: saved under background-load: its numbers " \
+                      "were disturbed"
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -210,8 +242,10 @@ def test_gate_mode_names_a_test_whose_every_session_is_held(tmp_path: Path) -> N
     baseline = load_baseline(path)
     assert baseline is not None
     assert problems([TEST], baseline, MACHINE, lambda test: None) == [
-        f"{TEST}: every baseline session of it in {path} is quarantined or dropped (sbcbench "
-        "baseline list)"]
+        f"{TEST}: every baseline session of it in {path} is quarantined or dropped; see why "
+        f"with 'sbcbench baseline list {path}'; if those sessions are sound, use them with "
+        f"'sbcbench baseline restore {path} SESSION', else record the baseline again on a "
+        "quiet machine (--sbc-save-baseline on the reference kernel)"]
     save(path, "b2", GOOD)
     again = load_baseline(path)
     assert again is not None and problems([TEST], again, MACHINE, lambda test: None) == []

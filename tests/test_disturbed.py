@@ -80,16 +80,17 @@ def test_a_neighbour_that_stays_makes_the_test_disturbed(tmp_path: Path) -> None
     rec, sampler, notes = recorder(box, during_wait={"loop": 1.0})
     sampled = measuring(box, sampler, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 1.0})
     assert [m.metric for m in rec._undisturbed(target(box), "t", sampled, sampler)] == ["m1"]
-    assert "busy-loop (pid 4242) 1.00 CPUs" in rec.disturbed["t"]
-    assert rec.disturbed["t"].endswith("the host did not settle within 2 s, so nothing was "
-                                       "re-measured")
+    assert "busy-loop (pid 4242) 1.00 CPUs" in str(rec.disturbed["t"]["load"])
+    assert rec.disturbed["t"]["after"] == "the host did not settle within 2 s, so nothing was " \
+                                          "re-measured"
     assert notes == ["the host never went idle: the idle wait expired after 2.0 s (its "
                      "background-load finding says who ran); later tests of this run start "
                      "without waiting for it (--sbc-idle-wait)"]
     before = box.now
     rec._undisturbed(target(box), "u", sampled, sampler)  # a later test: no wait
     assert box.now - before <= 2 * 1.0 + 0.25  # its own two intervals and one scan step
-    assert "has not gone idle in this run" in rec.disturbed["u"] and len(notes) == 1
+    assert "has not gone idle in this run" in str(rec.disturbed["u"]["after"])
+    assert len(notes) == 1
 
 
 def test_a_neighbour_back_for_the_re_measure(tmp_path: Path) -> None:
@@ -97,8 +98,8 @@ def test_a_neighbour_back_for_the_re_measure(tmp_path: Path) -> None:
     rec, sampler, _ = recorder(box, during_wait={})
     sampled = measuring(box, sampler, {"bench": 1.0, "loop": 1.0}, {"bench": 1.0, "loop": 0.8})
     rec._undisturbed(target(box), "t", sampled, sampler)
-    assert "busy-loop (pid 4242) 0.80 CPUs" in rec.disturbed["t"]
-    assert rec.disturbed["t"].endswith("still after the host settled and the test re-measured")
+    assert "busy-loop (pid 4242) 0.80 CPUs" in str(rec.disturbed["t"]["load"])
+    assert rec.disturbed["t"]["after"] == "still after the host settled and the test re-measured"
 
 
 def test_kernel_threads_are_not_waited_out(tmp_path: Path) -> None:

@@ -198,8 +198,7 @@ def test_a_test_enters_each_module_of_its_walk_from_above(scripted_project: pyte
     # asked at set-up whether it can run, its sampling (runs, budget, delta) read by the
     # recorder; every step of its run is the loop's (its own timed_run is the test project's
     # conftest, not counted)
-    steps = ("prepare", "runs_for", "reset", "reset", "reset", "combine", "combine", "finish",
-             "close")
+    steps = ("prepare", "runs_for", "reset", "reset", "reset", "combine", "finish", "close")
     assert into("workload.py") == [("plugin/fixtures.py", "available"),
                                    ("run/recorder.py", "sampling"),
                                    *[("run/loop.py", step) for step in steps]]

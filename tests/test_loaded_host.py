@@ -51,15 +51,20 @@ def fake_openssl(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("SBCBENCH_FAKE_BOOT_OFFSET", "0")
 
 
-def test_another_process_makes_the_run_invalid_naming_it(
+SCALING = ["benchmarks", "-m", "scaling", "-k", "test_openssl_scaling", "--sbc-quick",
+           "--sbc-runs", "3"]
+
+
+def test_another_process_makes_a_wall_time_run_invalid_naming_it(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
         copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
-    """A 30% slower sha512 (what the load did on the host of issue 28) measured beside the
-    busy loops: the run waits (0.5 s), the loop stays, and the verdict is invalid naming it;
-    the run says once that the host never went idle."""
-    copy_benchmarks()
+    """A 30% slower thread scaling (``openssl speed -elapsed`` and ``-multi``: wall time,
+    which other work moves; 30% is what the load did on the host of issue 28) measured
+    beside the busy loops: the run waits (0.5 s), the loop stays, and each verdict is invalid
+    naming it; the run says once that the host never went idle."""
+    copy_benchmarks("test_scaling.py")
     fake_openssl(pytester, monkeypatch)
-    args = [*DIGEST, "--sbc-baselines", str(pytester.path / "bl")]
+    args = [*SCALING, "--sbc-baselines", str(pytester.path / "bl")]
     pytester.runpytest(*args, "--sbc-idle-wait", "0", "--sbc-save-baseline"
                        ).assert_outcomes(passed=1)
     monkeypatch.setenv("SBCBENCH_FAKE_SHIFT", "-30")
@@ -71,13 +76,53 @@ def test_another_process_makes_the_run_invalid_naming_it(
                                "* CPUs busy beside the benchmark: *"])
     assert "regression:" not in done.stdout.str()
     assert done.stdout.str().count("the host never went idle") == 1
+    results = json.loads((pytester.path / "r.json").read_text())["results"]
+    assert len(results) >= 2  # 1 thread and the CPU count
+    for result in results:
+        assert result["identity"]["clock"] == "wall"
+        assert result["verdict"]["status"] == "invalid"
+        assert "would have been regression" in result["verdict"]["detail"]
+        named = {p["name"] for p in result["telemetry"]["background"]["processes"]}
+        assert NAME in named
+        assert any(f["kind"] == "background-load" and NAME in f["detail"]
+                   for f in result["telemetry"]["findings"])
+
+
+def test_a_cpu_time_rate_beside_another_process_is_judged_naming_it(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        copy_benchmarks: Callable[..., None], tmp_path: Path) -> None:
+    """``openssl speed``'s own rate is per second of its user CPU time (the stand-in gives it
+    half of each run's seconds, as two busy loops on two CPUs leave it): the same busy loops
+    do not move it, so a 30% slower sha512 beside them is judged a regression, the load and
+    openssl's share of the clock said in its line (it was ``invalid``: a loaded machine's
+    every candidate result was thrown away); with fewer CPU ticks a run than a rate per CPU
+    second needs, it is invalid, saying so."""
+    copy_benchmarks()
+    fake_openssl(pytester, monkeypatch)
+    args = [*DIGEST, "--sbc-baselines", str(pytester.path / "bl")]
+    pytester.runpytest(*args, "--sbc-idle-wait", "0", "--sbc-save-baseline"
+                       ).assert_outcomes(passed=1)
+    monkeypatch.setenv("SBCBENCH_FAKE_SHIFT", "-30")
+    monkeypatch.setenv("SBCBENCH_FAKE_CPU_SHARE", "0.5")
+    with busy_loops(tmp_path):
+        done = pytester.runpytest_subprocess(*args, "--sbc-idle-wait", "0.5",
+                                             "--sbc-results", "r.json")
+        monkeypatch.setenv("SBCBENCH_FAKE_CPU_SHARE", "0.1")
+        starved = pytester.runpytest_subprocess(*args, "--sbc-idle-wait", "0.5",
+                                                "--sbc-results", "s.json")
+    assert done.ret == pytest.ExitCode.TESTS_FAILED, done.stdout.str()
+    done.stdout.fnmatch_lines([
+        "*regression: sha512:*; measured beside other work (other processes kept * CPUs busy "
+        f"beside the benchmark: *{NAME}*); judged per second of openssl's own user CPU time, "
+        "which time-sharing does not move (it had the CPU for 50% of each run)*"])
     (result,) = json.loads((pytester.path / "r.json").read_text())["results"]
-    assert result["verdict"]["status"] == "invalid"
-    assert "would have been regression" in result["verdict"]["detail"]
-    named = {p["name"] for p in result["telemetry"]["background"]["processes"]}
-    assert NAME in named
-    assert any(f["kind"] == "background-load" and NAME in f["detail"]
-               for f in result["telemetry"]["findings"])
+    assert result["verdict"]["status"] == "regression"
+    assert NAME in str(result["telemetry"]["disturbed"]["load"])
+    assert [r["cpu_s"] for r in result["details"]["runs"]] == [0.5] * len(result["samples"])
+    (coarse,) = json.loads((pytester.path / "s.json").read_text())["results"]
+    assert coarse["verdict"]["status"] == "invalid", starved.stdout.str()
+    assert "10 ticks of its 0.01 s clock, fewer than the 25 a rate per CPU second needs" \
+        in coarse["verdict"]["detail"]
 
 
 def test_gate_mode_is_undecided_beside_another_process(

@@ -55,17 +55,30 @@ def test_reference_is_the_label_else_the_kernel_release() -> None:
     assert reference_of({"kernel_release": ""}) is None and reference_of({}) is None
 
 
-def test_a_far_boot_of_the_same_kernel_is_recorded_and_reported(tmp_path: Path) -> None:
+def test_a_far_boot_of_the_same_kernel_is_held_unless_accepted(tmp_path: Path) -> None:
+    """A boot its own save's gate judges a regression is never folded in silently: kept
+    quarantined (it would widen the tolerance every later verdict uses, or make the same
+    regression pass), saying why and how to use it; ``--sbc-accept`` naming it records it as
+    a far boot of the reference."""
     path = ten_boots(tmp_path)
     judged = far_boot(path)
     env = {**MACHINE, "boot_id": "b11", "kernel_release": "6.1.0-57"}
     lines = save_session(path, "star64", [judged], (), "b11", env)
-    assert lines[0].startswith(f"baseline saved: {path} (1 result; up to 11 sessions")
+    assert lines[0] == f"baseline saved: {path} (1 result, 1 quarantined; up to 10 sessions " \
+                       "per metric)"
+    assert lines[1].startswith("  quarantined: aes-128-gcm: the gate of this save judged it a "
+                               "regression (-10.1% against 10 boots saved before it)")
+    assert f"'sbcbench baseline restore {path} 11'" in lines[2]
+    stored = load_baseline(path)
+    assert stored is not None
+    assert [s.environment["boot_id"] for s in stored.entries[0].sessions] == BOOTS
+    lines = save_session(path, "star64", [judged], (TEST,), "b12",
+                         {**env, "boot_id": "b12"})
     assert lines[1] == (f"  far boot: {TEST} aes-128-gcm: this boot is 10.1% below the other 10 "
                         "boots of 6.1.0-57: recorded; it widens the tolerance")
     stored = load_baseline(path)
     assert stored is not None
-    assert [s.environment["boot_id"] for s in stored.entries[0].sessions] == [*BOOTS, "b11"]
+    assert [s.environment["boot_id"] for s in stored.entries[0].sessions] == [*BOOTS, "b12"]
 
 
 def test_another_kernel_or_an_unknown_one_still_needs_accept(tmp_path: Path) -> None:

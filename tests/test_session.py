@@ -292,8 +292,11 @@ def test_crypto_workloads_run_every_command_through_the_session_executor(
     path = shutil.which("openssl")
     assert recording.argvs[0] == (*LOOKUP, "openssl")
     assert (path, "version") in recording.argvs
-    speed = [a for a in recording.argvs if a[1:2] == ("speed",)]
-    assert len(speed) == 1 and speed[0][0] == path and "sha256" in speed[0]
+    speed = [a for a in recording.argvs if "speed" in a]
+    assert len(speed) == 1 and "sha256" in speed[0]
+    # pinned to one CPU through the same executor: taskset looked up where commands run
+    assert (*LOOKUP, "taskset") in recording.argvs
+    assert speed[0][:2] == (shutil.which("taskset"), "-c") and speed[0][3:5] == (path, "speed")
     doc = json.loads(out.read_text())
     assert doc["results"][0]["identity"]["version"] == doc["environment"]["openssl"]
 

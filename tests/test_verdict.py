@@ -15,7 +15,7 @@ from helpers import listing_settings, star64_tree
 from pytest_sbcbench.errors import SbcBenchError
 from pytest_sbcbench.judge.baseline import Baseline, BaselineEntry, StoredSession
 from pytest_sbcbench.judge.looks import OFFLINE, ONE_BOOT
-from pytest_sbcbench.judge.save_note import boots_note, catch_note, findings_note
+from pytest_sbcbench.judge.save_note import beside_note, boots_note, catch_note, findings_note
 from pytest_sbcbench.judge.stats import summarize
 from pytest_sbcbench.judge.verdict import (
     PLAN_KEY,
@@ -199,8 +199,16 @@ def test_saving_says_what_the_baseline_can_catch_and_what_touched_it() -> None:
     assert findings_note(saved) is None
     loaded = dataclasses.replace(saved[0], telemetry={"findings": [
         {"kind": "background-load", "detail": "x"}]})
-    assert (findings_note([loaded, saved[0]]) or "").startswith(
+    # openssl's rate is per second of its own CPU time: kept beside other work, said so
+    assert findings_note([loaded, saved[0]]) is None
+    assert (beside_note([loaded, saved[0]]) or "").startswith(
+        "saved beside other work: 1 of 2 (sha256) are rates per second of the tool's own CPU "
+        "time")
+    wall = dataclasses.replace(loaded, measurement=dataclasses.replace(
+        loaded.measurement, identity=Identity.of(tool="openssl", clock="wall")))
+    assert (findings_note([wall, saved[0]]) or "").startswith(
         "saved with findings: background-load in 1 of 2 (sha256)")
+    assert beside_note([wall, saved[0]]) is None
 
 
 def test_boot_is_read_through_the_sysroot(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ from interrupting import MEET
 # WIDGET_AWAIT_LOAD: before recording, wait until the test's sampler has read and attributed
 # a load beside it (a condition of the sampler, not a time: tests/test_loaded_host.py).  The
 # samples are recorded at once, a measurement shorter than any sampler interval.
+# WIDGET_CLOCK: the identity's clock (``user-cpu``: a rate per second of the tool's own CPU
+# time, which other work beside it does not move; default: wall time).
 WIDGET = """
 import os
 from pathlib import Path
@@ -29,7 +31,9 @@ def test_widget(sbcbench, request):
         sampler = trial_of(request.node).watching
         assert sampler.wait_for(lambda s: bool(s.background.attributions), 120)
     samples = tuple(float(x) for x in os.environ["WIDGET_SAMPLES"].split(","))
-    identity = Identity.of(tool="widget", version=os.environ.get("WIDGET_VERSION", "1"))
+    clock = {"clock": os.environ["WIDGET_CLOCK"]} if os.environ.get("WIDGET_CLOCK") else {}
+    identity = Identity.of(tool="widget", version=os.environ.get("WIDGET_VERSION", "1"),
+                           **clock)
     sbcbench.record(Measurement("widget", "op/s", "higher", identity, samples))
 """
 

@@ -10,20 +10,24 @@ import argparse
 import json
 
 from ..errors import SbcBenchError
+from ..judge.baseline_noise import metric_noise, noise_lines
 from ..judge.baseline_review import apply, list_lines, sessions, split
 from ..judge.baseline_store import load_any
 
 
 def cmd_baseline_list(args: argparse.Namespace) -> int:
-    """``sbcbench baseline list FILE [--json]``: every session with its status."""
+    """``sbcbench baseline list FILE [--json]``: every session with its status, then each
+    metric's measured run CV and boot drift (:mod:`..judge.baseline_noise`)."""
     baseline = load_any(args.file)
     if baseline is None:
         raise SbcBenchError(f"{args.file}: no such baseline")
+    noise = metric_noise(baseline)
     if args.json:
         print(json.dumps({"baseline": str(args.file), "board": baseline.board,
-                          "sessions": [r.as_dict() for r in sessions(baseline)]}, indent=2))
+                          "sessions": [r.as_dict() for r in sessions(baseline)],
+                          "metrics": [n.as_dict() for n in noise]}, indent=2))
     else:
-        print("\n".join(list_lines(baseline, args.file)))
+        print("\n".join([*list_lines(baseline, args.file), *noise_lines(noise)]))
     return 0
 
 

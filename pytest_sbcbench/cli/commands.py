@@ -39,7 +39,14 @@ from ..platform.sysroot import Sysroot
 from ..report import beforeafter, fleet_merge, text
 from ..report.beforeafter_chart import write_chart
 from ..report.charts import MATPLOTLIB_MISSING, no_charts_reason, write_charts
-from ..report.compare import Outcome, board_profile, candidate_of, compare, read_reference
+from ..report.compare import (
+    Outcome,
+    board_profile,
+    candidate_of,
+    compare,
+    earlier_notes,
+    read_reference,
+)
 from ..report.fleet import FleetEntry, load_fleet
 from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
@@ -127,9 +134,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     candidate's boots against the baseline's, Holm and the suite mean at the end).  Exit 0 no
     regression, 1 a regression or an implausible number, 2 unusable input, 4 cannot gate
     (incomparable, or no baseline), 6 undecided: the codes of ``pytest --sbc-gate``."""
-    reference, interrupted = read_reference(args.baseline)
+    reference, interrupted, left = read_reference(args.baseline)
     files = [(path, load_results(path)) for path in args.results]
     notes = [f"note: {args.baseline} {INTERRUPTED_NOTE}"] if interrupted else []
+    notes += [*left, *earlier_notes(files)]
     notes += [f"note: {path} {INTERRUPTED_NOTE}" for path, f in files if f.interrupted]
     loaded = files[-1][1]
     notes += [f"note: {path} is for board {f.board}, the last file for {loaded.board}"

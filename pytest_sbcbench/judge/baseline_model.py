@@ -138,9 +138,13 @@ class BaselineEntry:
 
 @dataclass(frozen=True)
 class Baseline:
+    """A board's baseline: its entries, where it was read from, and whether that was a results
+    file read as a baseline of one session (``sbcbench compare``'s reference)."""
+
     board: str
     entries: tuple[BaselineEntry, ...]
     path: Path | None = None
+    from_results: bool = False
 
     @cached_property
     def _slots(self) -> dict[tuple[str, str], list[BaselineEntry]]:
@@ -173,6 +177,19 @@ class Baseline:
         """The entries of ``test``'s ``metric`` that have a used session (an entry whose every
         session is quarantined or dropped is no baseline)."""
         return list(self._slots.get((test, metric), ()))
+
+    def held(self, test: str, metric: str) -> list[BaselineEntry]:
+        """The entries of ``test``'s ``metric`` whose every session is quarantined or dropped
+        (asked only where :meth:`slot` found none: the entries are scanned once then)."""
+        return list(self._held.get((test, metric), ()))
+
+    @cached_property
+    def _held(self) -> dict[tuple[str, str], list[BaselineEntry]]:
+        out: dict[tuple[str, str], list[BaselineEntry]] = {}
+        for e in self.entries:
+            if not e.used_count:
+                out.setdefault((e.test, e.metric), []).append(e)
+        return out
 
     def entry(self, test: str, metric: str, identity: Identity) -> BaselineEntry | None:
         """The entry of this test, metric and identity with a used session, if any."""

@@ -122,7 +122,8 @@ def list_lines(baseline: Baseline, path: Path) -> list[str]:
     """The listing: one line per session, then why each held one is held (every name read
     from the file shown escaped: :func:`.stored_names.shown`)."""
     rows = sessions(baseline)
-    lines = [f"{path}: board {baseline.board}, {counted(len(baseline.entries), 'entry')}, "
+    entries = counted(len(baseline.entries), "entry", "entries")
+    lines = [f"{path}: board {baseline.board}, {entries}, "
              f"{counted(len(rows), 'session')}"]
     for r in rows:
         boot = shown((r.boot_id or "unknown")[:12])
@@ -212,7 +213,8 @@ def change_lines(path: Path, action: str, row: SessionRow,
     empty = [e for e, _, _ in moved if after.entry(e.test, e.metric, e.identity) is None]
     if empty:
         names = ", ".join(dict.fromkeys(e.metric for e in empty))
-        lines.append(f"  no used session left for {counted(len(empty), 'entry')} ({names}): "
+        left = counted(len(empty), "entry", "entries")
+        lines.append(f"  no used session left for {left} ({names}): "
                      "judged as no-baseline until a session is saved or restored")
     if not written:
         lines.append("  nothing written (--dry-run)")

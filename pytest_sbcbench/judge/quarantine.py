@@ -5,7 +5,11 @@ but never judged against, so one bad boot cannot poison every later verdict:
 
 * **Contaminated**: the result was measured under a finding that disturbs its numbers
   (:data:`CONTAMINATION`: other load on the machine, steal time, throttling, swap growth).  A
-  loaded baseline makes every candidate look faster.
+  loaded baseline makes every candidate look faster.  Other load does not disturb a rate per
+  second of the tool's own CPU time (``openssl speed``): such a session is kept, its finding
+  recorded, unless its own numbers say otherwise (:mod:`.disturbance`).
+* **Regressed**: the save's own gate judged it a regression (against however few boots):
+  never folded in silently, it would make the same regression pass next time.
 * **Far**: its boot mean is further from the median of the reference's other boots (the
   entry's used sessions of other boots) than :data:`FAR_SPREADS` robust spreads allow.  The
   spread is the MAD of the other boots' means (log scale, x 1.4826), never below
@@ -29,9 +33,12 @@ from ..model import Result
 from ..words import counted
 from .baseline import Baseline, BaselineEntry, StoredSession, boot_of
 from .boots import logs
+from .disturbance import contaminating
 
 CONTAMINATION = ("background-load", "steal-time", "clock-below-max", "thermal-trip",
                  "time-below-max", "swap-growth")
+CPU_TIMED = ("measured beside other work: kept, a rate per second of the tool's own CPU time, "
+             "which time-sharing does not move")
 FAR_SPREADS = 3.0
 FAR_FLOOR_PCT = 5.0
 MAD_SCALE = 1.4826  # MAD x this estimates the SD of normal data
@@ -46,6 +53,19 @@ def contamination(result: Result) -> tuple[tuple[str, str], ...]:
         if isinstance(f, Mapping) and f.get("kind") in CONTAMINATION:
             out.append((str(f["kind"]), str(f.get("detail", ""))))
     return tuple(out)
+
+
+def regressed(result: Result) -> str | None:
+    """Why a result its own save's gate judged a regression is held: a save never folds a
+    regression in unless ``--sbc-accept`` names it, however few boots it was judged against
+    (it would make the same regression pass next time)."""
+    if result.verdict.status != "regression":
+        return None
+    e = result.verdict.evidence
+    how = "" if e is None else (f" ({e.change_pct:+.1f}% against "
+                                f"{counted(e.baseline_boots, 'boot')} saved before it)")
+    return (f"the gate of this save judged it a regression{how}: a regression is never "
+            "folded into the baseline unless --sbc-accept names it")
 
 
 def far_limit_pct(means: Sequence[float]) -> float:
@@ -86,21 +106,43 @@ def far_from(entry: BaselineEntry | None, samples: Sequence[float], boot_id: str
 def hold(entry: BaselineEntry | None, result: Result, created: str,
          environment: Mapping[str, Any], accepted: bool, reference: str | None
          ) -> StoredSession:
-    """The session stored for ``result``: quarantined when contaminated or far (unless
-    ``accepted``), with its contamination findings recorded either way."""
+    """The session stored for ``result``: quarantined when contaminated (the findings that
+    disturb its numbers, by its clock: :func:`.disturbance.contaminating`), judged a
+    regression by its own save's gate, or far (unless ``accepted``), with its contamination
+    findings recorded either way."""
     found = contamination(result)
+    moving = contaminating(result.measurement, result.telemetry, found)
     whys = []
-    if found:
-        kinds = ", ".join(dict.fromkeys(k for k, _ in found))
+    if moving:
+        kinds = ", ".join(dict.fromkeys(k for k, _ in moving))
         whys.append(f"saved under {kinds}: its numbers were disturbed")
+    worse = regressed(result)
+    if worse:
+        whys.append(worse)
     far = far_from(entry, result.measurement.samples, boot_of(environment), reference)
     if far:
         whys.append(far)
     samples = result.measurement.samples
     if accepted or not whys:
-        why = f"accepted by --sbc-accept: {'; '.join(whys)}" if whys else ""
+        why = f"accepted by --sbc-accept: {'; '.join(whys)}" if whys else \
+            (CPU_TIMED if found else "")
         return StoredSession(created, samples, environment, "used", why, found)
     return StoredSession(created, samples, environment, "quarantined", "; ".join(whys), found)
+
+
+def reference_session(result: Result, created: str, environment: Mapping[str, Any]
+                      ) -> StoredSession:
+    """A results file's result as a session of ``sbcbench compare``'s reference: quarantined,
+    as a save would hold it, when what was recorded beside it disturbed its numbers (its
+    verdict against whatever baseline it had is not the reference's business)."""
+    found = contamination(result)
+    moving = contaminating(result.measurement, result.telemetry, found)
+    samples = result.measurement.samples
+    if not moving:
+        return StoredSession(created, samples, environment, "used", "", found)
+    kinds = ", ".join(dict.fromkeys(k for k, _ in moving))
+    return StoredSession(created, samples, environment, "quarantined",
+                         f"measured under {kinds}: its numbers were disturbed", found)
 
 
 def holds_for(created: str, environment: Mapping[str, Any], accepted: Callable[[Result], bool],

@@ -13,8 +13,9 @@ from ..model import Result
 from .baseline import Baseline
 from .boot_test import reduce_side, spread_of
 from .boots import BaselineSession
+from .disturbance import contaminating
 from .family import per_test_alpha
-from .quarantine import CONTAMINATION
+from .quarantine import CONTAMINATION, contamination
 from .tdist import t_ppf
 
 RECOMMENDED_BOOTS = 10  # the gate's design point (benchmarks/gate_boots.py): 10 x 3 runs ...
@@ -96,10 +97,8 @@ def findings_note(saved: Sequence[Result]) -> str | None:
     unaccepted, they are quarantined), each kind once with the tests it touched."""
     touched: dict[str, list[str]] = {}
     for r in saved:
-        for f in r.telemetry.get("findings", ()):
-            kind = f.get("kind") if isinstance(f, dict) else None
-            if kind in TOUCHING:
-                touched.setdefault(str(kind), []).append(r.measurement.display_name)
+        for kind, _ in contaminating(r.measurement, r.telemetry, contamination(r)):
+            touched.setdefault(kind, []).append(r.measurement.display_name)
     if not touched:
         return None
     parts = [f"{kind} in {len(names)} of {len(saved)} ({', '.join(dict.fromkeys(names))})"
@@ -107,3 +106,16 @@ def findings_note(saved: Sequence[Result]) -> str | None:
     return (f"saved with findings: {'; '.join(parts)}: accepted (--sbc-accept), so this boot's "
             "disturbed numbers widen the tolerance every later verdict uses; rerun the boot on "
             "a quiet machine if you can")
+
+
+def beside_note(saved: Sequence[Result]) -> str | None:
+    """The CPU-time rates saved as used although other work ran beside them
+    (:mod:`.disturbance`: it does not move them), or None."""
+    kept = [r.measurement.display_name for r in saved
+            if len(contaminating(r.measurement, r.telemetry, contamination(r)))
+            < len(contamination(r))]
+    if not kept:
+        return None
+    return (f"saved beside other work: {len(kept)} of {len(saved)} "
+            f"({', '.join(dict.fromkeys(kept))}) are rates per second of the tool's own CPU "
+            "time, which time-sharing does not move: kept, the load recorded with them")

@@ -6,12 +6,13 @@ names, and says what it did and did not record.  Inconclusive is kept: it is not
 and a baseline of one or two boots leaves most verdicts inconclusive, so refusing it would stop
 a baseline from ever reaching the three boots it needs.
 
-Baseline boots are never refused for drifting (issue 22): a ``regression`` against a baseline
-whose every session has this session's reference (its ``label``, else its ``kernel_release``)
-is a far boot of the same reference, not a change, and leaving it out would shrink the drift
-the gate learns.  It is recorded and reported ("boot 3 is 3.8% below the other 2 boots of
-6.1.0-57: recorded; it widens the tolerance").  Only results of another reference need
-``--sbc-accept``.
+A ``regression`` against a baseline whose every session has this session's reference (its
+``label``, else its ``kernel_release``) may be a far boot of the same reference, not a change;
+it is kept, but never folded in silently: its own gate called it a regression, so it is stored
+quarantined (:func:`.quarantine.regressed`) with the line saying how to use it
+(``sbcbench baseline restore``, or ``--sbc-accept`` naming it, which records it as used: "far
+boot: ... recorded; it widens the tolerance").  Results of another reference are saved only
+when ``--sbc-accept`` names them.
 
 A kept result measured under contamination (other load, steal time, throttling, swap growth)
 or whose boot is far beyond what the reference's other boots make plausible (3 robust
@@ -41,7 +42,7 @@ from .baseline_model import no_gc_pauses
 from .baseline_review import session_number
 from .baseline_store import append_session_locked, load_any
 from .quarantine import holds_for
-from .save_note import boot_means, boots_note, catch_note, findings_note
+from .save_note import beside_note, boot_means, boots_note, catch_note, findings_note
 from .verdict import other_machine
 
 SAVABLE = ("pass", "improvement", "inconclusive", "no-baseline")
@@ -236,7 +237,7 @@ def notes(baseline: Baseline | None, used: Sequence[Result], environment: Mappin
     if not used:
         return ["baseline boots: no result of this session is used (all quarantined)"]
     boot = boot_of(environment)
-    touched = findings_note(used)
+    said = [n for n in (findings_note(used), beside_note(used)) if n]
     means = [boot_means(baseline, r, boot) for r in used]  # once for both notes
     return [boots_note(baseline, used, boot, means), catch_note(baseline, used, boot, means),
-            *([touched] if touched else [])]
+            *said]

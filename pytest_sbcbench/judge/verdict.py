@@ -32,7 +32,9 @@ from .baseline import boot_of as boot_of  # where report.compare and others read
 from .boot_decide import BootDecision, BootPlan, decide_sides
 from .boot_test import BootSession, reduce_side
 from .candidates import ALONE, Candidate
+from .disturbance import disturbance
 from .family import per_test_alpha
+from .held import cannot_judge, unusable
 from .looks import DEFAULT_MIN_EFFECT_PCT, ONE_BOOT, LabelPlan
 from .validity import HOST_NOISE, KERNEL_THREADS
 
@@ -81,7 +83,8 @@ def comparable(test: str, m: Measurement, baseline: Baseline | None, board: str,
     direction)."""
     slot = baseline.slot(test, m.metric) if baseline else []
     if not slot:
-        return no_baseline(board)
+        held = baseline.held(test, m.metric) if baseline else []
+        return unusable(m, held, baseline) if held and baseline else no_baseline(board)
     same = [e for e in slot if e.identity == m.identity]
     if not same:
         latest = slot[-1]
@@ -303,6 +306,7 @@ class JudgeContext:
     candidate: Candidate = ALONE
     n_metrics: int = DEFAULT_SUITE_METRICS
     min_effect_pct: float | None = None  # delta from the judge's side (compare --min-effect)
+    saving: bool = False  # a run saving a baseline: its verdicts stand (the save holds them)
 
 
 def unknown_board(name: str) -> BoardProfile:
@@ -312,16 +316,25 @@ def unknown_board(name: str) -> BoardProfile:
 
 def judge_result(result: Judgeable, context: JudgeContext) -> Verdict:
     """``implausible`` when a number beats physics; ``invalid`` under strict when the run had
-    findings; else the baseline gate's verdict."""
+    findings; else the baseline gate's verdict, ``invalid`` when the work recorded beside the
+    measurement disturbed it (:mod:`.disturbance`; not while ``saving``: the save holds it)."""
     implausible = physics.check(result, context.board or unknown_board(context.board_name),
                                 context.limits)
     if implausible is not None:
         return implausible
     if context.findings and context.strict:
         return Verdict("invalid", "; ".join(f.detail for f in context.findings))
-    return judge(result, baseline=context.baseline, board=context.board_name,
-                 machine=context.machine, candidate=context.candidate,
-                 n_metrics=context.n_metrics, min_effect_pct=context.min_effect_pct)
+    verdict = judge(result, baseline=context.baseline, board=context.board_name,
+                    machine=context.machine, candidate=context.candidate,
+                    n_metrics=context.n_metrics, min_effect_pct=context.min_effect_pct)
+    if context.saving:
+        return verdict
+    found = disturbance(result.measurement, result.telemetry)
+    if found.invalid is not None:
+        return disturbed_verdict(verdict, found.invalid)
+    if found.note is not None and verdict.status not in UNDISTURBED:
+        return dataclasses.replace(verdict, detail=f"{verdict.detail}; {found.note}")
+    return verdict
 
 
 @dataclass(frozen=True)
@@ -338,8 +351,11 @@ def judge_test(result: Judgeable, context: JudgeContext, disturbed: str | None =
     :func:`disturbed_verdict`) and its :func:`failure_message`, in one call (a trial's)."""
     verdict = judge_result(result, context)
     verdict = disturbed_verdict(verdict, disturbed) if disturbed is not None else verdict
-    return Judgement(verdict, failure_message(verdict, context.findings, allow_incomparable,
-                                              context.strict, gate))
+    message = failure_message(verdict, context.findings, allow_incomparable, context.strict,
+                              gate)
+    if context.saving and cannot_judge(verdict):
+        message = None  # a save builds the baseline: its held sessions judge nothing yet
+    return Judgement(verdict, message)
 
 
 UNDISTURBED = ("no-baseline", "incomparable", "implausible", "invalid")  # kept when disturbed
@@ -377,4 +393,6 @@ def failure_message(verdict: Verdict, found: Sequence[Finding],
         return f"inconclusive (--sbc-strict): {verdict.detail}"
     if verdict.status == "incomparable" and not allow_incomparable:
         return f"incomparable (--sbc-allow-incomparable to pass): {verdict.detail}"
+    if cannot_judge(verdict):
+        return f"cannot judge: {verdict.detail}"
     return None

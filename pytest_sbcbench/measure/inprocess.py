@@ -1,4 +1,5 @@
-"""In-process AEAD throughput through ``cryptography``: what a Python service gets.
+"""In-process AEAD throughput through ``cryptography``: what a Python service gets, per second of
+the measuring thread's CPU time (the wall-clock rate kept beside it).
 
 Only public ``cryptography`` API is used, imported inside the functions that need it, so
 importing this module (and the plugin) does not load the library."""
@@ -8,9 +9,11 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..errors import ToolError
 from ..model import Identity, Measurement
+from .clocks import THREAD_CPU, RunClock
 from .sanity import per_second
 
 Encrypt = Callable[[bytes, bytes, bytes | None], bytes]
@@ -48,19 +51,40 @@ STOP_TRIES = 3  # samples refused in a row before the measurement fails
 def aead_rate(algorithm: str, seconds: float, block_bytes: int,
               clock: Callable[[], float] = time.perf_counter,
               cpu_clock: Callable[[], float] = time.thread_time) -> float:
-    """Bytes per second encrypting ``block_bytes`` buffers for about ``seconds``; a clock
-    that did not advance or a rate that cannot be real is a :class:`ToolError`.  A sample
-    during which the process was stopped (``cpu_clock``, this thread's CPU time, did not
-    advance with ``clock``) is refused and taken again, up to :data:`STOP_TRIES` times."""
+    """Bytes per wall second encrypting ``block_bytes`` buffers for about ``seconds`` (see
+    :func:`aead_sample`)."""
+    return aead_sample(algorithm, seconds, block_bytes, clock, cpu_clock).wall_rate
+
+
+@dataclass(frozen=True)
+class AeadSample:
+    """One sample: the bytes encrypted per wall second and per second of this thread's CPU
+    time, and both clocks' seconds."""
+
+    wall_rate: float
+    cpu_rate: float
+    wall_s: float
+    cpu_s: float
+
+
+def aead_sample(algorithm: str, seconds: float, block_bytes: int,
+                clock: Callable[[], float] = time.perf_counter,
+                cpu_clock: Callable[[], float] = time.thread_time) -> AeadSample:
+    """Encrypt ``block_bytes`` buffers for about ``seconds``; a clock that did not advance or
+    a rate that cannot be real is a :class:`ToolError`.  A sample during which the process
+    was stopped (``cpu_clock``, this thread's CPU time, did not advance with ``clock``) is
+    refused and taken again, up to :data:`STOP_TRIES` times."""
     argv = call(algorithm, seconds, block_bytes)
     what = f"in-process {algorithm} rate"
     stops = []
     for _ in range(STOP_TRIES):
-        amount, elapsed, off_cpu = _encrypt_for(_encryptor(algorithm), seconds, block_bytes,
-                                                clock, cpu_clock)
+        amount, elapsed, off_cpu, cpu_s = _encrypt_for(_encryptor(algorithm), seconds,
+                                                       block_bytes, clock, cpu_clock)
         rate = per_second(amount, elapsed, "B/s", argv, what)
         if off_cpu <= max(STOP_S, STOP_SHARE * elapsed):
-            return rate
+            cpu_rate = per_second(amount, cpu_s, "B/s", argv, f"{what} per CPU second") \
+                if cpu_s > 0 else rate
+            return AeadSample(rate, cpu_rate, elapsed, cpu_s)
         stops.append(f"{off_cpu:.2f} s of {elapsed:.2f} s")
     raise ToolError(argv, None, "", f"{what}: this process was stopped (Ctrl-Z, SIGSTOP, a "
                                     f"suspend) during {STOP_TRIES} samples in a row, off the "
@@ -69,14 +93,16 @@ def aead_rate(algorithm: str, seconds: float, block_bytes: int,
 
 def _encrypt_for(encrypt: Encrypt, seconds: float, block_bytes: int,
                  clock: Callable[[], float], cpu_clock: Callable[[], float]
-                 ) -> tuple[int, float, float]:
-    """(bytes encrypted, wall seconds, the longest stretch off the CPU between two readings)."""
+                 ) -> tuple[int, float, float, float]:
+    """(bytes encrypted, wall seconds, the longest stretch off the CPU between two readings,
+    this thread's CPU seconds)."""
     data = os.urandom(block_bytes)
     nonce = os.urandom(12)  # reused on purpose: throwaway key and data, speed only
     done = 0
     start = clock()
     deadline = start + seconds
     now, cpu = start, cpu_clock()
+    cpu_start = cpu
     off_cpu = 0.0
     while now < deadline:
         for _ in range(16):
@@ -85,7 +111,7 @@ def _encrypt_for(encrypt: Encrypt, seconds: float, block_bytes: int,
         then, cpu_then = now, cpu
         now, cpu = clock(), cpu_clock()
         off_cpu = max(off_cpu, (now - then) - (cpu - cpu_then))
-    return done * block_bytes, now - start, off_cpu
+    return done * block_bytes, now - start, off_cpu, cpu - cpu_start
 
 
 def cryptography_version() -> str:
@@ -106,9 +132,16 @@ def backend_version() -> str:
 
 def measure_aead(algorithm: str, *, seconds: float, runs: int, block_bytes: int = 16384
                  ) -> Measurement:
-    samples = tuple(aead_rate(algorithm, seconds, block_bytes) for _ in range(runs))
+    """``runs`` samples of bytes per second of this thread's CPU time (what other work on the
+    machine leaves unchanged: :mod:`.clocks`), each run's CPU and wall seconds in
+    ``details["runs"]``; the identity says the clock (``thread-cpu``)."""
+    taken = [aead_sample(algorithm, seconds, block_bytes) for _ in range(runs)]
     identity = Identity.of(tool="cryptography", version=cryptography_version(),
                            library=backend_version(), algorithm=algorithm,
-                           block_bytes=block_bytes, threads=1, seconds=seconds, api="aead")
-    return Measurement(algorithm, "B/s", "higher", identity, samples,
-                       label=f"{algorithm} (python cryptography)")
+                           block_bytes=block_bytes, threads=1, seconds=seconds, api="aead",
+                           clock=THREAD_CPU)
+    return Measurement(algorithm, "B/s", "higher", identity,
+                       tuple(t.cpu_rate for t in taken),
+                       label=f"{algorithm} (python cryptography)",
+                       details={"runs": [RunClock(t.cpu_s, t.wall_s).as_dict()
+                                         for t in taken]})

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ParseError, ToolError
 from ..model import Identity, Measurement
 from ..platform.executor import Executor, default_executor
+from .clocks import RunClock, openssl_phases
 from .openssl_parse import SpeedReport, parse_speed
 from .openssl_pq import KEM, SIGNATURE, listed_names
 from .sanity import checked
-from .tools import run_tool, which
+from .tools import run_checked, run_tool, which
 
 OPENSSL_ENV = "SBCBENCH_OPENSSL"
 THROUGHPUT_ALGORITHMS = ("aes-128-gcm", "aes-256-gcm", "aes-128-cbc", "aes-192-cbc",
@@ -91,11 +94,24 @@ def speed_argv(tool: OpensslTool, algorithm: str, seconds: int,
     return [*base, "-evp", algorithm, "-bytes", str(block_bytes)]
 
 
-def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int) -> SpeedReport:
+def speed_once(tool: OpensslTool, argv: list[str], phases: int, seconds: int,
+               prefix: Sequence[str] = ()) -> SpeedReport:
+    """One ``openssl speed`` invocation (behind ``prefix``: a ``taskset`` pin), parsed."""
+    return speed_timed(tool, argv, phases, seconds, prefix)[0]
+
+
+def speed_timed(tool: OpensslTool, argv: list[str], phases: int, seconds: int,
+                prefix: Sequence[str] = ()) -> tuple[SpeedReport, list[RunClock]]:
+    """:func:`speed_once` and its timed phases in order (:func:`.clocks.openssl_phases`: each
+    phase's user CPU seconds, the divisor of its rate, beside the wall seconds asked for;
+    none where the log does not say)."""
     timeout = 60.0 + 5.0 * phases * seconds
-    out = run_tool(argv, timeout, "openssl speed", executor=tool.executor)
+    done = run_checked([*prefix, *argv], timeout, "openssl speed", executor=tool.executor)
+    out = done.stdout
+    if not out.strip():
+        raise ToolError(argv, done.returncode, done.stderr, "openssl speed: printed nothing")
     try:
-        return parse_speed(out, tool.version)
+        return parse_speed(out, tool.version), openssl_phases(done.stderr)
     except ParseError as exc:
         reason = f"openssl speed output unusable: {exc.reason}"
         raise ToolError(argv, 0, out[-2000:], reason) from exc
@@ -111,44 +127,71 @@ def throughput_samples(tool: OpensslTool, argv: list[str], algorithm: str, block
     """Bytes/s of ``algorithm`` at ``block_bytes`` from ``runs`` invocations of ``argv``;
     a run that prints no figure for it, or one that cannot be a measurement (NaN, infinite,
     zero, negative, absurd), is a :class:`ToolError` naming ``what`` and the command."""
+    return tuple(v for v, _ in timed_throughput(tool, argv, algorithm, block_bytes, seconds,
+                                                runs, what))
+
+
+def timed_throughput(tool: OpensslTool, argv: list[str], algorithm: str, block_bytes: int,
+                     seconds: int, runs: int, what: str, prefix: Sequence[str] = ()
+                     ) -> list[tuple[float, RunClock | None]]:
+    """:func:`throughput_samples` with each run's clock (None: the log does not say)."""
     samples = []
     for _ in range(runs):
-        report = speed_once(tool, argv, 1, seconds)
+        report, phases = speed_timed(tool, argv, 1, seconds, prefix)
         value = report.bytes_per_second(algorithm, block_bytes, api="evp")  # speed_argv: -evp
         if value is None:
             raise no_result(argv, what, report)
-        samples.append(checked(value, "B/s", argv, f"openssl speed {what}"))
-    return tuple(samples)
+        samples.append((checked(value, "B/s", argv, f"openssl speed {what}"),
+                        phases[-1] if len(phases) == 1 else None))
+    return samples
+
+
+def _clocked(m: Measurement, clocks: Sequence[RunClock | None]) -> Measurement:
+    """``m`` with each run's clock in ``details["runs"]`` (when every run's log gave one)."""
+    if not clocks or any(c is None for c in clocks):
+        return m
+    runs = [c.as_dict() for c in clocks if c is not None]
+    return dataclasses.replace(m, details={**m.details, "runs": runs})
 
 
 def measure_throughput(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
-                       block_bytes: int = DEFAULT_BLOCK) -> Measurement:
-    """``runs`` independent ``openssl speed -evp`` invocations; samples in bytes/s."""
+                       block_bytes: int = DEFAULT_BLOCK, prefix: Sequence[str] = ()
+                       ) -> Measurement:
+    """``runs`` independent ``openssl speed -evp`` invocations; samples in bytes/s, each
+    run's clock (its user CPU seconds, the rate's divisor, beside its wall seconds) in
+    ``details["runs"]``; ``prefix``: a command the invocation runs behind (a ``taskset``
+    pin)."""
     argv = speed_argv(tool, algorithm, seconds, block_bytes)
-    samples = throughput_samples(tool, argv, algorithm, block_bytes, seconds, runs,
-                                 f"{algorithm} at {block_bytes} bytes")
+    taken = timed_throughput(tool, argv, algorithm, block_bytes, seconds, runs,
+                             f"{algorithm} at {block_bytes} bytes", prefix)
     identity = Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
                            block_bytes=block_bytes, threads=1, seconds=seconds)
-    return Measurement(algorithm, "B/s", "higher", identity, samples)
+    return _clocked(Measurement(algorithm, "B/s", "higher", identity,
+                                tuple(v for v, _ in taken)), [c for _, c in taken])
 
 
-def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
-                  ) -> dict[str, Measurement]:
-    """Sign and verify rates (op/s) of an asymmetric algorithm, ``runs`` invocations."""
+def measure_rates(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
+                  prefix: Sequence[str] = ()) -> dict[str, Measurement]:
+    """Sign and verify rates (op/s) of an asymmetric algorithm, ``runs`` invocations (behind
+    ``prefix``), each run's clock per op in ``details["runs"]`` (sign the first timed phase,
+    verify the second, as ``openssl speed`` runs them)."""
     argv = speed_argv(tool, algorithm, seconds)
     series: dict[str, list[float]] = {op: [] for op in ASYMMETRIC_OPS}
+    clocks: dict[str, list[RunClock | None]] = {op: [] for op in ASYMMETRIC_OPS}
     for _ in range(runs):
-        report = speed_once(tool, argv, 2, seconds)
-        for op, values in series.items():
+        report, phases = speed_timed(tool, argv, 2, seconds, prefix)
+        for i, (op, values) in enumerate(series.items()):
             value = report.per_second(algorithm, op, "")  # the RSA/ECDSA tables
             if value is None:
                 raise no_result(argv, f"{algorithm} {op} rate", report)
             values.append(checked(value, "op/s", argv, f"openssl speed {algorithm} {op} rate"))
+            clocks[op].append(phases[i] if len(phases) == len(ASYMMETRIC_OPS) else None)
     return {
-        op: Measurement(algorithm, "op/s", "higher",
-                        Identity.of(tool="openssl", version=tool.version, algorithm=algorithm,
-                                    op=op, threads=1, seconds=seconds),
-                        tuple(values), label=f"{algorithm} {op}")
+        op: _clocked(Measurement(algorithm, "op/s", "higher",
+                                 Identity.of(tool="openssl", version=tool.version,
+                                             algorithm=algorithm, op=op, threads=1,
+                                             seconds=seconds),
+                                 tuple(values), label=f"{algorithm} {op}"), clocks[op])
         for op, values in series.items()
     }
 
@@ -167,15 +210,15 @@ def post_quantum_problem(tool: OpensslTool, algorithm: str) -> str | None:
             "has ML-KEM and ML-DSA from 3.5")
 
 
-def measure_post_quantum(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int
-                         ) -> dict[str, Measurement]:
+def measure_post_quantum(tool: OpensslTool, algorithm: str, *, seconds: int, runs: int,
+                         prefix: Sequence[str] = ()) -> dict[str, Measurement]:
     """The rates (op/s) of a :data:`POST_QUANTUM` algorithm's three operations from ``runs``
     invocations of ``openssl speed -seconds N NAME``, read from its KEM or signature table."""
     _, kind, ops = POST_QUANTUM[algorithm]
     argv = speed_argv(tool, algorithm, seconds)
     series: dict[str, list[float]] = {op: [] for op in ops}
     for _ in range(runs):
-        report = speed_once(tool, argv, len(ops), seconds)
+        report = speed_once(tool, argv, len(ops), seconds, prefix)
         for op, values in series.items():
             value = report.per_second(algorithm, op, kind)
             if value is None:

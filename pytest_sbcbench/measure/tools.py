@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import ToolError
-from ..platform.executor import Executor, default_executor
+from ..platform.executor import Completed, Executor, default_executor
 
 
 def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: bool = True,
@@ -21,6 +21,18 @@ def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: b
     ``env`` adds to the environment.  ``with_stderr`` returns stdout followed by stderr, for
     tools that report on stderr.  ``executor`` defaults to this machine; the session passes
     its own."""
+    done = run_checked(argv, timeout, what, env=env, cwd=cwd, executor=executor)
+    output = done.stdout + done.stderr if with_stderr else done.stdout
+    if expect_output and not output.strip():
+        raise ToolError(argv, done.returncode, done.stderr, f"{what}: printed nothing")
+    return output
+
+
+def run_checked(argv: Sequence[str], timeout: float, what: str, *,
+                env: Mapping[str, str] | None = None, cwd: Path | None = None,
+                executor: Executor | None = None) -> Completed:
+    """:func:`run_tool`'s checks (missing executable, timeout, non-zero exit), returning both
+    streams apart (a tool that reports its timing on stderr, such as ``openssl speed -mr``)."""
     runner = executor if executor is not None else default_executor()
     try:
         done = runner.run(list(argv), timeout, env=env,
@@ -31,10 +43,7 @@ def run_tool(argv: Sequence[str], timeout: float, what: str, *, expect_output: b
         raise ToolError(argv, None, done.stderr, f"{what}: timed out after {timeout:.0f} s")
     if done.returncode != 0:
         raise ToolError(argv, done.returncode, done.stderr, f"{what}: exited {done.returncode}")
-    output = done.stdout + done.stderr if with_stderr else done.stdout
-    if expect_output and not output.strip():
-        raise ToolError(argv, done.returncode, done.stderr, f"{what}: printed nothing")
-    return output
+    return done
 
 
 # The name is an argument, never shell text.  A shell that prefers its own applets (Debian's

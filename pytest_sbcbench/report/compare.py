@@ -38,8 +38,11 @@ from ..judge.baseline_store import load_any
 from ..judge.boot_test import BootSession
 from ..judge.candidates import Candidate, MetricKey, key_of, pooled
 from ..judge.closing import Closing, close_run, with_closing
+from ..judge.disturbance import disturbance
+from ..judge.held import cannot_judge
 from ..judge.history import UNUSABLE
 from ..judge.looks import DEFAULT_MIN_EFFECT_PCT, OFFLINE
+from ..judge.quarantine import reference_session
 from ..judge.verdict import MACHINE_KEYS, JudgeContext, boot_of, count_metrics, judge_result
 from ..model import Result, Verdict
 from ..platform.board import BoardProfile, Cluster
@@ -51,7 +54,8 @@ from .tally import tally_line
 # the pytest gate's codes (README, docs/gate.md): the same files give the same exit either way
 EXIT_PASS, EXIT_REGRESSION, EXIT_UNUSABLE, EXIT_CANNOT_GATE, EXIT_UNDECIDED = 0, 1, 2, 4, 6
 FAILING = ("regression", "implausible")
-JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible")
+# measured and judged against the baseline (``invalid``: judged, and other work disturbed it)
+JUDGED = ("pass", "improvement", "inconclusive", "regression", "implausible", "invalid")
 
 
 def load_reference(path: Path) -> Baseline:
@@ -60,29 +64,53 @@ def load_reference(path: Path) -> Baseline:
     return read_reference(path)[0]
 
 
-def read_reference(path: Path) -> tuple[Baseline, bool]:
-    """:func:`load_reference`'s baseline and whether the file is the results file of an
-    interrupted run, from one read and one JSON decoding of the file (a baseline of 250,000
-    sessions was decoded three times: to learn its schema, to read it, and to ask whether it
-    was an interrupted results file).  A directory is a baseline of saves."""
+def read_reference(path: Path) -> tuple[Baseline, bool, list[str]]:
+    """:func:`load_reference`'s baseline, whether the file is the results file of an
+    interrupted run, and the notes naming what of a results file is not a baseline session,
+    from one read and one JSON decoding of the file (a baseline of 250,000 sessions was
+    decoded three times: to learn its schema, to read it, and to ask whether it was an
+    interrupted results file).  A directory is a baseline of saves."""
     if is_saves_directory(path):
         saves = load_any(path)
         if saves is None:
             raise SchemaError(path, None, "a baseline directory with no save yet")
-        return saves, False
+        return saves, False, []
     raw = read_bytes(path, "baseline or results file")
     with no_gc_pauses():
         data = strict_json(raw, path, "baseline or results file")
     schema = schema_field(data)
     if isinstance(data, dict) and schema == RESULTS_SCHEMA:
         loaded = results_document(data, path)
-        made = with_session(None, loaded.board, loaded.results, loaded.created or "unknown",
-                            loaded.environment)
-        return Baseline(made.board, made.entries, path), loaded.interrupted
+        baseline, notes = as_reference(loaded, path)
+        return baseline, loaded.interrupted, notes
     if isinstance(data, dict) and schema != BASELINE_SCHEMA:
         raise SchemaError(path, schema, f"neither a baseline ({BASELINE_SCHEMA}) nor a "
                                         f"results file ({RESULTS_SCHEMA})")
-    return parse_decoded(raw, data, path), False
+    return parse_decoded(raw, data, path), False, []
+
+
+def as_reference(loaded: ResultsFile, path: Path) -> tuple[Baseline, list[str]]:
+    """A results file as a baseline of one session, held as a save would hold it: a result the
+    run judged ``invalid`` or ``implausible`` is no session (named in a note), one whose
+    numbers what ran beside it disturbed is quarantined
+    (:func:`..judge.quarantine.reference_session`: never judged against, and the verdict says
+    so)."""
+    created, env = loaded.created or "unknown", loaded.environment
+    kept = [r for r in loaded.results if r.verdict.status not in UNUSABLE]
+    made = with_session(None, loaded.board, kept, created, env,
+                        lambda r: reference_session(r, created, env))
+    left = [r for r in loaded.results if r.verdict.status in UNUSABLE]
+    return (Baseline(made.board, made.entries, path, from_results=True),
+            left_out(path, left, "no baseline session"))
+
+
+def left_out(path: Path, results: Sequence[Result], what: str) -> list[str]:
+    """One note per verdict naming the results of ``path`` left out as ``what``."""
+    by_status: dict[str, list[str]] = {}
+    for r in results:
+        by_status.setdefault(r.verdict.status, []).append(r.measurement.display_name)
+    return [f"note: {path}: {counted(len(names), 'result')} left out ({what}): {status} in its "
+            f"run: {', '.join(dict.fromkeys(names))}" for status, names in by_status.items()]
 
 
 def generic_board(name: str, environment: Mapping[str, Any]) -> BoardProfile:
@@ -127,8 +155,8 @@ def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool
     """The exit code of the pytest gate (``--sbc-gate``) on the same files: 1 a regression or
     an implausible number; 4 cannot gate (a result incomparable with the baseline, unless
     allowed, or without one: the gate refuses those before measuring); 6 undecided (a metric
-    neither passed nor regressed, or an allowed incomparable one); 0 every metric decided and
-    none regressed."""
+    neither passed nor regressed, judged ``invalid`` because other work disturbed it, or an
+    allowed incomparable one); 0 every metric decided and none regressed."""
     counts: Counter[str] = Counter(v.status for _, v in verdicts)
     tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{len(verdicts)} results: {tally or 'none'}"
@@ -141,17 +169,23 @@ def outcome(verdicts: Sequence[tuple[Result, Verdict]], allow_incomparable: bool
     if any(counts[s] for s in FAILING) or (closing is not None and closing.failed):
         return ends(EXIT_REGRESSION, "regression")
     blocked = counts["no-baseline"] + (0 if allow_incomparable else counts["incomparable"])
+    held = sum(1 for _, v in verdicts if cannot_judge(v))
     if blocked or not any(counts[s] for s in JUDGED):
         why = (f"{counted(counts['incomparable'], 'result')} incomparable with the baseline "
                "(pytest's gate refuses these; --allow-incomparable to judge the rest)"
                if counts["incomparable"] and not allow_incomparable else
+               f"{counted(held, 'result')} whose every baseline session is quarantined or "
+               "dropped (each line says why; 'sbcbench baseline restore' uses sound ones, "
+               "else record the baseline again on a quiet machine)" if held else
                f"{counted(counts['no-baseline'], 'result')} without a baseline"
                if counts["no-baseline"] else "no result has a comparable baseline")
         return ends(EXIT_CANNOT_GATE, f"cannot gate: {why}")
-    left = counts["inconclusive"] + counts["incomparable"]
+    left = counts["inconclusive"] + counts["incomparable"] + counts["invalid"]
     if left:
+        disturbed = f", {counts['invalid']} of them disturbed by other work (rerun on a " \
+            "quiet machine)" if counts["invalid"] else ""
         return ends(EXIT_UNDECIDED, f"undecided: {counted(left, 'metric')} neither passed nor "
-                                    "regressed (add candidate or baseline boots)")
+                                    f"regressed (add candidate or baseline boots){disturbed}")
     return ends(EXIT_PASS, "no regression")
 
 
@@ -168,10 +202,17 @@ def boot_id(environment: Mapping[str, Any]) -> str | None:
     return found or boot_of(environment)
 
 
+def _usable(r: Result) -> bool:
+    """A candidate boot's result the judge pools as the run's history does: not ``invalid``
+    or ``implausible`` in its run, nor disturbed by what its run recorded beside it."""
+    return r.verdict.status not in UNUSABLE \
+        and disturbance(r.measurement, r.telemetry).invalid is None
+
+
 def _sessions(loaded: ResultsFile) -> list[tuple[MetricKey, BootSession]]:
     boot = boot_id(loaded.environment)
     return [(key_of(r.test, r.measurement), BootSession(tuple(r.measurement.samples), boot))
-            for r in loaded.results if r.verdict.status not in UNUSABLE]
+            for r in loaded.results if _usable(r)]
 
 
 Seen = tuple[MetricKey, BootSession, str]  # a session as stored: metric, samples, boot, created
@@ -204,6 +245,14 @@ def _identity_json(entry: Any) -> str:
     import json
 
     return json.dumps(entry.identity.as_dict(), sort_keys=True)
+
+
+def earlier_notes(files: Sequence[tuple[Path, ResultsFile]]) -> list[str]:
+    """What of the candidate's earlier boots is left out of its boots (:func:`_usable`), named
+    by file: the run judged the same (the history keeps no such result as a boot)."""
+    return [note for path, loaded in files[:-1]
+            for note in left_out(path, [r for r in loaded.results if not _usable(r)],
+                                 "not a candidate boot")]
 
 
 def candidate_of(reference: Baseline, files: Sequence[tuple[Path, ResultsFile]]) -> Candidate:

@@ -126,7 +126,10 @@ def write_summary(reporter: Any, board: str, title: str, results: Sequence[Resul
     reporter.write_sep("=", f"sbcbench: {board} ({title})")
     for line in [*table(results), *extra, *(saved or ())]:
         reporter.write_line(line)
-    if not saving and any(r.verdict.status == "no-baseline" for r in results):
+    from ..judge.held import cannot_judge
+
+    if not saving and any(r.verdict.status == "no-baseline" and not cannot_judge(r.verdict)
+                          for r in results):
         reporter.write_line(
             f"no baseline for {board} yet: rerun with --sbc-save-baseline to record one")
     if results_path is not None:

@@ -29,6 +29,15 @@ UNDECIDED = ("inconclusive", "no-baseline", "incomparable", "invalid")
 ADVICE = ("record the baseline on the reference kernel with the same userland (same openssl: "
           "pin SBCBENCH_OPENSSL), quick against quick, then gate the candidate against it; "
           "never re-baseline on the candidate")
+HELD = "is quarantined or dropped"
+
+
+def held_advice(path: Path | None) -> str:
+    """What to do about a baseline whose sessions of a test are all held."""
+    where = path or "FILE"
+    return (f"see why with 'sbcbench baseline list {where}'; if those sessions are sound, use "
+            f"them with 'sbcbench baseline restore {where} SESSION', else record the baseline "
+            "again on a quiet machine (--sbc-save-baseline on the reference kernel)")
 
 
 def missing_baseline(path: Path) -> str:
@@ -85,8 +94,8 @@ def problems(tests: Sequence[str], baseline: Baseline, machine: Mapping[str, Any
     for test in tests:
         entries = [e for e in baseline.entries if e.test == test]
         if entries and not any(e.used_count for e in entries):
-            out.append(f"{test}: every baseline session of it in {baseline.path} is "
-                       "quarantined or dropped (sbcbench baseline list)")
+            out.append(f"{test}: every baseline session of it in {baseline.path} {HELD}; "
+                       f"{held_advice(baseline.path)}")
             continue
         entries = [e for e in entries if e.used_count]
         if not entries:
@@ -155,24 +164,36 @@ def early_warnings(tests: Sequence[tuple[str, Workload | None]], baseline: Basel
                      lambda test: workload_identity(workloads.get(test), context))
     if not found:
         return []
-    return [f"before measuring: {line}" for line in found] + [
-        f"before measuring: those tests will be judged incomparable; {ADVICE}"]
+    odd = [line for line in found if HELD not in line]  # a held one says what to do itself
+    return [f"before measuring: {line}" for line in found] + ([
+        f"before measuring: those tests will be judged incomparable; {ADVICE}"] if odd else [])
 
 
-def cannot_gate(results: Sequence[Result], failed: int, allow_incomparable: bool) -> str | None:
-    """Gate mode at the end: when the ``failed`` tests are exactly those with an incomparable
-    result (an identity part only a run adds, found after measuring), the line of exit 4
-    (cannot gate), as ``sbcbench compare`` gives on the same file; None when anything else
-    failed (a regression, a broken tool: exit 1 stays)."""
-    if allow_incomparable or failed == 0:
+def cannot_gate(results: Sequence[Result], failed: int, allow_incomparable: bool,
+                gate: bool = True, where: Path | None = None) -> str | None:
+    """At the end: when the ``failed`` tests are exactly those the baseline cannot judge, the
+    line of exit 4 (cannot gate), as ``sbcbench compare`` gives on the same file; None when
+    anything else failed (a regression, a broken tool: exit 1 stays).  Those tests: a result
+    whose every baseline session is quarantined or dropped (any run), and in gate mode one
+    incomparable with the baseline (an identity part only a run adds, found after
+    measuring); ``where``: the baseline file, named in the advice."""
+    from ..judge.held import cannot_judge
+
+    if failed == 0:
         return None
     failing = [r for r in results if r.verdict.status in ("regression", "implausible",
                                                            "invalid")]
-    odd = sorted({r.test for r in results if r.verdict.status == "incomparable"})
-    if failing or len(odd) != failed:
+    odd = sorted({r.test for r in results if gate and not allow_incomparable
+                  and r.verdict.status == "incomparable"})
+    held = sorted({r.test for r in results if cannot_judge(r.verdict)})
+    if failing or not odd + held or len(set(odd + held)) != failed:
         return None
-    return (f"gate: cannot gate, exit 4: {counted(len(odd), 'test')} measured something the "
-            f"baseline cannot be compared with: {', '.join(odd)}; {ADVICE}")
+    lines = [f"{counted(len(odd), 'test')} measured something the baseline cannot be compared "
+             f"with: {', '.join(odd)}; {ADVICE}"] if odd else []
+    if held:
+        lines.append(f"{counted(len(held), 'test')} whose every baseline session is "
+                     f"quarantined or dropped: {', '.join(held)}; {held_advice(where)}")
+    return f"{'gate: ' if gate else ''}cannot gate, exit 4: {'; '.join(lines)}"
 
 
 def undecided(results: Sequence[Result]) -> str | None:

@@ -4,11 +4,15 @@ handle a recorded result is known by until its verdict is final."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import SbcBenchError
+from ..judge.warmup import without_warmup
+from ..measure.clocks import clock_of, is_cpu_clock
+from ..model import Identity
 from ..workload import Context, TimedRun, Workload, combine
 
 if TYPE_CHECKING:
@@ -126,6 +130,10 @@ def _completed(measurement: Measurement, details: Mapping[str, Any]) -> Measurem
 
 def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs: int | None,
              driver: Driver | None) -> list[Measurement]:
+    """The planned runs, then more while a metric lacks its planned count (a first run
+    dropped as a warm-up, :mod:`..judge.warmup`: replaced within the budget) or the decision
+    asks for one; each measurement says its clock (``details["clock"]``) and each run the
+    tool's CPU seconds beside its wall seconds (:func:`_timed`)."""
     runs = ctx.plan.runs_for(ctx.settings)
     base = workload.identity(ctx)
     runs_taken: list[TimedRun] = []
@@ -134,11 +142,44 @@ def _sampled(workload: Workload, ctx: Context, more_needed: MoreNeeded, max_runs
         workload.reset(ctx)
 
     def take() -> None:
-        runs_taken.append(workload.timed_run(ctx))
+        runs_taken.append(_timed(ctx, base, lambda: workload.timed_run(ctx)))
+
+    def so_far() -> list[Measurement]:
+        return [without_warmup(m) for m in combine(workload.name, base, runs_taken)]
     (driver or plain_runs)(reset, take, runs)
     budget = max(runs, max_runs or runs)
-    while len(runs_taken) < budget and more_needed(workload,
-                                                   combine(workload.name, base, runs_taken)):
+    taken = so_far()
+    while len(runs_taken) < budget and (any(len(m.samples) < runs for m in taken)
+                                        or more_needed(workload, taken)):
         reset()
         take()
-    return workload.finish(ctx, combine(workload.name, base, runs_taken))
+        taken = so_far()
+    return [_clocked(m) for m in workload.finish(ctx, taken)]
+
+
+def _timed(ctx: Context, base: Identity, run: Callable[[], TimedRun]) -> TimedRun:
+    """``run()``; a run of wall-time metrics gets its wall seconds and the CPU seconds of the
+    processes it ran and reaped (this machine's: ``getrusage`` of the children) where the
+    workload did not give them.  A CPU-time metric's run keeps only what its tool says of its
+    own divisor (a process's whole CPU time, start-up included, is not it)."""
+    local = ctx.executor.is_local
+    before = ctx.host.children_times() if local else None
+    started = time.perf_counter()
+    done = run()
+    wall = time.perf_counter() - started
+    after = ctx.host.children_times() if before is not None else None
+    if ("wall_s" in done.details and "cpu_s" in done.details) or any(
+            is_cpu_clock(Identity.from_mapping({**base.as_dict(), **m.identity.as_dict()}))
+            for m in done.measurements):
+        return done
+    extra: dict[str, float] = {"wall_s": round(wall, 6)}
+    if before is not None and after is not None:
+        extra["cpu_s"] = round(after.user_s + after.sys_s - before.user_s - before.sys_s, 6)
+    return dataclasses.replace(done, details={**extra, **done.details})
+
+
+def _clocked(m: Measurement) -> Measurement:
+    """``m`` saying which clock its numbers are a rate of (:mod:`..measure.clocks`)."""
+    if "clock" in m.details:
+        return m
+    return dataclasses.replace(m, details={**m.details, "clock": clock_of(m.identity)})

@@ -51,6 +51,11 @@ class Outputs:
         env["real_clock"] = {when: [dataclasses.asdict(r) for r in readings]
                              for when, readings in preflight.real_clock.items()}
         env["not_sampled"] = dict(recorder.unavailable)
+        from ..workloads.pinning import SHARED_KEY as PIN_KEY
+
+        pin = recorder.shared.get(PIN_KEY)  # single-threaded tools' CPU (workloads/pinning.py)
+        if pin is not None:
+            env["pinning"] = pin.as_dict()
         env["session_findings"] = [f.as_dict() for f in preflight.findings]
         if lab is not None:
             env["lab"] = lab.environment()

@@ -94,9 +94,11 @@ def exit_status(run: Session, status: int, failed: int, late: bool) -> int:
         if left:
             run.notes.append(left)
             return GATE_UNDECIDED
-    elif settings.gate and status == TESTS_FAILED:
-        refused = cannot_gate(run.recorder.results, failed, settings.allow_incomparable)
-        if refused:  # every failure an incomparable result: no regression, so never exit 1
+    elif status == TESTS_FAILED and not settings.save_baseline:
+        where = run.baseline.path if run.baseline is not None else None
+        refused = cannot_gate(run.recorder.results, failed, settings.allow_incomparable,
+                              settings.gate, where)
+        if refused:  # every failure a result nothing judges: no regression, so never exit 1
             run.notes.append(refused)
             return USAGE_ERROR
     return status

@@ -65,7 +65,8 @@ class Recorder:
         self.far_boot: FarBoot | None = None
         self.quiet = Quiet(notes if notes is not None else [])  # says "never idle" in notes
         self.windows: dict[str, list[Window]] = {}  # what ran beside each final measurement
-        self.disturbed: dict[str, str] = {}  # tests whose measurement other work disturbed
+        # tests whose measurement other work disturbed: what ran beside it (:func:`beside`)
+        self.disturbed: dict[str, dict[str, str | None]] = {}
 
     def context(self, target: RunTarget, workload: Workload) -> Context:
         return target.context(workload, self.shared, self.tools)
@@ -164,29 +165,28 @@ class Recorder:
                      watching: Sampler | None) -> list[Taken]:
         """Take the samples; when other processes or steal disturbed them (the sampler's
         window says who), wait for the host to settle and take them again; when the
-        disturbance persists, the test's verdicts will be ``invalid`` (:mod:`.trial`)."""
+        disturbance persists, it is recorded with the test's results (:func:`beside`), whose
+        judge decides what it did to them (:mod:`..judge.disturbance`)."""
         settings = target.settings
         if watching is None or not self.quiet.enabled(settings):
             return sampled()
         since = watching.begin()
         handles = sampled()
         seen = watching.window(since, self.quiet.sleep)
-        why = seen.outside()
-        if why is not None:
+        if seen.outside() is not None:
             known_busy = self.quiet.busy is not None
             if not self.quiet.settle(settings, target.host):
-                self.disturbed[test] = why + (
-                    "; the host has not gone idle in this run, so nothing was re-measured"
-                    if known_busy else f"; the host did not settle within "
-                    f"{settings.idle_wait:g} s, so nothing was re-measured")
+                self.disturbed[test] = beside(seen, (
+                    "the host has not gone idle in this run, so nothing was re-measured"
+                    if known_busy else f"the host did not settle within "
+                    f"{settings.idle_wait:g} s, so nothing was re-measured"))
             else:
                 since = watching.begin()
                 handles = sampled()
                 seen = watching.window(since, self.quiet.sleep)
-                again = seen.outside()
-                if again is not None:
-                    self.disturbed[test] = (f"{again}, still after the host settled and the "
-                                            "test re-measured")
+                if seen.outside() is not None:
+                    self.disturbed[test] = beside(
+                        seen, "still after the host settled and the test re-measured")
         self.windows.setdefault(test, []).append(seen)
         return handles
 
@@ -228,6 +228,15 @@ class Recorder:
         closing = close_run(self.results, self._judging())
         self.results = with_closing(self.results, closing)
         return closing
+
+
+def beside(window: Window, after: str) -> dict[str, str | None]:
+    """What ran beside a disturbed measurement, as its result records it (telemetry
+    ``disturbed``, read by :mod:`..judge.disturbance`): other processes or load no scan
+    accounts for (``load``), the hypervisor's steal (``steal``), and why nothing (more) was
+    re-measured (``after``)."""
+    load = "; ".join(p for p in (window.others(), window.unscanned()) if p) or None
+    return {"load": load, "steal": window.steal(), "after": after}
 
 
 def _check_details(test: str, measurement: Measurement) -> None:

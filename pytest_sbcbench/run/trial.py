@@ -83,10 +83,13 @@ class Trial:
         fails the test.  Without a trace (results recorded outside a sampled call phase)
         they are published without telemetry."""
         from ..judge import telemetry as telemetry_mod
-        from ..judge import validity
+        from ..judge import validity, warmup
+        from ..judge.disturbance import EMULATED_KEY, FACTS_KEY
 
         recorder, settings = self.recorder, self.target.settings
         pending = recorder.pending.pop(self.test, [])
+        dropped = [warmup.finding(h.measurement) for h in pending]  # a first run left out
+        extra = [*extra, *(f for f in dropped if f is not None)]
         telemetry: dict[str, Any] = {}
         found: list[Finding] = list(extra)
         disturbed = recorder.disturbed.pop(self.test, None)
@@ -101,7 +104,11 @@ class Trial:
             telemetry.update(validity.throttling(found))
             write_trace(recorder, settings.trace_dir, self.test, trace)
         telemetry["findings"] = [f.as_dict() for f in found]
-        failures = self._judge(pending, telemetry, found, disturbed, publish)
+        if disturbed:  # what ran beside the measurement: its judge reads it from here
+            telemetry[FACTS_KEY] = disturbed
+        if self.watch is not None and self.watch.emulator is not None:
+            telemetry[EMULATED_KEY] = True  # the board's CPU time runs at its host's mercy
+        failures = self._judge(pending, telemetry, found, publish)
         if pending:  # a skipped or errored test measured nothing: its findings judge nothing
             # one summary line each (report/terminal.py), not also a warning with a source line
             recorder.findings.extend((self.test, f) for f in found)
@@ -109,22 +116,22 @@ class Trial:
         return "\n".join(failures) or None
 
     def _judge(self, pending: Sequence[Handle], telemetry: dict[str, Any],
-               found: list[Finding], disturbed: str | None, publish: Publish) -> list[str]:
-        """Each pending result's verdict (physics, then the baseline gate) against this boot's
-        context and the test's findings; the failure messages."""
+               found: list[Finding], publish: Publish) -> list[str]:
+        """Each pending result's verdict (physics, then the baseline gate, then what ran beside
+        it) against this boot's context and the test's findings; the failure messages.  Saving
+        a baseline, a disturbed verdict stands (the save quarantines the number instead)."""
         from ..judge.verdict import judge_test
         from ..model import Measured, Result
 
         settings, far_boot = self.target.settings, self.recorder.far_boot
-        context = dataclasses.replace(self.against, findings=tuple(found))
-        if settings.save_baseline:
-            disturbed = None  # saving a baseline, a disturbed verdict stands (not made invalid)
+        context = dataclasses.replace(self.against, findings=tuple(found),
+                                      saving=settings.save_baseline)
         failures = []
         for handle in pending:
             # judged exactly as written: the workload's details (an interface ceiling) included
             merged = {**telemetry, **handle.measurement.details}
             judged = judge_test(Measured(handle.test, handle.measurement, merged), context,
-                                disturbed, settings.allow_incomparable, settings.gate)
+                                None, settings.allow_incomparable, settings.gate)
             verdict, message = judged.verdict, judged.message
             final = Result(handle.test, handle.measurement, handle.summary, verdict, merged)
             if message and verdict.status == "regression" and far_boot and far_boot(final):
@@ -136,17 +143,19 @@ class Trial:
             publish(final)
         return failures
 
-    def _beside(self, windows: list[Window], disturbed: str | None
-                ) -> tuple[str | None, list[Window]]:
+    def _beside(self, windows: list[Window], disturbed: dict[str, str | None] | None
+                ) -> tuple[dict[str, str | None] | None, list[Window]]:
         """The windows of the test's measurements; a measurement recorded by the test itself
         (never through the recorder's ``measure``) has the whole call phase as its window, and
         cannot be re-measured: disturbed by other work, it is disturbed."""
+        from .recorder import beside
+
         if windows or self.watching is None:
             return disturbed, windows
         whole = self.watching.window(0.0, self.recorder.quiet.sleep)
-        why = whole.outside()
-        return (f"{why}; a recorded measurement cannot be re-measured" if why else disturbed,
-                [whole])
+        if whole.outside() is None:
+            return disturbed, [whole]
+        return beside(whole, "a recorded measurement cannot be re-measured"), [whole]
 
 
 def write_trace(recorder: Recorder, folder: Path | None, nodeid: str, trace: Trace) -> None:

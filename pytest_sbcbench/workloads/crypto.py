@@ -4,11 +4,13 @@ from the KEM and signature tables."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from ..errors import SbcBenchError, ToolError
-from ..model import Identity
+from ..model import Identity, Measurement
 from ..workload import BaseWorkload, Ceiling, Context, Limits, Plan, TimedRun
+from .pinning import Pin, pin_of
 
 if TYPE_CHECKING:
     from ..measure.openssl import OpensslTool
@@ -110,6 +112,17 @@ def tool(ctx: Context) -> OpensslTool:
     return found
 
 
+def one_run(reading: Measurement, pin: Pin) -> TimedRun:
+    """One invocation's measurement as a timed run: its clock (``details["runs"]``'s one entry:
+    user CPU and wall seconds) as the run's details, the CPU it was pinned to in its own."""
+    runs = reading.details.get("runs")
+    clock = runs[0] if isinstance(runs, list) and len(runs) == 1 else {}
+    details = {k: v for k, v in reading.details.items() if k != "runs"}
+    if pin.cpu is not None:
+        details["pinned_cpu"] = pin.cpu
+    return TimedRun((dataclasses.replace(reading, details=details),), clock)
+
+
 class OpensslWorkload(BaseWorkload):
     markers = ("crypto",)
     description = "openssl and in-process cipher, hash and signature throughput"
@@ -144,9 +157,10 @@ class OpensslThroughput(OpensslWorkload):
     def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_throughput
 
+        pin = pin_of(ctx)
         reading = measure_throughput(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1,
-                                     block_bytes=self.block_bytes)
-        return TimedRun((reading,))
+                                     block_bytes=self.block_bytes, prefix=pin.prefix)
+        return one_run(reading, pin)
 
 
 class OpensslRate(OpensslWorkload):
@@ -172,8 +186,10 @@ class OpensslRate(OpensslWorkload):
     def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_rates
 
-        rates = measure_rates(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)
-        return TimedRun((rates[self.op],))
+        pin = pin_of(ctx)
+        rates = measure_rates(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1,
+                              prefix=pin.prefix)
+        return one_run(rates[self.op], pin)
 
 
 class OpensslPostQuantum(OpensslRate):
@@ -207,8 +223,10 @@ class OpensslPostQuantum(OpensslRate):
     def timed_run(self, ctx: Context) -> TimedRun:
         from ..measure.openssl import measure_post_quantum
 
-        rates = measure_post_quantum(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1)
-        return TimedRun((rates[self.op],))
+        pin = pin_of(ctx)
+        rates = measure_post_quantum(tool(ctx), self.algorithm, seconds=ctx.seconds, runs=1,
+                                     prefix=pin.prefix)
+        return one_run(rates[self.op], pin)
 
 
 WORKLOADS = [
