@@ -329,3 +329,23 @@ def test_probe_with_a_missing_sbcbench_openssl_still_probes(
     assert err.strip() == (f"note: openssl engines not probed: SBCBENCH_OPENSSL={tmp_path}/nope: "
                            "no such file; point SBCBENCH_OPENSSL at an openssl binary, or unset "
                            "it to use openssl on PATH")
+
+
+def test_offline_commands_escape_names_from_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A results file is data a user was handed: a test id holding a terminal escape sequence
+    (here one that clears the screen) is shown escaped by compare, validate and report, never
+    written raw (compare and report printed it as it was)."""
+    hostile = "benchmarks/test_crypto.py::test_cipher[\x1b[2Jaes]"
+    paths = []
+    for name, samples in (("before", AES), ("after", [4.605e9, 4.595e9, 4.6e9])):
+        path = _speed_results(tmp_path, name, samples, "AMD EPYC")
+        doc = json.loads(path.read_text())
+        doc["results"][0]["test"] = hostile
+        path.write_text(json.dumps(doc))
+        paths.append(str(path))
+    main(["compare", *paths])
+    main(["validate", paths[1], "--board", "generic-x86_64"])
+    main(["report", *paths])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "test_cipher[\\x1b[2Jaes]" in out

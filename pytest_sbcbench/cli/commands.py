@@ -23,6 +23,7 @@ from ..jsonload import read_bytes
 from ..judge import physics, signing
 from ..judge.baseline_store import sign_any
 from ..judge.looks import DEFAULT_MIN_EFFECT_PCT
+from ..judge.stored_names import shown
 from ..judge.telemetry import summarize_trace
 from ..judge.validity import findings, throttling
 from ..judge.verdict import JudgeContext, judge_result
@@ -154,12 +155,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(json.dumps(compare_json(done, notes), indent=2, allow_nan=False))
         return done.code
     for note in notes:
-        print(note)
+        say(note)
     for result, verdict in done.verdicts:
-        print(f"{verdict.status:12} {result.test}: {verdict.detail}")
-    print(done.summary)
-    print(done.tally)
+        say(f"{verdict.status:12} {result.test}: {verdict.detail}")
+    say(done.summary)
+    say(done.tally)
     return done.code
+
+
+def say(text: str, file: Any = None) -> None:
+    """Print ``text`` for the terminal: test ids, metric and board names come from files a
+    user was handed, so every line is written with its control characters escaped
+    (:func:`..judge.stored_names.shown`), never raw."""
+    print("\n".join(shown(line) for line in text.split("\n")), file=file)
 
 
 def delta_notes(results: Sequence[Result], effect: float) -> list[str]:
@@ -275,7 +283,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if board is None:
         raise BoardError(unknown_board(name, profiles))
     if args.board is None:
-        print(f"board: {name} (named by {args.results})")
+        say(f"board: {name} (named by {args.results})")
     # the built-in workloads' limits gathered once, as sbcbench compare does
     context = JudgeContext(board.name, board, limits=builtin_limits())
     results = loaded.results
@@ -284,9 +292,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         verdict = judge_result(result, context)
         if verdict.status == "implausible":
             bad += 1
-            print(f"implausible  {result.test}: {verdict.detail}")
+            say(f"implausible  {result.test}: {verdict.detail}")
         else:
-            print(f"ok           {result.test}: {result.measurement.display_name}")
+            say(f"ok           {result.test}: {result.measurement.display_name}")
     limits = ", ".join(f"{lim.metric} <= {lim.value:.4g} {lim.unit}"
                        for lim in physics.limits(board))
     print(f"{counted(len(results), 'result')}, {bad} implausible on {board.name} "
@@ -315,12 +323,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     profiles = known_profiles(args.baselines)
     entries = load_fleet(args.results)
     if args.format == "json":
-        shown = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
+        report = json.dumps(as_json(entries, profiles, args.vs, args.measured_clock), indent=2)
     else:
-        shown = render(entries, profiles, args.vs, args.measured_clock)
-    print(shown)
+        report = render(entries, profiles, args.vs, args.measured_clock)
+    say(report)
     if args.out is not None:
-        _write_report(args.out, f"report.{'json' if args.format == 'json' else 'md'}", shown,
+        _write_report(args.out, f"report.{'json' if args.format == 'json' else 'md'}", report,
                       entries, args.vs, args.log)
     return 0
 
@@ -339,13 +347,13 @@ def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> in
     columns = [beforeafter.Column(n, p, f) for n, p, f in
                zip(names, args.results, loaded, strict=True)]
     profiles = known_profiles(args.baselines)
-    shown = json.dumps(beforeafter.as_json(columns, profiles), indent=2) \
+    report = json.dumps(beforeafter.as_json(columns, profiles), indent=2) \
         if args.format == "json" else beforeafter.render(columns, profiles)
-    print(shown)
+    say(report)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         name = args.out / f"report.{'json' if args.format == 'json' else 'md'}"
-        write_atomic(name, shown.encode("utf-8"))
+        write_atomic(name, report.encode("utf-8"))
         charts = write_chart(columns, args.out, profiles)
         note = f"{len(charts)} chart files" if charts else f"no charts: {MATPLOTLIB_MISSING}"
         print(f"wrote {name} and {note}", file=sys.stderr)
@@ -355,10 +363,10 @@ def _before_after(args: argparse.Namespace, loaded: Sequence[ResultsFile]) -> in
 def cmd_fleet_merge(args: argparse.Namespace) -> int:
     """``sbcbench fleet merge``: the places table, then the fleet report
     (:mod:`..report.fleet_merge`)."""
-    shown, entries = fleet_merge.merge(args.results, args.baselines)
-    print(shown, end="")
+    report, entries = fleet_merge.merge(args.results, args.baselines)
+    say(report.removesuffix("\n"))
     if args.out is not None:
-        _write_report(args.out, "report.md", shown, entries)
+        _write_report(args.out, "report.md", report, entries)
     return 0
 
 
