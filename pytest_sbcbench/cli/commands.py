@@ -23,7 +23,6 @@ from ..jsonload import read_bytes
 from ..judge import physics, signing
 from ..judge.baseline_store import sign_any
 from ..judge.looks import DEFAULT_MIN_EFFECT_PCT
-from ..judge.stored_names import shown
 from ..judge.telemetry import summarize_trace
 from ..judge.validity import findings, throttling
 from ..judge.verdict import JudgeContext, judge_result
@@ -53,6 +52,7 @@ from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
 from ..report.results import INTERRUPTED_NOTE, ResultsFile, load_results
 from ..words import counted
+from .output import say
 from ..workloads import builtin_limits
 
 
@@ -161,13 +161,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     say(done.summary)
     say(done.tally)
     return done.code
-
-
-def say(text: str, file: Any = None) -> None:
-    """Print ``text`` for the terminal: test ids, metric and board names come from files a
-    user was handed, so every line is written with its control characters escaped
-    (:func:`..judge.stored_names.shown`), never raw."""
-    print("\n".join(shown(line) for line in text.split("\n")), file=file)
 
 
 def delta_notes(results: Sequence[Result], effect: float) -> list[str]:
