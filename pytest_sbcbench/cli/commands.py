@@ -52,8 +52,8 @@ from ..report.lava import lava_cases
 from ..report.markdown import as_json, render
 from ..report.results import INTERRUPTED_NOTE, ResultsFile, load_results
 from ..words import counted
-from .output import say
 from ..workloads import builtin_limits
+from .output import say
 
 
 def _engines(args: argparse.Namespace, sysroot: Sysroot) -> tuple[str | None, str]:
